@@ -1,0 +1,22 @@
+package io.switchboard.director.config;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A virtual server: the address clients send to, the protocol service that decodes their requests,
+ * the farm that serves them and how they stay sticky.
+ *
+ * @param responseTimeout how long a forwarded request waits for its answer before it counts as an
+ *                        in-band failure of the real
+ * @param idle            how long an idle flow (generic UDP) is kept
+ * @param maxDatagram     larger datagrams are dropped as {@code oversized}
+ */
+public record VirtualServerConfig(String name, Endpoint listen, ServiceKind service, String farm,
+        Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+        boolean inService) {
+
+    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_IDLE = Duration.ofMinutes(1);
+    public static final int DEFAULT_MAX_DATAGRAM = 4096;
+}
