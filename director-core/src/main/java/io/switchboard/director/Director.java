@@ -1,0 +1,128 @@
+package io.switchboard.director;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.metrics.RealMetrics;
+import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.sticky.InMemoryStickyTable;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.udp.UdpDirectorVerticle;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * One director node built from a validated configuration: its farms, virtual servers and their
+ * verticles, and the timers that advance retry timers and expire sticky bindings.
+ */
+public final class Director {
+
+    /** How often retry timers are advanced and idle sticky bindings swept. */
+    static final long HOUSEKEEPING_MILLIS = 100;
+
+    private final SwitchboardConfig config;
+    private final Farms farms;
+    private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
+    private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
+    private final List<StickyTable> stickyTables = new ArrayList<>();
+    private final Ticker ticker;
+    private Vertx vertx;
+    private long timer = -1;
+    private final List<String> deployments = new ArrayList<>();
+
+    /**
+     * @param services the protocol plug-ins of this build, by the service they implement; the
+     *                 configuration has been validated against them
+     */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker) {
+        this.config = config;
+        this.ticker = ticker;
+        this.farms = new Farms(config.farms());
+        RealMetrics.bind(registry, farms);
+        for (VirtualServerConfig vs : config.virtualServers().values()) {
+            VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
+            StickyTable sticky = vs.sticky().map(s -> stickyTable(vs, s)).orElse(null);
+            if (sticky != null) {
+                metrics.bindStickyTable(sticky);
+                stickyTables.add(sticky);
+            }
+            RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky);
+            DatagramService service = services.apply(vs);
+            virtualServers.put(vs.name(), new VirtualServer(vs, service.create(vs), selector, metrics));
+        }
+    }
+
+    private static StickyTable stickyTable(VirtualServerConfig vs, StickyConfig sticky) {
+        return new InMemoryStickyTable(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(),
+                sticky.maxEntries());
+    }
+
+    /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
+    public Future<Void> start(Vertx vertx) {
+        this.vertx = vertx;
+        timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> housekeep());
+        Future<Void> chain = Future.succeededFuture();
+        for (VirtualServer vs : virtualServers.values()) {
+            chain = chain.compose(v -> {
+                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, ticker);
+                return vertx.deployVerticle(verticle).map(id -> {
+                    deployments.add(id);
+                    verticles.put(vs.name(), verticle);
+                    return null;
+                });
+            });
+        }
+        return chain;
+    }
+
+    public Future<Void> stop() {
+        if (vertx == null) {
+            return Future.succeededFuture();
+        }
+        vertx.cancelTimer(timer);
+        List<Future<Void>> undeploys = new ArrayList<>();
+        for (String id : deployments) {
+            undeploys.add(vertx.undeploy(id));
+        }
+        deployments.clear();
+        return Future.all(undeploys).mapEmpty();
+    }
+
+    /** Advances retry timers and expires idle bindings. Public so tests with a manual ticker can drive it. */
+    public void housekeep() {
+        long now = ticker.nanos();
+        farms.tick(now);
+        for (StickyTable table : stickyTables) {
+            table.expire(now);
+        }
+    }
+
+    public SwitchboardConfig config() {
+        return config;
+    }
+
+    public Farms farms() {
+        return farms;
+    }
+
+    public Map<String, VirtualServer> virtualServers() {
+        return Collections.unmodifiableMap(virtualServers);
+    }
+
+    /** The bound address of a started virtual server (its real port when configured as 0). */
+    public InetSocketAddress localAddress(String virtualServer) {
+        UdpDirectorVerticle v = verticles.get(virtualServer);
+        return v == null ? null : v.localAddress();
+    }
+}

@@ -1,0 +1,45 @@
+package io.switchboard.director;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+
+/**
+ * A warning that is logged at most once per interval, with the number suppressed since the last
+ * one. For per-packet problems (malformed input, unknown sources): a flood must not flood the log.
+ */
+public final class RateLimitedLog {
+
+    private final Logger log;
+    private final long intervalNanos;
+    private final Ticker ticker;
+    private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong suppressed = new AtomicLong();
+
+    public RateLimitedLog(Logger log, java.time.Duration interval, Ticker ticker) {
+        this.log = log;
+        this.intervalNanos = interval.toNanos();
+        this.ticker = ticker;
+    }
+
+    /** Logs {@code format} with {@code args} unless a line was logged within the interval. */
+    public void warn(String format, Object... args) {
+        long now = ticker.nanos();
+        long allowed = nextAllowed.get();
+        if ((allowed != Long.MIN_VALUE && now - allowed < 0) || !nextAllowed.compareAndSet(allowed, now + intervalNanos)) {
+            suppressed.incrementAndGet();
+            return;
+        }
+        long skipped = suppressed.getAndSet(0);
+        if (skipped > 0) {
+            log.warn(format + " ({} similar suppressed)", append(args, skipped));
+        } else {
+            log.warn(format, args);
+        }
+    }
+
+    private static Object[] append(Object[] args, Object last) {
+        Object[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = last;
+        return all;
+    }
+}

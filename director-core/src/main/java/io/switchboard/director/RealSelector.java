@@ -1,0 +1,77 @@
+package io.switchboard.director;
+
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+
+/**
+ * Steps 4 and 5 of the packet path for one virtual server: the sticky lookup, and when it finds no
+ * live binding, the farm's predictor (then the backup farms') with the new binding written back.
+ * Pure engine: no sockets, so the offline what-if runs and the benchmarks use it as it is.
+ */
+public final class RealSelector {
+
+    private final Farms farms;
+    private final ServerFarm farm;
+    private final StickyTable sticky;
+
+    /** @param sticky null when the virtual server keeps no bindings */
+    public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
+        this.farms = farms;
+        this.farm = farm;
+        this.sticky = sticky;
+    }
+
+    public ServerFarm farm() {
+        return farm;
+    }
+
+    public StickyTable sticky() {
+        return sticky;
+    }
+
+    /**
+     * @param key the request's sticky key; hashed for the consistent-hash predictor even when the
+     *            virtual server keeps no bindings
+     * @return the chosen real, already claimed for new work where it was newly chosen; null when no
+     *         real of the farm or its backups may take the request
+     */
+    public Selection select(StickyKey key, long nowNanos) {
+        StickyBinding stale = null;
+        if (sticky != null) {
+            StickyBinding binding = sticky.lookup(key, nowNanos);
+            if (binding != null) {
+                RealServer real = farms.real(binding.farm(), binding.real());
+                if (real != null && real.servesBoundClients()) {
+                    return new Selection(real, Selection.Reason.STICKY);
+                }
+                stale = binding;
+            }
+        }
+        Selection.Reason reason = stale != null ? Selection.Reason.REASSIGNED : Selection.Reason.PREDICTOR;
+        RealServer chosen = farm.pick(key.hash());
+        for (ServerFarm f = farm.backup(); chosen == null && f != null && f != farm; f = f.backup()) {
+            chosen = f.pick(key.hash());
+            reason = Selection.Reason.BACKUP;
+        }
+        if (chosen == null || sticky == null) {
+            return chosen == null ? null : new Selection(chosen, reason);
+        }
+        StickyBinding mine = new StickyBinding(chosen.farm(), chosen.id());
+        StickyBinding holding = stale != null
+                ? sticky.rebind(key, stale, mine, nowNanos)
+                : sticky.bindIfAbsent(key, mine, nowNanos);
+        if (holding.equals(mine)) {
+            return new Selection(chosen, reason);
+        }
+        // Another event loop or node bound this key first: follow its choice so all agree.
+        RealServer winner = farms.real(holding.farm(), holding.real());
+        if (winner != null && winner.servesBoundClients()) {
+            return new Selection(winner, Selection.Reason.STICKY);
+        }
+        return new Selection(chosen, reason);
+    }
+}

@@ -1,0 +1,52 @@
+package io.switchboard.director;
+
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.udp.DatagramPlugin;
+
+/** A virtual server at run time: its configuration, plug-in, selector and counters. */
+public final class VirtualServer {
+
+    private final VirtualServerConfig config;
+    private final DatagramPlugin plugin;
+    private final RealSelector selector;
+    private final VirtualServerMetrics metrics;
+    private volatile boolean inService;
+
+    public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
+            VirtualServerMetrics metrics) {
+        this.config = config;
+        this.plugin = plugin;
+        this.selector = selector;
+        this.metrics = metrics;
+        this.inService = config.inService();
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public VirtualServerConfig config() {
+        return config;
+    }
+
+    public DatagramPlugin plugin() {
+        return plugin;
+    }
+
+    public RealSelector selector() {
+        return selector;
+    }
+
+    public VirtualServerMetrics metrics() {
+        return metrics;
+    }
+
+    public boolean inService() {
+        return inService;
+    }
+
+    public void inService(boolean inService) {
+        this.inService = inService;
+    }
+}

@@ -1,0 +1,126 @@
+package io.switchboard.director.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.Selection;
+import io.switchboard.director.sticky.StickyStats;
+import io.switchboard.director.sticky.StickyTable;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The outcome counters of one virtual server. Every request that reaches the virtual address ends
+ * in exactly one of {@code forwarded} or {@code dropped{reason}}; every datagram from a real ends in
+ * {@code responses.relayed} or {@code responses.unmatched{reason}}; every forwarded request is later
+ * answered or {@code requests.expired}. Counters are resolved once so the hot path only increments.
+ */
+public final class VirtualServerMetrics {
+
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final Counter received;
+    private final Counter forwarded;
+    private final Counter relayed;
+    private final Counter expired;
+    private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
+    private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
+    private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
+
+    public VirtualServerMetrics(MeterRegistry registry, String virtualServer, String service) {
+        this.registry = registry;
+        this.tags = Tags.of("vserver", virtualServer, "service", service);
+        this.received = counter("switchboard.requests.received", "Datagrams received on the virtual address");
+        this.forwarded = counter("switchboard.requests.forwarded", "Requests sent to a real");
+        this.relayed = counter("switchboard.responses.relayed", "Answers relayed to the client from the virtual address");
+        this.expired = counter("switchboard.requests.expired", "Forwarded requests that got no answer in time");
+        for (Selection.Reason reason : Selection.Reason.values()) {
+            selections.put(reason, Counter.builder("switchboard.selections")
+                    .description("How the real of a forwarded request was chosen")
+                    .tags(tags).tag("reason", reason.tag()).register(registry));
+        }
+        dropped(DropReason.NO_REAL_AVAILABLE); // present at zero from the start: the alarm to watch
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /** Exposes a sticky table's size and counters. */
+    public void bindStickyTable(StickyTable table) {
+        Tags t = tags.and("table", table.name());
+        Gauge.builder("switchboard.sticky.entries", table, StickyTable::size).tags(t).register(registry);
+        FunctionCounter.builder("switchboard.sticky.lookups", table, s -> s.stats().hits())
+                .tags(t).tag("result", "hit").register(registry);
+        FunctionCounter.builder("switchboard.sticky.lookups", table, s -> s.stats().misses())
+                .tags(t).tag("result", "miss").register(registry);
+        FunctionCounter.builder("switchboard.sticky.bound", table, s -> s.stats().bound()).tags(t).register(registry);
+        FunctionCounter.builder("switchboard.sticky.expired", table, s -> s.stats().expired()).tags(t).register(registry);
+        FunctionCounter.builder("switchboard.sticky.refused.full", table, s -> s.stats().refusedFull())
+                .tags(t).register(registry);
+    }
+
+    public void received() {
+        received.increment();
+    }
+
+    public void forwarded(Selection.Reason how) {
+        forwarded.increment();
+        selections.get(how).increment();
+    }
+
+    public void dropped(DropReason reason) {
+        Counter c = dropped.get(reason);
+        if (c == null) {
+            c = dropped.computeIfAbsent(reason, r -> Counter.builder("switchboard.dropped")
+                    .description("Requests dropped, by reason").tags(tags).tag("reason", r.name())
+                    .register(registry));
+        }
+        c.increment();
+    }
+
+    public void relayed() {
+        relayed.increment();
+    }
+
+    /** A datagram from a real that answers no pending request ({@code late}, {@code unknown-source}, ...). */
+    public void unmatched(String reason) {
+        unmatched.computeIfAbsent(reason, r -> Counter.builder("switchboard.responses.unmatched")
+                .description("Datagrams from reals that matched no pending request").tags(tags)
+                .tag("reason", r).register(registry)).increment();
+    }
+
+    public void expired() {
+        expired.increment();
+    }
+
+    /** Current count, for the demo summary and tests. */
+    public double droppedCount(DropReason reason) {
+        Counter c = dropped.get(reason);
+        return c == null ? 0 : c.count();
+    }
+
+    public double forwardedCount() {
+        return forwarded.count();
+    }
+
+    public double relayedCount() {
+        return relayed.count();
+    }
+
+    public double expiredCount() {
+        return expired.count();
+    }
+
+    public double receivedCount() {
+        return received.count();
+    }
+
+    public StickyStats stickyStats(StickyTable table) {
+        return table.stats();
+    }
+}

@@ -1,0 +1,272 @@
+package io.switchboard.director.real;
+
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.RealConfig;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One real server of a farm: its address, weights, connection count, counters and state machine
+ * (see {@link RealState}). Shared by every event loop, so state moves by compare-and-set and
+ * counters are adders; the hot path reads a volatile and maybe one CAS.
+ */
+public final class RealServer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RealServer.class);
+
+    private final String farm;
+    private final String id;
+    private final int slot;
+    private final InetSocketAddress address;
+    private final int staticWeight;
+    private volatile int weight;
+    private final int maxConns;
+    private final long retryNanos;
+    private final AtomicReference<RealState> state;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final FailureDetector detector;
+    private volatile long failedAtNanos;
+    private volatile Runnable onCandidacyChange = () -> { };
+
+    private final LongAdder forwarded = new LongAdder();
+    private final LongAdder answered = new LongAdder();
+    private final LongAdder unanswered = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+
+    /**
+     * @param slot a number unique among all reals of this director, used to key pending
+     *             transactions without hashing the address
+     */
+    public RealServer(String farm, RealConfig config, FailureDetection failure, int slot) {
+        this.farm = farm;
+        this.address = config.endpoint().socketAddress();
+        this.id = config.endpoint().toString();
+        this.slot = slot;
+        this.staticWeight = config.weight();
+        this.weight = config.weight();
+        this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
+        this.retryNanos = failure.retry().toNanos();
+        this.detector = new FailureDetector(failure.numconns(), failure.numclients());
+        this.state = new AtomicReference<>(config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE);
+    }
+
+    public String farm() {
+        return farm;
+    }
+
+    /** {@code address:port}, unique within its farm. */
+    public String id() {
+        return id;
+    }
+
+    public int slot() {
+        return slot;
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    public RealState state() {
+        return state.get();
+    }
+
+    public int weight() {
+        return weight;
+    }
+
+    public int staticWeight() {
+        return staticWeight;
+    }
+
+    public int maxConns() {
+        return maxConns;
+    }
+
+    public int connections() {
+        return connections.get();
+    }
+
+    public long forwarded() {
+        return forwarded.sum();
+    }
+
+    public long answered() {
+        return answered.sum();
+    }
+
+    public long unanswered() {
+        return unanswered.sum();
+    }
+
+    /** How many times this real has moved to FAILED. */
+    public long failures() {
+        return failures.sum();
+    }
+
+    public int consecutiveFailures() {
+        synchronized (detector) {
+            return detector.consecutiveFailures();
+        }
+    }
+
+    /** Called when the set of reals that a predictor may consider changes; the farm rebuilds. */
+    public void onCandidacyChange(Runnable listener) {
+        this.onCandidacyChange = listener;
+    }
+
+    /** May a predictor keep this real in its snapshot? Throttles are checked per pick instead. */
+    public boolean isCandidate() {
+        RealState s = state.get();
+        return weight > 0 && (s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
+                || s == RealState.READY_TO_TEST);
+    }
+
+    /**
+     * Claims this real for one new subscriber or flow. A READY_TO_TEST real is claimed once and
+     * moves to TESTING, so exactly one test request reaches it.
+     */
+    public boolean tryTakeNewWork() {
+        RealState s = state.get();
+        if (s == RealState.OPERATIONAL) {
+            return connections.get() < maxConns;
+        }
+        return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
+    }
+
+    public boolean servesBoundClients() {
+        return state.get().servesBoundClients();
+    }
+
+    /** A request was sent to this real and now awaits its answer. */
+    public void requestForwarded() {
+        forwarded.increment();
+        if (connections.incrementAndGet() >= maxConns) {
+            move(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED);
+        }
+    }
+
+    /** The real answered a request (or the request ended without needing an answer). */
+    public void requestAnswered() {
+        answered.increment();
+        closeConnection();
+        synchronized (detector) {
+            detector.answered();
+        }
+        if (move(RealState.TESTING, RealState.OPERATIONAL)) {
+            LOG.info("real {} of farm {} answered its test request: OPERATIONAL", id, farm);
+        }
+    }
+
+    /**
+     * A request expired unanswered.
+     *
+     * @param client who sent it, for the distinct-clients condition; any value with equals/hashCode
+     */
+    public void requestUnanswered(Object client, long nowNanos) {
+        unanswered.increment();
+        closeConnection();
+        boolean failed;
+        synchronized (detector) {
+            failed = state.get() == RealState.TESTING || detector.unanswered(client);
+            if (failed) {
+                detector.reset();
+            }
+        }
+        if (failed) {
+            fail(nowNanos);
+        }
+    }
+
+    private void closeConnection() {
+        if (connections.decrementAndGet() < maxConns) {
+            move(RealState.MAXCONNS_THROTTLED, RealState.OPERATIONAL);
+        }
+    }
+
+    private void fail(long nowNanos) {
+        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
+                || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {
+            failedAtNanos = nowNanos;
+            if (move(s, RealState.FAILED)) {
+                failures.increment();
+                LOG.warn("real {} of farm {} failed: requests unanswered ({} -> FAILED)", id, farm, s);
+                return;
+            }
+        }
+    }
+
+    /** Advances timers: a FAILED real whose retry timer ran out becomes READY_TO_TEST. */
+    public void tick(long nowNanos) {
+        if (state.get() == RealState.FAILED && nowNanos - failedAtNanos >= retryNanos
+                && move(RealState.FAILED, RealState.READY_TO_TEST)) {
+            LOG.info("real {} of farm {}: retry timer expired, READY_TO_TEST", id, farm);
+        }
+    }
+
+    /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
+    public void takeOutOfService() {
+        RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
+        if (previous != RealState.OUTOFSERVICE) {
+            LOG.info("real {} of farm {} taken out of service", id, farm);
+            onCandidacyChange.run();
+        }
+    }
+
+    /** Administrative {@code inservice}: from OUTOFSERVICE, or forcing a FAILED real back. */
+    public void putInService() {
+        RealState s = state.get();
+        if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST) {
+            synchronized (detector) {
+                detector.reset();
+            }
+            if (move(s, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
+                LOG.info("real {} of farm {} put in service", id, farm);
+            }
+        }
+    }
+
+    /** Sets the dynamic weight (API or feedback agent); 0 throttles the real to its bound clients. */
+    public void setWeight(int newWeight) {
+        if (newWeight < 0 || newWeight > 255) {
+            throw new IllegalArgumentException("weight must be 0..255: " + newWeight);
+        }
+        int old = this.weight;
+        this.weight = newWeight;
+        if (newWeight == 0) {
+            move(RealState.OPERATIONAL, RealState.DFP_THROTTLED);
+            move(RealState.MAXCONNS_THROTTLED, RealState.DFP_THROTTLED);
+        } else {
+            move(RealState.DFP_THROTTLED, RealState.OPERATIONAL);
+        }
+        if (old != newWeight) {
+            onCandidacyChange.run();
+        }
+    }
+
+    private boolean move(RealState from, RealState to) {
+        if (!state.compareAndSet(from, to)) {
+            return false;
+        }
+        boolean candidacyChanged = !isThrottleFlip(from, to);
+        if (candidacyChanged) {
+            onCandidacyChange.run();
+        }
+        return true;
+    }
+
+    /** OPERATIONAL ⇄ MAXCONNS_THROTTLED flips often and predictors check it per pick: no rebuild. */
+    private static boolean isThrottleFlip(RealState from, RealState to) {
+        return (from == RealState.OPERATIONAL && to == RealState.MAXCONNS_THROTTLED)
+                || (from == RealState.MAXCONNS_THROTTLED && to == RealState.OPERATIONAL);
+    }
+
+    @Override
+    public String toString() {
+        return farm + "/" + id + "[" + state.get() + "]";
+    }
+}

@@ -1,0 +1,50 @@
+package io.switchboard.director.real;
+
+/**
+ * States of a real server, named as IOS SLB shows them in {@code show ip slb reals}.
+ *
+ * <pre>
+ *   OPERATIONAL ──N unanswered from M clients──▶ FAILED ──retry timer──▶ READY_TO_TEST
+ *        ▲  │                                      ▲                          │ first new request
+ *        │  └─connections ≥ maxconns─▶ MAXCONNS_THROTTLED                     ▼
+ *        └──────────────── answer ◀──────────────────────────────────────── TESTING ──unanswered──▶ FAILED
+ *   any ──admin out of service──▶ OUTOFSERVICE ──admin in service──▶ OPERATIONAL
+ * </pre>
+ */
+public enum RealState {
+    OPERATIONAL(true, true),
+    OUTOFSERVICE(false, false),
+    FAILED(false, false),
+    /** Retry timer ran out: the next new request is sent here as a test. */
+    READY_TO_TEST(true, false),
+    /** One test request is in flight; nothing else new until it is answered or expires. */
+    TESTING(false, true),
+    MAXCONNS_THROTTLED(false, true),
+    MAXCLIENTS_THROTTLED(false, true),
+    /** Dynamic feedback (or the API) set the weight to 0. */
+    DFP_THROTTLED(false, true),
+    PROBE_FAILED(false, false);
+
+    private final boolean takesNewWork;
+    private final boolean servesBoundClients;
+
+    RealState(boolean takesNewWork, boolean servesBoundClients) {
+        this.takesNewWork = takesNewWork;
+        this.servesBoundClients = servesBoundClients;
+    }
+
+    /** May the predictor choose this real for a new subscriber or flow? */
+    public boolean takesNewWork() {
+        return takesNewWork;
+    }
+
+    /** May subscribers already bound to this real still be sent to it? */
+    public boolean servesBoundClients() {
+        return servesBoundClients;
+    }
+
+    /** The name as IOS prints it. */
+    public String displayName() {
+        return name();
+    }
+}

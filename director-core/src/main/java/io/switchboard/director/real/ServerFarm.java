@@ -1,0 +1,81 @@
+package io.switchboard.director.real;
+
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.predictor.Predictor;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A server farm: its reals, the predictor over them and an optional backup farm. */
+public final class ServerFarm {
+
+    private final String name;
+    private final PredictorKind predictorKind;
+    private final Predictor predictor;
+    private final List<RealServer> reals;
+    private final Map<String, RealServer> realsById = new LinkedHashMap<>();
+    private volatile ServerFarm backup;
+
+    /**
+     * @param firstSlot the pending-table slot of this farm's first real; the others follow
+     */
+    public ServerFarm(FarmConfig config, int firstSlot) {
+        this.name = config.name();
+        this.predictorKind = config.predictor();
+        this.predictor = Predictor.create(config.predictor());
+        List<RealServer> list = new ArrayList<>();
+        int slot = firstSlot;
+        for (var realConfig : config.reals()) {
+            RealServer real = new RealServer(name, realConfig, config.failure(), slot++);
+            real.onCandidacyChange(this::rebuildPredictor);
+            list.add(real);
+            realsById.put(real.id(), real);
+        }
+        this.reals = Collections.unmodifiableList(list);
+        rebuildPredictor();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public PredictorKind predictorKind() {
+        return predictorKind;
+    }
+
+    public List<RealServer> reals() {
+        return reals;
+    }
+
+    /** The real with id {@code address:port}, or null. */
+    public RealServer real(String id) {
+        return realsById.get(id);
+    }
+
+    public ServerFarm backup() {
+        return backup;
+    }
+
+    public void backup(ServerFarm backup) {
+        this.backup = backup;
+    }
+
+    /** A real of this farm claimed for new work, or null if none may take it. */
+    public RealServer pick(long keyHash) {
+        return predictor.pick(keyHash);
+    }
+
+    /** Advances the reals' retry timers. */
+    public void tick(long nowNanos) {
+        for (RealServer real : reals) {
+            real.tick(nowNanos);
+        }
+    }
+
+    private void rebuildPredictor() {
+        predictor.rebuild(reals);
+    }
+}

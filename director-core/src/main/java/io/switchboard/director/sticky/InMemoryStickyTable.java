@@ -1,0 +1,151 @@
+package io.switchboard.director.sticky;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The single-node sticky table: a concurrent map with an idle timestamp per entry and a bound on
+ * its size. When full, new keys are not bound (counted as {@code refusedFull}); they still reach a
+ * real through the predictor, and a consistent-hash farm still sends them to the same one.
+ */
+public final class InMemoryStickyTable implements StickyTable {
+
+    private final String name;
+    private final long idleNanos;
+    private final int maxEntries;
+    private final ConcurrentHashMap<StickyKey, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder bound = new LongAdder();
+    private final LongAdder expired = new LongAdder();
+    private final LongAdder refusedFull = new LongAdder();
+
+    private static final class Entry {
+        final StickyBinding binding;
+        volatile long lastUsedNanos;
+
+        Entry(StickyBinding binding, long now) {
+            this.binding = binding;
+            this.lastUsedNanos = now;
+        }
+    }
+
+    public InMemoryStickyTable(String name, Duration idle, int maxEntries) {
+        if (idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("idle must be positive");
+        }
+        this.name = name;
+        this.idleNanos = idle.toNanos();
+        this.maxEntries = maxEntries;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public StickyBinding lookup(StickyKey key, long nowNanos) {
+        Entry e = entries.get(key);
+        if (e == null || isIdle(e, nowNanos)) {
+            misses.increment();
+            return null;
+        }
+        e.lastUsedNanos = nowNanos;
+        hits.increment();
+        return e.binding;
+    }
+
+    @Override
+    public StickyBinding bindIfAbsent(StickyKey key, StickyBinding binding, long nowNanos) {
+        Entry[] created = new Entry[1];
+        Entry holding = entries.compute(key, (k, existing) -> {
+            if (existing != null && !isIdle(existing, nowNanos)) {
+                return existing;
+            }
+            if (existing == null && size.get() >= maxEntries) {
+                return null;
+            }
+            if (existing == null) {
+                size.incrementAndGet();
+            }
+            created[0] = new Entry(binding, nowNanos);
+            return created[0];
+        });
+        if (holding == null) {
+            refusedFull.increment();
+            return binding;
+        }
+        if (created[0] != null) {
+            bound.increment();
+        }
+        return holding.binding;
+    }
+
+    @Override
+    public StickyBinding rebind(StickyKey key, StickyBinding expected, StickyBinding replacement, long nowNanos) {
+        Entry holding = entries.computeIfPresent(key, (k, existing) ->
+                existing.binding.equals(expected) || isIdle(existing, nowNanos)
+                        ? new Entry(replacement, nowNanos) : existing);
+        if (holding == null) {
+            return bindIfAbsent(key, replacement, nowNanos);
+        }
+        if (holding.binding.equals(replacement)) {
+            bound.increment();
+        }
+        return holding.binding;
+    }
+
+    @Override
+    public boolean remove(StickyKey key) {
+        if (entries.remove(key) != null) {
+            size.decrementAndGet();
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public int removeBoundTo(String farm, String real) {
+        StickyBinding target = new StickyBinding(farm, real);
+        int removed = 0;
+        for (Iterator<Map.Entry<StickyKey, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
+            if (it.next().getValue().binding.equals(target)) {
+                it.remove();
+                size.decrementAndGet();
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    @Override
+    public void expire(long nowNanos) {
+        for (Iterator<Map.Entry<StickyKey, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<StickyKey, Entry> e = it.next();
+            if (isIdle(e.getValue(), nowNanos) && entries.remove(e.getKey(), e.getValue())) {
+                size.decrementAndGet();
+                expired.increment();
+            }
+        }
+    }
+
+    private boolean isIdle(Entry e, long nowNanos) {
+        return nowNanos - e.lastUsedNanos > idleNanos;
+    }
+
+    @Override
+    public long size() {
+        return size.get();
+    }
+
+    @Override
+    public StickyStats stats() {
+        return new StickyStats(hits.sum(), misses.sum(), bound.sum(), expired.sum(), refusedFull.sum());
+    }
+}

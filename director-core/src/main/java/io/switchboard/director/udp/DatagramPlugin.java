@@ -1,0 +1,25 @@
+package io.switchboard.director.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+
+/**
+ * What a protocol plug-in tells the UDP director about a request: steps 2 and 3 of the packet
+ * path. A pure function over the bytes: no sockets, no Vert.x, no cluster, so it also runs offline
+ * over a capture. It borrows the buffer: it must not move its reader index, retain or release it.
+ */
+@FunctionalInterface
+public interface DatagramPlugin {
+
+    /**
+     * Classifies a datagram sent to the virtual address.
+     *
+     * @return the sticky key the director balances the request by (it is also hashed for the
+     *         consistent-hash predictor)
+     * @throws DecodeException when the datagram is malformed or not a request this service directs;
+     *                         the director counts it under the exception's reason and drops it
+     */
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException;
+}

@@ -1,0 +1,28 @@
+package io.switchboard.l4;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+
+/**
+ * {@code service: udp}: datagrams balanced without looking inside them, kept sticky by client
+ * address (or by the client's subnet when the sticky configuration has a netmask). Answers travel
+ * back on the flow's own director socket and are relayed from the virtual address.
+ */
+public final class UdpService implements DatagramService {
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.UDP;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        int prefixBits = config.sticky().map(StickyConfig::netmaskBits).flatMap(
+                bits -> bits.isPresent() ? java.util.Optional.of(bits.getAsInt()) : java.util.Optional.empty())
+                .orElse(Integer.MAX_VALUE);
+        return new ClientAddressPlugin(prefixBits);
+    }
+}
