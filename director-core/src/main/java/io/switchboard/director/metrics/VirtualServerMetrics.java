@@ -43,7 +43,7 @@ public final class VirtualServerMetrics {
                     .description("How the real of a forwarded request was chosen")
                     .tags(tags).tag("reason", reason.tag()).register(registry));
         }
-        dropped(DropReason.NO_REAL_AVAILABLE); // present at zero from the start: the alarm to watch
+        droppedCounter(DropReason.NO_REAL_AVAILABLE); // exported at zero from the start: the alarm to watch
     }
 
     private Counter counter(String name, String description) {
@@ -75,12 +75,13 @@ public final class VirtualServerMetrics {
 
     public void dropped(DropReason reason) {
         Counter c = dropped.get(reason);
-        if (c == null) {
-            c = dropped.computeIfAbsent(reason, r -> Counter.builder("switchboard.dropped")
-                    .description("Requests dropped, by reason").tags(tags).tag("reason", r.name())
-                    .register(registry));
-        }
-        c.increment();
+        (c != null ? c : droppedCounter(reason)).increment();
+    }
+
+    private Counter droppedCounter(DropReason reason) {
+        return dropped.computeIfAbsent(reason, r -> Counter.builder("switchboard.dropped")
+                .description("Requests dropped, by reason").tags(tags).tag("reason", r.name())
+                .register(registry));
     }
 
     public void relayed() {
