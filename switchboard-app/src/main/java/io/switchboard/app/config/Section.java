@@ -167,15 +167,14 @@ final class Section {
             return Optional.empty();
         }
         BigInteger value = new BigInteger(scalar.text().replace("_", ""));
-        if (value.compareTo(BigInteger.valueOf(min)) < 0 || value.compareTo(BigInteger.valueOf(max)) > 0) {
-            errors.add(new ConfigError(ConfigPath.shown(path), range(min, max)));
+        boolean tooSmall = value.compareTo(BigInteger.valueOf(min)) < 0;
+        if (tooSmall || value.compareTo(BigInteger.valueOf(max)) > 0) {
+            String message = max != Integer.MAX_VALUE ? "must be " + min + ".." + max
+                    : tooSmall ? "must be at least " + min : "must be at most " + max;
+            errors.add(new ConfigError(ConfigPath.shown(path), message));
             return Optional.empty();
         }
         return Optional.of(value.intValueExact());
-    }
-
-    static String range(int min, int max) {
-        return max == Integer.MAX_VALUE ? "must be at least " + min : "must be " + min + ".." + max;
     }
 
     static Optional<Boolean> bool(YamlNode node, String path, List<ConfigError> errors) {
