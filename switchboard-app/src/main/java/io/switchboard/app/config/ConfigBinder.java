@@ -184,6 +184,9 @@ final class ConfigBinder {
             if (kind.isEmpty()) {
                 error(s.pathOf("predictor"), "unknown predictor '" + text + "' (known: "
                         + names(Arrays.asList(PredictorKind.values()), PredictorKind::configName) + ")");
+            } else if (kind.get() == PredictorKind.ROUTE_MAP && !availableServices.contains(ServiceKind.RADIUS)) {
+                // The route map is filled by the RADIUS director (framed IPs): nothing to run it without one.
+                error(s.pathOf("predictor"), "'route-map' needs the radius service, which is not available in this build");
             }
             return kind;
         });

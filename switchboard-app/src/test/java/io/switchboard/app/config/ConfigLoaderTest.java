@@ -624,6 +624,15 @@ class ConfigLoaderTest {
         }
 
         @Test
+        void routeMapNeedsTheRadiusService() {
+            ConfigLoader udpOnly = new ConfigLoader(Set.of(ServiceKind.UDP));
+            assertThat(errors(udpOnly, "farms:\n  spare: { predictor: route-map, reals: [{ address: 10.0.0.1, port: 1 }] }\n"
+                    + "  web: { reals: [{ address: 10.0.0.2, port: 1 }] }\n"
+                    + "virtual-servers:\n  w: { listen: 127.0.0.1:0, service: udp, farm: web }\n")).containsExactly(
+                    "farms.spare.predictor: 'route-map' needs the radius service, which is not available in this build");
+        }
+
+        @Test
         void unknownPredictor() {
             assertThat(errors("farms:\n  ggsn: { predictor: rr, reals: [{ address: 10.0.0.1, port: 1 }] }\n"
                     + GTP_SERVER)).containsExactly(
