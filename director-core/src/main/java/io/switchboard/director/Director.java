@@ -75,7 +75,7 @@ public final class Director {
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
-                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, ticker);
+                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, farms, ticker);
                 return vertx.deployVerticle(verticle).map(id -> {
                     deployments.add(id);
                     verticles.put(vs.name(), verticle);

@@ -17,6 +17,7 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.transport.Transport;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
+import io.switchboard.director.real.Farms;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +36,14 @@ public final class UdpDirectorVerticle extends VerticleBase {
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
     private final VirtualServer virtualServer;
+    private final Farms farms;
     private final Ticker ticker;
     private final List<UdpLane> lanes = new ArrayList<>();
     private volatile InetSocketAddress localAddress;
 
-    public UdpDirectorVerticle(VirtualServer virtualServer, Ticker ticker) {
+    public UdpDirectorVerticle(VirtualServer virtualServer, Farms farms, Ticker ticker) {
         this.virtualServer = virtualServer;
+        this.farms = farms;
         this.ticker = ticker;
     }
 
@@ -81,7 +84,7 @@ public final class UdpDirectorVerticle extends VerticleBase {
             return;
         }
         EventLoop loop = loops.get(index);
-        UdpLane lane = new UdpLane(virtualServer, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
+        UdpLane lane = new UdpLane(virtualServer, farms, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
         Bootstrap bootstrap = newBootstrap(transport, loop, reusePort).handler(lane.virtualAddressHandler());
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
@@ -89,13 +92,18 @@ public final class UdpDirectorVerticle extends VerticleBase {
                         + ": cannot bind " + address + ": " + f.cause().getMessage(), f.cause()));
                 return;
             }
-            lane.start(f.channel());
             lanes.add(lane);
             InetSocketAddress actual = (InetSocketAddress) f.channel().localAddress();
             if (index == 0) {
                 localAddress = new InetSocketAddress(address.getAddress(), actual.getPort());
             }
-            bindLane(transport, loops, index + 1, localAddress, reusePort, done);
+            lane.start(f.channel()).addListener(started -> {
+                if (started.isSuccess()) {
+                    bindLane(transport, loops, index + 1, localAddress, reusePort, done);
+                } else {
+                    done.fail(started.cause());
+                }
+            });
         });
     }
 

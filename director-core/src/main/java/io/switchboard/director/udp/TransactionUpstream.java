@@ -1,0 +1,215 @@
+package io.switchboard.director.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.Future;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.Selection;
+import io.switchboard.director.pending.PendingTable;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Upstream for protocols with transaction ids: one director socket per lane toward every real,
+ * director-allocated ids per real written into each request, and the client's own id restored in
+ * the answer. A retransmission (same client, same client id) goes to the same real with the same
+ * director id and is counted as such, not as a new request.
+ */
+final class TransactionUpstream implements Upstream {
+
+    static final int MAX_PENDING = 65_536;
+    /** How many ids to try before a real counts as having no free id. */
+    private static final int MAX_ID_PROBES = 1024;
+
+    private final LaneContext lane;
+    private final TransactionPlugin plugin;
+    private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
+    private final long idMask;
+    private final long[] nextId;
+    private final PendingTable<Pending> pending;
+    private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
+    private Channel socket;
+
+    private record ClientTransaction(InetSocketAddress client, long id) {
+    }
+
+    private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context) {
+    }
+
+    TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
+        this.lane = lane;
+        this.plugin = plugin;
+        this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
+        int slots = 0;
+        Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
+        for (ServerFarm farm : farms.all()) {
+            for (RealServer real : farm.reals()) {
+                slots = Math.max(slots, real.slot() + 1);
+                byAddress.computeIfAbsent(real.address(), a -> new ArrayList<>()).add(real);
+            }
+        }
+        byAddress.forEach((address, reals) -> realsByAddress.put(address, reals.toArray(new RealServer[0])));
+        this.nextId = new long[slots];
+        this.pending = new PendingTable<>(MAX_PENDING, lane.virtualServer.config().responseTimeout().toNanos(),
+                this::expired);
+    }
+
+    @Override
+    public Future<?> start() {
+        ChannelFuture bound = lane.bootstrap.get()
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        answer(packet);
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        lane.log.warn("virtual server {}: socket toward the reals failed: {}",
+                                lane.virtualServer.name(), cause.toString());
+                    }
+                })
+                .bind(0);
+        return bound.addListener(f -> socket = bound.channel());
+    }
+
+    @Override
+    public void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
+        ClientTransaction clientTransaction;
+        try {
+            clientTransaction = new ClientTransaction(client, plugin.clientTransactionId(datagram));
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Pending retransmitted = byClient.get(clientTransaction);
+        if (retransmitted != null) {
+            resend(datagram, retransmitted);
+            return;
+        }
+        Selection selection = lane.virtualServer.selector().select(key, now);
+        if (selection == null) {
+            lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
+            return;
+        }
+        RealServer real = selection.real();
+        long id = freeId(real);
+        if (id < 0) {
+            lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
+            return;
+        }
+        Object context;
+        try {
+            context = plugin.prepareRequest(datagram, id, real);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Pending request = new Pending(clientTransaction, real, id, context);
+        if (!pending.put(real.slot(), id, request, now)) {
+            lane.drop(DropReason.PENDING_FULL, client, null);
+            return;
+        }
+        byClient.put(clientTransaction, request);
+        real.requestForwarded();
+        lane.metrics.forwarded(selection.reason());
+        send(datagram.retain(), real);
+    }
+
+    /** The same director id again: the real sees a retransmission of what it already has. */
+    private void resend(ByteBuf datagram, Pending original) {
+        try {
+            plugin.prepareRequest(datagram, original.id, original.real);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), original.clientTransaction.client, e.getMessage());
+            return;
+        }
+        lane.metrics.retransmitted();
+        send(datagram.retain(), original.real);
+    }
+
+    private long freeId(RealServer real) {
+        int slot = real.slot();
+        for (int probe = 0; probe < MAX_ID_PROBES; probe++) {
+            long id = nextId[slot]++ & idMask;
+            if (!pending.contains(slot, id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    private void send(ByteBuf datagram, RealServer real) {
+        socket.writeAndFlush(new DatagramPacket(datagram, real.address()), socket.voidPromise());
+    }
+
+    /** An answer from a real: find its request, restore it for the client, relay it. */
+    private void answer(DatagramPacket packet) {
+        RealServer[] reals = realsByAddress.get(packet.sender());
+        if (reals == null) {
+            lane.metrics.unmatched("unknown-source");
+            lane.log.warn("virtual server {}: datagram from {}, which is no real, dropped",
+                    lane.virtualServer.name(), packet.sender());
+            return;
+        }
+        ByteBuf answer = packet.content();
+        long id;
+        try {
+            id = plugin.responseTransactionId(answer);
+        } catch (DecodeException e) {
+            lane.metrics.unmatched("malformed");
+            lane.log.warn("virtual server {}: malformed answer from {}: {}", lane.virtualServer.name(),
+                    packet.sender(), e.getMessage());
+            return;
+        }
+        Pending request = null;
+        for (int i = 0; i < reals.length && request == null; i++) {
+            request = pending.remove(reals[i].slot(), id);
+        }
+        if (request == null) {
+            lane.metrics.unmatched("late");
+            return;
+        }
+        byClient.remove(request.clientTransaction);
+        request.real.requestAnswered();
+        try {
+            plugin.prepareResponse(answer, request.clientTransaction.id, request.context);
+        } catch (DecodeException e) {
+            lane.metrics.unmatched("malformed");
+            lane.log.warn("virtual server {}: answer from {} cannot be relayed: {}", lane.virtualServer.name(),
+                    packet.sender(), e.getMessage());
+            return;
+        }
+        lane.relay(answer.retain(), request.clientTransaction.client);
+    }
+
+    private void expired(Pending request) {
+        byClient.remove(request.clientTransaction);
+        request.real.requestUnanswered(request.clientTransaction.client.getAddress(), lane.ticker.nanos());
+        lane.metrics.expired();
+    }
+
+    @Override
+    public void housekeep(long now) {
+        pending.expire(now);
+    }
+
+    @Override
+    public void close() {
+        if (socket != null) {
+            socket.close();
+        }
+    }
+}
