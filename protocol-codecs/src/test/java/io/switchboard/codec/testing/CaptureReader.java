@@ -80,7 +80,7 @@ public final class CaptureReader {
                 break; // a capture cut mid-record
             }
             frame++;
-            link(linkType, Arrays.copyOfRange(b.array(), pos, pos + captured), frame, out, b.order());
+            link(linkType, Arrays.copyOfRange(b.array(), pos, pos + captured), frame, out);
             pos += captured;
         }
         return out;
@@ -93,11 +93,12 @@ public final class CaptureReader {
         int pos = 0;
         int frame = 0;
         while (pos + 12 <= b.limit()) {
-            int type = b.order(ByteOrder.BIG_ENDIAN).getInt(pos);
+            // The section header's type reads the same in both orders; its byte-order magic decides the
+            // order of everything in the section.
+            ByteBuffer bigEndian = b.duplicate().order(ByteOrder.BIG_ENDIAN);
+            int type = bigEndian.getInt(pos);
             if (type == 0x0A0D0D0A) {
-                // Section header: the byte-order magic decides the order of everything in the section.
-                int bom = b.order(ByteOrder.BIG_ENDIAN).getInt(pos + 8);
-                b.order(bom == 0x1A2B3C4D ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+                b.order(bigEndian.getInt(pos + 8) == 0x1A2B3C4D ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
                 linkTypes.clear();
                 interfaces = 0;
             } else {
@@ -115,20 +116,20 @@ public final class CaptureReader {
                 frame++;
                 if (captured >= 0 && 28 + captured <= length) {
                     link(linkTypes.getOrDefault(iface, 1), Arrays.copyOfRange(b.array(), pos + 28, pos + 28 + captured),
-                            frame, out, b.order());
+                            frame, out);
                 }
             } else if (type == 3) { // Simple Packet Block: interface 0, captured = block length - 16
                 frame++;
                 int captured = length - 16;
                 link(linkTypes.getOrDefault(0, 1), Arrays.copyOfRange(b.array(), pos + 12, pos + 12 + captured),
-                        frame, out, b.order());
+                        frame, out);
             }
             pos += length;
         }
         return out;
     }
 
-    private static void link(int linkType, byte[] f, int frame, List<Datagram> out, ByteOrder fileOrder) {
+    private static void link(int linkType, byte[] f, int frame, List<Datagram> out) {
         ByteBuffer p = ByteBuffer.wrap(f);
         switch (linkType) {
             case 0 -> { // BSD loopback: a 4-octet address family, then IP (the version nibble tells which)
