@@ -26,13 +26,4 @@ public record DefaultMipRegistrationRequest(int flags, int lifetime, int homeAdd
         out.writeLong(identification);
         MipMessage.encodeExtensions(extensions, out);
     }
-
-    static MipExtension first(List<MipExtension> extensions, MipExtensionType type) {
-        for (MipExtension e : extensions) {
-            if (e.type() == type.value()) {
-                return e;
-            }
-        }
-        return null;
-    }
 }

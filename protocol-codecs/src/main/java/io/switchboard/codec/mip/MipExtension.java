@@ -46,6 +46,16 @@ public record MipExtension(int type, int subType, byte[] data) {
         return of(type.value(), data);
     }
 
+    /** The first extension of {@code type} in {@code extensions}, or null. */
+    public static MipExtension first(java.util.List<MipExtension> extensions, MipExtensionType type) {
+        for (MipExtension e : extensions) {
+            if (e.type() == type.value()) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     @Override
     public byte[] data() {
         return data.clone();

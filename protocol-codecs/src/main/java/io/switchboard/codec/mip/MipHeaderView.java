@@ -147,7 +147,7 @@ public final class MipHeaderView {
      * Rewrites the Home Agent field in place. The MN-HA authenticator covers it (RFC 5944 §3.5.1), so a
      * rewritten message verifies only if whoever holds the MN-HA key re-computes that authenticator.
      */
-    public void homeAgent(int address) {
+    public void rewriteHomeAgent(int address) {
         buf.setInt(base + HOME_AGENT, address);
     }
 

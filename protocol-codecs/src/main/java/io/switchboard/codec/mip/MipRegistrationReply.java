@@ -24,6 +24,6 @@ public interface MipRegistrationReply extends MipMessage {
 
     /** The first extension of {@code type}, or null. */
     default MipExtension extension(MipExtensionType type) {
-        return DefaultMipRegistrationRequest.first(extensions(), type);
+        return MipExtension.first(extensions(), type);
     }
 }

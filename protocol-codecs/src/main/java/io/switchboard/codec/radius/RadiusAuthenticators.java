@@ -47,17 +47,22 @@ public final class RadiusAuthenticators {
     /**
      * HMAC-MD5 keyed with {@code secret} over the packet with {@code authenticatorField} in place of the
      * authenticator and the Message-Authenticator value zeroed (RFC 3579 §3.2). {@code authenticatorField}
-     * is the packet's own authenticator for Access-Request and Status-Server, zeros for
-     * Accounting/CoA/Disconnect requests and the request's authenticator for a response.
+     * is the packet's own authenticator for Access-Request and Status-Server (pass null to use the field
+     * as it is, without a copy), zeros for Accounting/CoA/Disconnect requests and the request's
+     * authenticator for a response.
      */
     public static byte[] messageAuthenticator(RadiusView packet, byte[] authenticatorField, byte[] secret) {
-        checkAuthenticator(authenticatorField);
         ByteBuf buf = packet.buffer();
         int base = packet.base();
         int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
         Mac mac = RadiusDigests.hmacMd5(secret);
-        RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
-        mac.update(authenticatorField);
+        if (authenticatorField == null) {
+            RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
+        } else {
+            checkAuthenticator(authenticatorField);
+            RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
+            mac.update(authenticatorField);
+        }
         if (ma < 0) {
             RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
         } else {
@@ -83,7 +88,7 @@ public final class RadiusAuthenticators {
         if (hashed && !equalsAt(buf, packet.base() + RadiusView.AUTHENTICATOR_OFFSET, requestAuthenticator(packet, secret))) {
             return false;
         }
-        return verifyMessageAuthenticator(packet, hashed ? ZERO_16 : packet.authenticator(), secret);
+        return verifyMessageAuthenticator(packet, hashed ? ZERO_16 : null, secret);
     }
 
     /** Verifies a response's Response Authenticator and, if present, its Message-Authenticator. */
@@ -118,7 +123,7 @@ public final class RadiusAuthenticators {
             writeMessageAuthenticator(packet, ZERO_16, secret);
             buf.setBytes(authIndex, requestAuthenticator(packet, secret));
         } else {
-            writeMessageAuthenticator(packet, packet.authenticator(), secret);
+            writeMessageAuthenticator(packet, null, secret);
         }
     }
 
@@ -136,7 +141,7 @@ public final class RadiusAuthenticators {
      * Other attributes hidden with the secret (Tunnel-Password, vendor keys) are not re-hidden.
      */
     public static void resignRequest(RadiusView packet, int identifier, byte[] fromSecret, byte[] toSecret) {
-        packet.identifier(identifier);
+        packet.rewriteIdentifier(identifier);
         if (packet.code() == RadiusCode.ACCESS_REQUEST.value()) {
             rehideUserPassword(packet, fromSecret, toSecret);
         }
@@ -148,7 +153,7 @@ public final class RadiusAuthenticators {
      * hop's request, and that hop's secret.
      */
     public static void resignResponse(RadiusView packet, int identifier, byte[] requestAuthenticator, byte[] secret) {
-        packet.identifier(identifier);
+        packet.rewriteIdentifier(identifier);
         signResponse(packet, requestAuthenticator, secret);
     }
 

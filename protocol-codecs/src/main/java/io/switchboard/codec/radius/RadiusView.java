@@ -112,7 +112,7 @@ public final class RadiusView {
     }
 
     /** Rewrites the identifier in place (the authenticators must then be re-computed). */
-    public void identifier(int identifier) {
+    public void rewriteIdentifier(int identifier) {
         buf.setByte(base + 1, identifier);
     }
 

@@ -133,7 +133,7 @@ class MipCodecTest {
         ByteBuf buf = Unpooled.wrappedBuffer(original.clone());
         try {
             MipHeaderView view = MipHeaderView.wrap(buf);
-            view.homeAgent(0xc0000263); // 192.0.2.99
+            view.rewriteHomeAgent(0xc0000263); // 192.0.2.99
             assertThat(view.homeAgent()).isEqualTo(0xc0000263);
             byte[] rewritten = ByteBufUtil.getBytes(buf);
             assertThat(rewritten[8 + 3]).isEqualTo((byte) 99);
