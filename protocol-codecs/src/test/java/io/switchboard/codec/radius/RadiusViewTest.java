@@ -122,6 +122,32 @@ class RadiusViewTest {
     }
 
     @Test
+    void buildsSignsAndReadsAPacketFromTheModel() throws DecodeException {
+        RadiusPacket stop = new DefaultRadiusPacket(RadiusCode.ACCOUNTING_REQUEST, 77, new byte[16], List.of(
+                RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.STOP),
+                RadiusAttribute.text(RadiusAttributeType.ACCT_SESSION_ID, "s-1"),
+                RadiusAttribute.text(RadiusAttributeType.USER_NAME, "carol"),
+                RadiusAttribute.vendorSpecific(RadiusVendor.WIMAX_FORUM, 1, new byte[] {1, 2})));
+        ByteBuf buf = Unpooled.buffer();
+        try {
+            stop.encode(buf);
+            assertThat(buf.readableBytes()).isEqualTo(stop.length());
+            RadiusView view = RadiusView.wrap(buf);
+            RadiusAuthenticators.signRequest(view, RadiusVectors.SECRET);
+            assertThat(RadiusAuthenticators.verifyRequest(view, RadiusVectors.SECRET)).isTrue();
+            assertThat(view.acctStatusType()).isEqualTo(RadiusAcctStatusType.STOP);
+            assertThat(view.findVendor(RadiusVendor.WIMAX_FORUM, 1)).isPositive();
+            RadiusPacket back = RadiusPacket.decode(buf);
+            assertThat(back.attributes()).isEqualTo(stop.attributes());
+            assertThat(back.attribute(RadiusAttributeType.USER_NAME).asText()).isEqualTo("carol");
+            assertThat(back.attribute(RadiusAttributeType.VENDOR_SPECIFIC).vendorId()).isEqualTo(RadiusVendor.WIMAX_FORUM);
+            assertThat(back.attribute(RadiusAttributeType.STATE)).isNull();
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
     void codesAndTypesAreOpen() {
         assertThat(RadiusCode.valueOf(43)).isSameAs(RadiusCode.COA_REQUEST);
         assertThat(RadiusCode.valueOf(250).name()).isEqualTo("Code-250");
