@@ -96,7 +96,7 @@ class R6CodecTest {
             assertThat(other.reserved2()).isEqualTo(0x0506);
             assertThat(other.tlvs()).containsExactly(new R6Tlv(0xfff0, new byte[0]));
 
-            R6Message request = R6Message.decode(Unpooled.wrappedBuffer(Hex.bytes(R6Vectors.PRE_ATTACHMENT_REQ_V100)));
+            R6Message request = R6Message.decode(view(R6Vectors.PRE_ATTACHMENT_REQ_V100).buffer());
             DefaultR6Message built = DefaultR6Message.preAttachment(NwgRelease.R1_0_V1_0_0, R6PreAttachment.REQUEST,
                     MSID, 0x0101, request.tlvs());
             assertThat(built).isEqualTo(request);
