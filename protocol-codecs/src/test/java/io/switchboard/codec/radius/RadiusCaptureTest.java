@@ -138,6 +138,16 @@ class RadiusCaptureTest {
     }
 
     @Test
+    void everyTruncationOfEveryCapturedPacketIsRejected() {
+        for (String file : new String[] {"radius_localhost.pcap", "RADIUS-RFC5176.pcap", "radius.pcap", "radius.pcapng"}) {
+            for (Datagram d : radius("/pcaps/radius/" + file)) {
+                io.switchboard.codec.testing.Malformed.assertEveryTruncationRejected(d.payload(),
+                        RadiusMalformedTest::exercise, file + " " + d);
+            }
+        }
+    }
+
+    @Test
     void negativeCapturesRaiseOnlyDecodeException() {
         for (String file : new String[] {"radius_attr_asan.pcap", "radius_false_positive.pcapng",
                 "radius_rfc5447_invalid_length.pcap", "radius_wrong.pcap"}) {
