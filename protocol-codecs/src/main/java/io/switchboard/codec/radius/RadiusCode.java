@@ -1,0 +1,92 @@
+package io.switchboard.codec.radius;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A RADIUS packet code (octet 0 of the header). An open value class: codes this class does not name
+ * are still representable, because a director relays what it does not understand.
+ */
+public final class RadiusCode implements Comparable<RadiusCode> {
+
+    private static final Map<Integer, RadiusCode> NAMED = new ConcurrentHashMap<>();
+
+    public static final RadiusCode ACCESS_REQUEST = named(1, "Access-Request");           // RFC 2865 §4.1
+    public static final RadiusCode ACCESS_ACCEPT = named(2, "Access-Accept");             // RFC 2865 §4.2
+    public static final RadiusCode ACCESS_REJECT = named(3, "Access-Reject");             // RFC 2865 §4.3
+    public static final RadiusCode ACCOUNTING_REQUEST = named(4, "Accounting-Request");   // RFC 2866 §4.1
+    public static final RadiusCode ACCOUNTING_RESPONSE = named(5, "Accounting-Response"); // RFC 2866 §4.2
+    public static final RadiusCode ACCESS_CHALLENGE = named(11, "Access-Challenge");      // RFC 2865 §4.4
+    public static final RadiusCode STATUS_SERVER = named(12, "Status-Server");            // RFC 2865 §3, RFC 5997
+    public static final RadiusCode STATUS_CLIENT = named(13, "Status-Client");            // RFC 2865 §3
+    public static final RadiusCode DISCONNECT_REQUEST = named(40, "Disconnect-Request");  // RFC 5176 §3.1
+    public static final RadiusCode DISCONNECT_ACK = named(41, "Disconnect-ACK");          // RFC 5176 §3.1
+    public static final RadiusCode DISCONNECT_NAK = named(42, "Disconnect-NAK");          // RFC 5176 §3.1
+    public static final RadiusCode COA_REQUEST = named(43, "CoA-Request");                // RFC 5176 §3.2
+    public static final RadiusCode COA_ACK = named(44, "CoA-ACK");                        // RFC 5176 §3.2
+    public static final RadiusCode COA_NAK = named(45, "CoA-NAK");                        // RFC 5176 §3.2
+
+    private final int value;
+    private final String name;
+
+    private RadiusCode(int value, String name) {
+        this.value = value;
+        this.name = name;
+    }
+
+    private static RadiusCode named(int value, String name) {
+        RadiusCode code = new RadiusCode(value, name);
+        NAMED.put(value, code);
+        return code;
+    }
+
+    /** The named constant for {@code value}, or a new unnamed code. */
+    public static RadiusCode valueOf(int value) {
+        if (value < 0 || value > 255) {
+            throw new IllegalArgumentException("RADIUS code out of range: " + value);
+        }
+        RadiusCode known = NAMED.get(value);
+        return known != null ? known : new RadiusCode(value, "Code-" + value);
+    }
+
+    public int value() {
+        return value;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Whether the Request Authenticator of this code is an MD5 over the packet (RFC 2866 §3,
+     * RFC 5176 §2.3) rather than a random nonce (Access-Request, Status-Server).
+     */
+    public static boolean hasHashedRequestAuthenticator(int code) {
+        return code == 4 || code == 40 || code == 43;
+    }
+
+    /** Whether packets with this code are requests (their authenticator is not a response authenticator). */
+    public static boolean isRequest(int code) {
+        return code == 1 || code == 4 || code == 12 || code == 13 || code == 40 || code == 43;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RadiusCode other && other.value == value;
+    }
+
+    @Override
+    public int hashCode() {
+        return value;
+    }
+
+    @Override
+    public int compareTo(RadiusCode o) {
+        return Integer.compare(value, o.value);
+    }
+
+    @Override
+    public String toString() {
+        return name + "(" + value + ")";
+    }
+}
