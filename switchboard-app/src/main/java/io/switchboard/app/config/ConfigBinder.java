@@ -8,6 +8,7 @@ import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -46,10 +47,13 @@ final class ConfigBinder {
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice");
     static final List<String> VIRTUAL_SERVER_KEYS = List.of("listen", "service", "farm", "sticky",
-            "response-timeout", "idle", "max-datagram", "inservice");
+            "response-timeout", "idle", "max-datagram", "inservice", "options");
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries");
 
     static final int MAX_WEIGHT = 255;
+
+    private static final java.util.Map<ServiceKind, ServiceOptionsBinder> OPTIONS_BINDERS =
+            ServiceOptionsBinders.byService();
     /** The largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header). */
     static final int MAX_DATAGRAM = 65507;
 
@@ -262,6 +266,23 @@ final class ConfigBinder {
 
     // ---- virtual servers ------------------------------------------------------------------------
 
+    /** The service's {@code options:}, through its binder; empty after an error. */
+    private Optional<ServiceOptions> options(ServiceKind service, Section s) {
+        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        if (binder == null) {
+            if (s.has("options")) {
+                error(s.pathOf("options"), "service " + service.configName() + " takes no options");
+                return Optional.empty();
+            }
+            return Optional.of(ServiceOptions.NONE);
+        }
+        Optional<Section> section = s.has("options") ? s.section("options", binder.keys()) : Optional.empty();
+        if (s.has("options") && section.isEmpty()) {
+            return Optional.empty();
+        }
+        return binder.bind(section);
+    }
+
     private void virtualServer(String name, Section s) {
         boolean hasListen = s.require("listen", "required");
         boolean hasService = s.require("service", "required");
@@ -283,11 +304,12 @@ final class ConfigBinder {
         Duration idle = s.positiveDuration("idle").orElse(VirtualServerConfig.DEFAULT_IDLE);
         int maxDatagram = s.integer("max-datagram", 1, MAX_DATAGRAM).orElse(VirtualServerConfig.DEFAULT_MAX_DATAGRAM);
         boolean inService = s.bool("inservice").orElse(true);
+        Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
 
         Optional<VirtualServerConfig> config = Optional.empty();
-        if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid) {
+        if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()) {
             config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get(), farm.get(), sticky,
-                    responseTimeout, idle, maxDatagram, inService));
+                    responseTimeout, idle, maxDatagram, inService, options.get()));
         }
         servers.put(name, new ServerDraft(name, listen, service, farm, config));
     }
