@@ -45,9 +45,9 @@ final class ConfigBinder {
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup");
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
-    static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice");
-    static final List<String> VIRTUAL_SERVER_KEYS = List.of("listen", "service", "farm", "sticky",
-            "response-timeout", "idle", "max-datagram", "inservice", "options");
+    static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
+    static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
+            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries");
 
     static final int MAX_WEIGHT = 255;
@@ -244,10 +244,11 @@ final class ConfigBinder {
         int weight = s.integer("weight", 1, MAX_WEIGHT).orElse(RealConfig.DEFAULT_WEIGHT);
         OptionalInt maxconns = s.optionalInt("maxconns", 1, Integer.MAX_VALUE);
         boolean inService = s.bool("inservice").orElse(true);
+        Optional<String> secret = s.string("secret");
         if (address.isEmpty() || port.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService));
+        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, secret));
     }
 
     private Optional<InetAddress> realAddress(String text, String path) {
@@ -266,21 +267,28 @@ final class ConfigBinder {
 
     // ---- virtual servers ------------------------------------------------------------------------
 
-    /** The service's {@code options:}, through its binder; empty after an error. */
+    /**
+     * The service's own settings, through its binder. Keys that another service's binder owns are
+     * refused with the service they belong to. Empty after an error.
+     */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
-        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
-        if (binder == null) {
-            if (s.has("options")) {
-                error(s.pathOf("options"), "service " + service.configName() + " takes no options");
-                return Optional.empty();
+        boolean foreignKeys = false;
+        for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
+            if (other.services().contains(service)) {
+                continue;
             }
-            return Optional.of(ServiceOptions.NONE);
+            for (String key : other.keys()) {
+                if (s.has(key)) {
+                    error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
+                            .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
+                            + service.configName());
+                    foreignKeys = true;
+                }
+            }
         }
-        Optional<Section> section = s.has("options") ? s.section("options", binder.keys()) : Optional.empty();
-        if (s.has("options") && section.isEmpty()) {
-            return Optional.empty();
-        }
-        return binder.bind(section);
+        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
+        return foreignKeys ? Optional.empty() : options;
     }
 
     private void virtualServer(String name, Section s) {

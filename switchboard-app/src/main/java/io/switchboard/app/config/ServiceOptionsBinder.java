@@ -4,19 +4,25 @@ import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Reads the {@code options:} section of a virtual server for one service into that service's
- * {@link ServiceOptions} record. Reports problems through the section (with their paths) and returns
- * empty when there were any.
+ * Reads the settings only some services understand — keys of a virtual server such as {@code gtp:},
+ * {@code radius:} or {@code clients:} — into the service's {@link ServiceOptions} record. Each
+ * plug-in's binder owns its keys: the loader accepts them on a virtual server of one of
+ * {@link #services()} and refuses them, by path, on any other.
  */
 interface ServiceOptionsBinder {
 
-    ServiceKind service();
+    /** The services whose virtual servers this binder reads. */
+    Set<ServiceKind> services();
 
-    /** The keys the section may hold; any other is reported as unknown. */
+    /** The virtual-server keys this binder owns (e.g. {@code radius}, {@code clients}). */
     List<String> keys();
 
-    /** @param section the {@code options:} section, or empty when the virtual server has none */
-    Optional<ServiceOptions> bind(Optional<Section> section);
+    /**
+     * Reads this binder's keys of one virtual server; reports problems through the section, with
+     * their paths, and returns empty when there were any.
+     */
+    Optional<ServiceOptions> bind(Section virtualServer);
 }

@@ -316,9 +316,9 @@ class ConfigLoaderTest {
                     "cluster.enable: unknown key (known: enabled, name, members, port)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
-                    "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice)",
+                    "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
                     "virtual-servers.gtp-c.stiky: unknown key (known: listen, service, farm, sticky,"
-                            + " response-timeout, idle, max-datagram, inservice, options)",
+                            + " response-timeout, idle, max-datagram, inservice)",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries)");
         }
 
@@ -621,13 +621,6 @@ class ConfigLoaderTest {
                     """ + GTP_SERVER)).containsExactly(
                     "farms.spare.predictor: 'hash' is not allowed for virtual server 'gtp-c' through the backup"
                             + " chain of farm 'ggsn' (service gtp allows: roundrobin)");
-        }
-
-        @Test
-        void aServiceWithoutOptionsRefusesTheOptionsKey() {
-            assertThat(errors("farms:\n  web: { reals: [{ address: 10.0.0.2, port: 1 }] }\n"
-                    + "virtual-servers:\n  w: { listen: 127.0.0.1:0, service: udp, farm: web, options: { x: 1 } }\n"))
-                    .containsExactly("virtual-servers.w.options: service udp takes no options");
         }
 
         @Test
