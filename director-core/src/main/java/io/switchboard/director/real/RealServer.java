@@ -150,7 +150,12 @@ public final class RealServer {
         }
     }
 
-    /** The real answered a request (or the request ended without needing an answer). */
+    /** A request was sent to this real that is answered elsewhere (not through the director). */
+    public void requestSentOneWay() {
+        forwarded.increment();
+    }
+
+    /** The real answered a request. */
     public void requestAnswered() {
         answered.increment();
         closeConnection();

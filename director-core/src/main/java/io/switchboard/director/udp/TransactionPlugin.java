@@ -19,6 +19,25 @@ public interface TransactionPlugin extends DatagramPlugin {
     int transactionIdBits();
 
     /**
+     * False for protocols whose transaction id the director may not change (a Mobile IP
+     * Identification is covered by the mobile node's authenticator): the client's own id, masked to
+     * {@link #transactionIdBits()}, is then the id toward the real, and a request whose id is
+     * already pending at that real is dropped as {@code pending-full}.
+     */
+    default boolean rewritesTransactionId() {
+        return true;
+    }
+
+    /**
+     * False when the reals answer the client directly rather than through the director (IOS's Home
+     * Agent and ASN behaviour): requests are forwarded and nothing waits for an answer, so in-band
+     * failure detection does not apply to them.
+     */
+    default boolean answersThroughDirector() {
+        return true;
+    }
+
+    /**
      * The client's own transaction id of a request, with whatever else makes a retransmission
      * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
      * the same value is a retransmission and goes to the same real with the same director id.

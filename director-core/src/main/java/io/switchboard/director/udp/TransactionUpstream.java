@@ -105,8 +105,12 @@ final class TransactionUpstream implements Upstream {
             return;
         }
         RealServer real = selection.real();
-        long id = freeId(real);
-        if (id < 0) {
+        if (!plugin.answersThroughDirector()) {
+            forwardOneWay(datagram, client, clientTransaction.id, selection);
+            return;
+        }
+        long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
+        if (id < 0 || pending.contains(real.slot(), id)) {
             lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
             return;
         }
@@ -124,6 +128,20 @@ final class TransactionUpstream implements Upstream {
         }
         byClient.put(clientTransaction, request);
         real.requestForwarded();
+        lane.metrics.forwarded(selection.reason());
+        send(datagram.retain(), real);
+    }
+
+    /** A request whose answer goes from the real to the client directly: nothing to remember. */
+    private void forwardOneWay(ByteBuf datagram, InetSocketAddress client, long clientId, Selection selection) {
+        RealServer real = selection.real();
+        try {
+            plugin.prepareRequest(datagram, clientId & idMask, real);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        real.requestSentOneWay();
         lane.metrics.forwarded(selection.reason());
         send(datagram.retain(), real);
     }
