@@ -83,6 +83,15 @@ class RealServerTest {
         assertThat(r.isCandidate()).isFalse();
     }
 
+    @Test
+    void failureDetectionNeedsAtLeastOneRequestAndOneClient() {
+        RealConfig config = real("10.0.0.9", 8);
+        assertThatThrownBy(() -> new RealServer("gw", config, new FailureDetection(0, 1, RETRY), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RealServer("gw", config, new FailureDetection(1, 0, RETRY), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Nested
     class InBandFailureDetection {
 
@@ -327,6 +336,28 @@ class RealServerTest {
 
             assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
             assertThat(real.failures()).isZero();
+        }
+
+        @Test
+        void theAnswerToATestDoesNotBringBackARealTakenOutOfServiceMeanwhile() {
+            fail();
+            real.tick(ticker.advance(RETRY));
+            assertThat(real.tryTakeNewWork()).isTrue();
+            real.takeOutOfService();
+
+            answered();
+
+            assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
+        }
+
+        @Test
+        void weightChangesLeaveAnOutOfServiceRealOutOfService() {
+            real.takeOutOfService();
+            real.setWeight(0);
+            real.setWeight(4);
+
+            assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
+            assertThat(real.weight()).isEqualTo(4);
         }
 
         @Test
