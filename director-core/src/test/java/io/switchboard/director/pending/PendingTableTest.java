@@ -72,6 +72,19 @@ class PendingTableTest {
     }
 
     @Test
+    void everyBitOfAFortyBitTransactionIdIsKeptApartFromTheSlot() {
+        for (int bit = 0; bit < 40; bit++) {
+            long tx = 1L << bit;
+            PendingTable<String> t = new PendingTable<>(4, TIMEOUT.toNanos(), expired::add);
+            assertThat(t.put(0, tx, "slot-0", ticker.nanos())).isTrue();
+            assertThat(t.put(1, 0, "slot-1", ticker.nanos())).as("bit %d", bit).isTrue();
+            assertThat(t.put(1, tx, "slot-1-tx", ticker.nanos())).as("bit %d", bit).isTrue();
+            assertThat(t.remove(0, tx)).isEqualTo("slot-0");
+            assertThat(t.remove(1, 0)).isEqualTo("slot-1");
+        }
+    }
+
+    @Test
     void aFullTableRefusesUntilSomethingLeaves() {
         for (int tx = 0; tx < 4; tx++) {
             assertThat(table.put(1, tx, "req-" + tx, ticker.nanos())).isTrue();
