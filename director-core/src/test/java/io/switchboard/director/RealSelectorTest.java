@@ -226,7 +226,7 @@ class RealSelectorTest {
             + "binding; no test request is ever sent, so the real stays TESTING and never gets work again")
     void aLostBindingRaceDoesNotStrandARealInTesting() {
         failNow(a);
-        farms.tick(FAIL_AT_ONCE.retry().toNanos());
+        farms.tick(FAIL_AT_ONCE.retry().plusSeconds(1).toNanos());
         assertThat(a.state()).isEqualTo(RealState.READY_TO_TEST);
         LaggingStickyTable lagging = new LaggingStickyTable(table);
         lagging.boundElsewhere(ALICE, new StickyBinding("gw", id(B)), ticker.nanos());

@@ -142,7 +142,7 @@ class WeightedRoundRobinTest {
         ServerFarm farm = farmOf(real(A, 1), real(B, 1));
         RealServer b = farm.reals().get(1);
         failNow(b);
-        farm.tick(FAIL_AT_ONCE.retry().toNanos());
+        farm.tick(FAIL_AT_ONCE.retry().plusSeconds(1).toNanos());
         assertThat(b.state()).isEqualTo(RealState.READY_TO_TEST);
 
         List<RealServer> picked = new ArrayList<>();

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class RealServerTest {
 
     private static final Duration RETRY = Duration.ofSeconds(60);
+    /** Comfortably past the retry time, for tests that are not about its boundary. */
+    private static final Duration AFTER_RETRY = RETRY.plusSeconds(1);
     /** faildetect numconns 3 numclients 2, retry 60 s. */
     private static final FailureDetection FAILURE = new FailureDetection(3, 2, RETRY);
 
@@ -203,7 +205,7 @@ class RealServerTest {
         @Test
         void readyToTestGivesOutExactlyOneTestRequest() {
             fail();
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
 
             assertThat(real.tryTakeNewWork()).isTrue();
             assertThat(real.state()).isEqualTo(RealState.TESTING);
@@ -215,7 +217,7 @@ class RealServerTest {
         @Test
         void anAnsweredTestMakesTheRealOperational() {
             fail();
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
             assertThat(real.tryTakeNewWork()).isTrue();
 
             answered();
@@ -228,7 +230,7 @@ class RealServerTest {
         @Test
         void anUnansweredTestFailsTheRealAgainAndRestartsTheRetryTimer() {
             fail();
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
             assertThat(real.tryTakeNewWork()).isTrue();
 
             // One unanswered test from one client is enough: numconns/numclients do not apply.
@@ -341,7 +343,7 @@ class RealServerTest {
         @Test
         void theAnswerToATestDoesNotBringBackARealTakenOutOfServiceMeanwhile() {
             fail();
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
             assertThat(real.tryTakeNewWork()).isTrue();
             real.takeOutOfService();
 
@@ -440,7 +442,7 @@ class RealServerTest {
                 + "when the test is answered, so it shows OPERATIONAL with weight 0; putInService does check the weight")
         void weightZeroSetDuringATestIsKeptWhenTheTestIsAnswered() {
             fail();
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
             assertThat(real.tryTakeNewWork()).isTrue();
             real.setWeight(0);
 
@@ -459,7 +461,7 @@ class RealServerTest {
             fail();
             assertThat(candidacyChanges).as("OPERATIONAL -> FAILED").hasValue(1);
 
-            real.tick(ticker.advance(RETRY));
+            real.tick(ticker.advance(AFTER_RETRY));
             assertThat(candidacyChanges).as("FAILED -> READY_TO_TEST").hasValue(2);
 
             real.tryTakeNewWork();
