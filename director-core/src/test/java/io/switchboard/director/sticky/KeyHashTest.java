@@ -3,6 +3,8 @@ package io.switchboard.director.sticky;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class KeyHashTest {
@@ -23,7 +25,7 @@ class KeyHashTest {
     @Test
     void fmix64OfZeroIsZeroAndItIsABijectionOnASample() {
         assertThat(KeyHash.mix(0)).isZero();
-        java.util.Set<Long> seen = new java.util.HashSet<>();
+        Set<Long> seen = new HashSet<>();
         for (long i = 1; i <= 10_000; i++) {
             seen.add(KeyHash.mix(i));
         }
