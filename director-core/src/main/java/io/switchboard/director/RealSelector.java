@@ -53,7 +53,11 @@ public final class RealSelector {
         }
         Selection.Reason reason = stale != null ? Selection.Reason.REASSIGNED : Selection.Reason.PREDICTOR;
         RealServer chosen = farm.pick(key.hash());
-        for (ServerFarm f = farm.backup(); chosen == null && f != null && f != farm; f = f.backup()) {
+        // Each farm of the backup chain at most once: a chain may loop (the loader refuses cycles,
+        // but farms are also built by tests and tools).
+        java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
+        tried.add(farm);
+        for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
             chosen = f.pick(key.hash());
             reason = Selection.Reason.BACKUP;
         }
@@ -69,7 +73,8 @@ public final class RealSelector {
         }
         // Another event loop or node bound this key first: follow its choice so all agree.
         RealServer winner = farms.real(holding.farm(), holding.real());
-        if (winner != null && winner.servesBoundClients()) {
+        if (winner != null && winner != chosen && winner.servesBoundClients()) {
+            chosen.releaseClaim();
             return new Selection(winner, Selection.Reason.STICKY);
         }
         return new Selection(chosen, reason);
