@@ -29,10 +29,11 @@ public final class GtpVectors {
         }
     }
 
-    private static final String[] V0_CAPTURES = {"/pcaps/gtpv0/gtp_control_prime_v0-echo-only.pcap"};
+    private static final String[] V0_CAPTURES = {
+        "/pcaps/gtpv0/gtp_control_prime_v0-echo-only.pcap", "/pcaps/osmo-ggsn/sgsnemu-v1-v0.pcap"};
     private static final String[] V1_CAPTURES = {
         "/pcaps/gtpv1/gtp_create_pdp_ctx.pcap", "/pcaps/gtpv1/gtp10_not_0xff.pcap", "/pcaps/gtpv1/gtp.pcap",
-        "/pcaps/gtpv1/echo_request.pcap"};
+        "/pcaps/gtpv1/echo_request.pcap", "/pcaps/osmo-ggsn/sgsnemu-v1-v0.pcap"};
     private static final String[] V2_CAPTURES = {
         "/pcaps/gtpv2/gtp_c.pcap", "/pcaps/gtpv2/nsa_connection.pcap", "/pcaps/gtpv2/cp_in.pcap",
         "/pcaps/gtpv2/gtpv2.pcap", "/pcaps/gtpv2/inbound_roaming_01_210505_130828-1.pcapng"};

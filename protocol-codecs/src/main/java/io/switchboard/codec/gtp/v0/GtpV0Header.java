@@ -35,7 +35,9 @@ public final class GtpV0Header {
 
     /** Points this view at the message at absolute {@code offset}: version 0, PT 1, the declared length readable. */
     public GtpV0Header wrap(ByteBuf buf, int offset) throws DecodeException {
-        GtpBytes.require(buf, offset, LENGTH, "GTPv0 header");
+        // The version first, from one octet, so that a short message of another version is
+        // counted as unsupported-version rather than truncated.
+        GtpBytes.require(buf, offset, 1, "GTPv0 header");
         int flags = buf.getUnsignedByte(offset);
         int version = flags >> 5;
         if (version != 0) {
@@ -44,6 +46,7 @@ public final class GtpV0Header {
         if ((flags & FLAG_PT) == 0) {
             throw GtpBytes.malformed("GTPv0 header with PT=0 (GTP')");
         }
+        GtpBytes.require(buf, offset, LENGTH, "GTPv0 header");
         GtpBytes.require(buf, offset, LENGTH + buf.getUnsignedShort(offset + 2), "GTPv0 message");
         this.buf = buf;
         this.offset = offset;

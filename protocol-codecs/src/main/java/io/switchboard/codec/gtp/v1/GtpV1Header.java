@@ -44,7 +44,9 @@ public final class GtpV1Header {
      * the extension header chain within the declared length.
      */
     public GtpV1Header wrap(ByteBuf buf, int offset) throws DecodeException {
-        GtpBytes.require(buf, offset, MINIMUM_LENGTH, "GTPv1 header");
+        // The version first, from one octet, so that a short message of another version is
+        // counted as unsupported-version rather than truncated.
+        GtpBytes.require(buf, offset, 1, "GTPv1 header");
         int flags = buf.getUnsignedByte(offset);
         int version = flags >> 5;
         if (version != 1) {
@@ -53,6 +55,7 @@ public final class GtpV1Header {
         if ((flags & FLAG_PT) == 0) {
             throw GtpBytes.malformed("GTPv1 header with PT=0 (GTP')");
         }
+        GtpBytes.require(buf, offset, MINIMUM_LENGTH, "GTPv1 header");
         int length = buf.getUnsignedShort(offset + 2);
         GtpBytes.require(buf, offset, MINIMUM_LENGTH + length, "GTPv1 message");
         int end = offset + MINIMUM_LENGTH + length;

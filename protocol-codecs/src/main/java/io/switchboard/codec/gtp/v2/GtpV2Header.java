@@ -41,12 +41,15 @@ public final class GtpV2Header {
      * is not checked here; wrap another view at {@link #nextMessageOffset()}.
      */
     public GtpV2Header wrap(ByteBuf buf, int offset) throws DecodeException {
-        GtpBytes.require(buf, offset, 4, "GTPv2 header");
+        // The version first, from one octet, so that a short message of another version is
+        // counted as unsupported-version rather than truncated.
+        GtpBytes.require(buf, offset, 1, "GTPv2 header");
         int flags = buf.getUnsignedByte(offset);
         int version = flags >> 5;
         if (version != 2) {
             throw GtpBytes.unsupportedVersion(version, 2);
         }
+        GtpBytes.require(buf, offset, 4, "GTPv2 header");
         int headerLength = (flags & FLAG_T) != 0 ? LENGTH_WITH_TEID : LENGTH_WITHOUT_TEID;
         int length = buf.getUnsignedShort(offset + 2);
         if (length < headerLength - 4) {
