@@ -38,8 +38,11 @@ public final class GtpVectors {
         "/pcaps/gtpv2/gtp_c.pcap", "/pcaps/gtpv2/nsa_connection.pcap", "/pcaps/gtpv2/cp_in.pcap",
         "/pcaps/gtpv2/gtpv2.pcap", "/pcaps/gtpv2/inbound_roaming_01_210505_130828-1.pcapng"};
 
-    /** Datagrams in the captures that are known to be malformed (tshark agrees), by capture and frame. */
+    /** gtpv2.pcap frame 4: P flag set, followed by 2 octets that are no message (tshark: malformed). */
     public static final String GTPV2_MALFORMED_PIGGYBACK = "/pcaps/gtpv2/gtpv2.pcap#4";
+    /** gtpv2.pcap frame 6: a Modify Bearer Request declaring 42 octets in a 12-octet UDP payload. */
+    public static final String GTPV2_TRUNCATED = "/pcaps/gtpv2/gtpv2.pcap#6";
+    private static final List<String> BAD_FRAMES = List.of(GTPV2_MALFORMED_PIGGYBACK, GTPV2_TRUNCATED);
 
     private GtpVectors() {
     }
@@ -105,12 +108,18 @@ public final class GtpVectors {
         for (String capture : captures) {
             for (PcapUdpPayloads.Datagram d : capture(capture)) {
                 String name = capture + "#" + d.frame();
-                if (((d.payload()[0] & 0xFF) >> 5) == version && !name.equals(GTPV2_MALFORMED_PIGGYBACK)) {
+                if (((d.payload()[0] & 0xFF) >> 5) == version && !BAD_FRAMES.contains(name)) {
                     out.add(new Vector(name, version, d.payload()));
                 }
             }
         }
         return out;
+    }
+
+    /** The bytes of one datagram of a capture, by frame number. */
+    public static byte[] frame(String capture, int frame) {
+        return capture(capture).stream().filter(d -> d.frame() == frame).findFirst()
+                .map(PcapUdpPayloads.Datagram::payload).orElseThrow();
     }
 
     public static List<Vector> all() {

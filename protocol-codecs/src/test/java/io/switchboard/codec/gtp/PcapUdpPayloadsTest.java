@@ -30,8 +30,8 @@ class PcapUdpPayloadsTest {
     }
 
     @Test
-    void skipsIpFragments() {
-        // gtpv2.pcap frame 3 is an IP fragment (tshark shows no UDP ports for it)
+    void skipsWhatIsNotUdp() {
+        // gtpv2.pcap frame 3 is a TCP SYN to port 2123
         assertThat(PcapUdpPayloads.fromResource("/pcaps/gtpv2/gtpv2.pcap"))
                 .extracting(PcapUdpPayloads.Datagram::frame).doesNotContain(3);
     }

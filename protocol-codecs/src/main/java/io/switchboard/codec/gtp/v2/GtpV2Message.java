@@ -67,6 +67,15 @@ public interface GtpV2Message {
         return first(GtpV2Ie.Fteid.class, 0).map(f -> new GtpControlEndpoint(f.teid(), f.ipv4(), f.ipv6()));
     }
 
+    /**
+     * The PGW S5/S8 F-TEID for Control Plane (IE 87, instance 1) of a Create Session Response, TS
+     * 29.274 §7.2.2. Some PGWs answer with this one and no Sender F-TEID (seen in the nDPI and magma
+     * captures), so a director in front of PGWs may need it when {@link #senderControlPlane()} is empty.
+     */
+    default Optional<GtpControlEndpoint> pgwControlPlane() {
+        return first(GtpV2Ie.Fteid.class, 1).map(f -> new GtpControlEndpoint(f.teid(), f.ipv4(), f.ipv6()));
+    }
+
     /** The Bearer Context IEs (IE 93) of any instance, in wire order. */
     default List<GtpV2Ie.BearerContext> bearerContexts() {
         return ies().stream()
