@@ -39,7 +39,8 @@ public final class GtpV2Codec {
 
     /**
      * Decodes every message of the datagram at the reader index: the first, then while the P flag is
-     * set the one that follows (TS 29.274 §5.5.1). A P flag with nothing after it is malformed.
+     * set the one that follows (TS 29.274 §5.5.1). A P flag with nothing after it means the datagram
+     * was cut short: truncated.
      */
     public static List<GtpV2Message> decodeAll(ByteBuf buf) throws DecodeException {
         List<GtpV2Message> messages = new ArrayList<>(2);
@@ -51,10 +52,8 @@ public final class GtpV2Codec {
             if (!header.piggybacked()) {
                 return messages;
             }
-            offset = header.nextMessageOffset();
-            if (offset < 0) {
-                throw GtpBytes.malformed("GTPv2 P flag set but no piggybacked message follows");
-            }
+            // Each message is at least 8 octets long, so this loop ends with the datagram.
+            offset = header.endOffset();
         }
     }
 

@@ -187,7 +187,7 @@ class GtpV2CodecTest {
         // P set, nothing after it
         assertThatThrownBy(() -> decode(ByteBufUtil.decodeHexDump("500100090030390003000100" + "11"),
                 GtpV2Codec::decodeAll))
-                .isInstanceOfSatisfying(DecodeException.class, e -> assertThat(e.reason()).isSameAs(DropReason.MALFORMED));
+                .isInstanceOfSatisfying(DecodeException.class, e -> assertThat(e.reason()).isSameAs(DropReason.TRUNCATED));
     }
 
     @Test
