@@ -37,6 +37,7 @@ final class GtpDecoders {
         ByteBuf buf = GtpVectors.pooled(bytes);
         try {
             run(rejections, () -> GtpVersion.supported(buf, 0));
+            run(rejections, () -> exerciseView(buf));
             run(rejections, () -> exerciseV0(buf, bytes));
             run(rejections, () -> exerciseV1(buf, bytes));
             run(rejections, () -> exerciseV2(buf, bytes));
@@ -61,6 +62,19 @@ final class GtpDecoders {
             assertThat(e.getMessage()).isNotBlank();
             rejections.add(e);
         }
+    }
+
+    private static Object exerciseView(ByteBuf buf) throws DecodeException {
+        GtpMessageView view = new GtpMessageView(GtpV0TidOrder.LIBGTP_REVERSED).wrap(buf);
+        view.messageTypeValue();
+        view.isRequest();
+        view.createsTunnel();
+        view.sequence();
+        view.teid();
+        view.piggybackedOffset();
+        view.imsi();
+        view.cause();
+        return view.senderControlPlane();
     }
 
     private static Object exerciseV0(ByteBuf buf, byte[] bytes) throws DecodeException {
