@@ -55,9 +55,9 @@ class GtpDecoderPropertyTest {
         byte[] bytes = new byte[header + body.length];
         bytes[0] = (byte) (version << 5 | (version == 2 ? lowFlags & 0x1F : 0x10 | lowFlags & 0x0F));
         bytes[1] = (byte) type;
-        int length = version == 0 ? body.length : version == 1 ? body.length : body.length;
-        bytes[2] = (byte) (length >> 8);
-        bytes[3] = (byte) length;
+        // the length field counts what follows the first 20 (v0), 8 (v1) or 4 (v2) octets: the body
+        bytes[2] = (byte) (body.length >> 8);
+        bytes[3] = (byte) body.length;
         System.arraycopy(body, 0, bytes, header, body.length);
         return bytes;
     }

@@ -32,6 +32,12 @@ public sealed interface GtpV1Ie {
 
     /** IMSI, TS 29.060 §7.7.2: 8 octets TBCD, digits as a string. */
     record Imsi(String digits) implements GtpV1Ie {
+        public Imsi {
+            if (digits.length() > 16) {
+                throw new IllegalArgumentException("an IMSI IE holds at most 16 TBCD digits: " + digits);
+            }
+        }
+
         public int type() {
             return 2;
         }
@@ -131,6 +137,10 @@ public sealed interface GtpV1Ie {
 
     /** GSN Address, TS 29.060 §7.7.32: IPv4 (4 octets) or IPv6 (16 octets). */
     record GsnAddress(InetAddress address) implements GtpV1Ie {
+        public GsnAddress {
+            java.util.Objects.requireNonNull(address, "address");
+        }
+
         public int type() {
             return 133;
         }
