@@ -55,6 +55,19 @@ public interface GtpV1Message {
         return first(GtpV1Ie.Imsi.class).map(GtpV1Ie.Imsi::digits);
     }
 
+    /**
+     * The Linked NSAPI of a secondary PDP context activation: TS 29.060 §7.3.1 carries it as a second
+     * NSAPI element (type 20) after the context's own NSAPI; such a request has no IMSI and names the
+     * primary context by its header TEID.
+     */
+    default Optional<Integer> linkedNsapi() {
+        return ies().stream()
+                .filter(GtpV1Ie.Nsapi.class::isInstance)
+                .map(ie -> ((GtpV1Ie.Nsapi) ie).nsapi())
+                .skip(1)
+                .findFirst();
+    }
+
     /** The Cause (IE 1) of a response. */
     default Optional<GtpV1Cause> cause() {
         return first(GtpV1Ie.Cause.class).map(c -> GtpV1Cause.of(c.value()));

@@ -125,6 +125,20 @@ class GtpV1CodecTest {
     }
 
     @Test
+    void secondaryContextHasALinkedNsapiAndNoImsi() throws Exception {
+        // TS 29.060 §7.3.1 secondary activation: header TEID = GGSN TEID-C of the primary context,
+        // NSAPI 6 then Linked NSAPI 5, no IMSI
+        byte[] bytes = ByteBufUtil.decodeHexDump("3210000d1000008000200000" + "1032f02bfb" + "1406" + "1405");
+        GtpV1Message m = decode(bytes, GtpV1Codec::decode);
+        assertThat(m.createsTunnel()).isTrue();
+        assertThat(m.imsi()).isEmpty();
+        assertThat(m.teid()).isEqualTo(0x10000080L);
+        assertThat(m.first(GtpV1Ie.Nsapi.class)).contains(new GtpV1Ie.Nsapi(6));
+        assertThat(m.linkedNsapi()).contains(5);
+        assertThat(decode(createRequest(), GtpV1Codec::decode).linkedNsapi()).isEmpty();
+    }
+
+    @Test
     void echoFromCapture() throws Exception {
         // tshark: gtp10_not_0xff frame 3 Echo response, seq 0xfe69, recovery 0
         GtpV1Message echo = decode(frame("/pcaps/gtpv1/gtp10_not_0xff.pcap", 3), GtpV1Codec::decode);

@@ -225,6 +225,26 @@ class GtpV2CodecTest {
     }
 
     @Test
+    void nestedFteidOfABearerContextIsRewrittenInPlace() throws Exception {
+        // gtp_c.pcap frame 1: Bearer Context (93) holds the S5/S8 SGW GTP-U F-TEID, instance 2
+        ByteBuf buf = GtpVectors.pooled(frame(GTP_C, 1));
+        try {
+            GtpV2Header header = GtpV2Header.of(buf);
+            int bearer = GtpV2Ies.indexOf(buf, header.bodyOffset(), header.endOffset(), 93, 0);
+            int groupStart = bearer + GtpV2Ies.IE_HEADER_LENGTH;
+            int nested = GtpV2Ies.indexOf(buf, groupStart, groupStart + GtpV2Ies.valueLength(buf, bearer), 87, 2);
+            Inet4Address nat = (Inet4Address) InetAddress.getByName("203.0.113.5");
+            assertThat(GtpV2Ies.setFteidIpv4(buf, nested, nat)).isTrue();
+            GtpV2Message m = GtpV2Codec.decode(buf);
+            assertThat(m.bearerContexts().get(0).ies()).contains(new GtpV2Ie.Fteid(2, 4, 0x35529205L, nat, null));
+            // the sender F-TEID (top level, instance 0) is untouched
+            assertThat(m.senderControlPlane().orElseThrow().ipv4()).isEqualTo(InetAddress.getByName("10.101.0.2"));
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
     void unknownMessageTypesAndIesAreKept() throws Exception {
         // type 250 (not assigned), body kept opaque; then type 33 with an unassigned IE 250 kept raw
         byte[] unknownType = ByteBufUtil.decodeHexDump("48fa000c0000000100000200" + "01020304");
