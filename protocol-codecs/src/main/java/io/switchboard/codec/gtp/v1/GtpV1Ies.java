@@ -57,7 +57,7 @@ public final class GtpV1Ies {
         return buf.getUnsignedByte(ieOffset) >= FIRST_TLV_TYPE ? ieOffset + 3 : ieOffset + 1;
     }
 
-    /** The value length of the element at {@code ieOffset}, already bounds-checked by {@link #indexOf}. */
+    /** The value length of the element at {@code ieOffset} (GTPv1 TV lengths), already bounds-checked by {@link #indexOf}. */
     public static int valueLength(ByteBuf buf, int ieOffset) {
         int type = buf.getUnsignedByte(ieOffset);
         return type >= FIRST_TLV_TYPE ? buf.getUnsignedShort(ieOffset + 1) : GtpV1IeType.tvLength(type);
