@@ -1,0 +1,94 @@
+package io.switchboard.director.gtp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A small GGSN/PGW stand-in on 127.0.0.1: answers every Create (v0, v1, v2) with a Create response
+ * carrying the request's sequence number and {@code cause}, and records what it received (IMSI and
+ * the sequence number the director wrote).
+ */
+final class GtpResponder implements AutoCloseable {
+
+    record Received(int version, String imsi, int sequence, InetSocketAddress from) {
+    }
+
+    final DatagramSocket socket;
+    final List<Received> received = new CopyOnWriteArrayList<>();
+    volatile int cause;
+    volatile int v2Cause;
+    private final GtpV0TidOrder tidOrder;
+    private final Thread thread;
+
+    GtpResponder(GtpV0TidOrder tidOrder) throws IOException {
+        this.tidOrder = tidOrder;
+        this.cause = 128;
+        this.v2Cause = 16;
+        socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        thread = new Thread(this::serve, "gtp-responder-" + socket.getLocalPort());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    GtpResponder() throws IOException {
+        this(GtpV0TidOrder.GSM_09_60);
+    }
+
+    int port() {
+        return socket.getLocalPort();
+    }
+
+    List<String> imsis() {
+        return received.stream().map(Received::imsi).toList();
+    }
+
+    private void serve() {
+        GtpMessageView view = new GtpMessageView(tidOrder);
+        while (!socket.isClosed()) {
+            try {
+                DatagramPacket in = new DatagramPacket(new byte[4096], 4096);
+                socket.receive(in);
+                ByteBuf buf = Unpooled.wrappedBuffer(Arrays.copyOf(in.getData(), in.getLength()));
+                byte[] answer;
+                try {
+                    view.wrap(buf);
+                    received.add(new Received(view.version(), view.imsi(), view.sequence(),
+                            (InetSocketAddress) in.getSocketAddress()));
+                    if (!view.createsTunnel()) {
+                        continue;
+                    }
+                    answer = switch (view.version()) {
+                        case 0 -> GtpMessages.v0CreateResponse(view.sequence(), view.v0().tid(), cause);
+                        case 1 -> GtpMessages.v1CreateResponse(view.sequence(), cause, 0x2000, 0x7000 + port(),
+                                new byte[] {127, 0, 0, 1});
+                        default -> GtpMessages.v2CreateResponse(view.sequence(), v2Cause, 0x3000, 0x7000 + port(),
+                                new byte[] {127, 0, 0, 1});
+                    };
+                } catch (DecodeException e) {
+                    continue;
+                } finally {
+                    buf.release();
+                }
+                socket.send(new DatagramPacket(answer, answer.length, in.getSocketAddress()));
+            } catch (IOException e) {
+                // closed
+            }
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        socket.close();
+        thread.join(2000);
+    }
+}
