@@ -31,6 +31,7 @@ public final class VirtualServerMetrics {
     private final Counter expired;
     private final Counter retransmitted;
     private final Counter answeredLocally;
+    private final Counter reassigned;
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
@@ -46,6 +47,8 @@ public final class VirtualServerMetrics {
                 "Client retransmissions of a pending request, resent to the same real");
         this.answeredLocally = counter("switchboard.requests.answered.locally",
                 "Requests the director answered itself from the virtual address (e.g. GTP Echo)");
+        this.reassigned = counter("switchboard.requests.reassigned",
+                "Requests resent to another real after the first refused them (GTP resource causes)");
         for (Selection.Reason reason : Selection.Reason.values()) {
             selections.put(reason, Counter.builder("switchboard.selections")
                     .description("How the real of a forwarded request was chosen")
@@ -114,6 +117,15 @@ public final class VirtualServerMetrics {
     /** A request the plug-in answered itself, from the virtual address. */
     public void answeredLocally() {
         answeredLocally.increment();
+    }
+
+    /** A request resent to another real after its real refused it for lack of resources. */
+    public void reassigned() {
+        reassigned.increment();
+    }
+
+    public double reassignedCount() {
+        return reassigned.count();
     }
 
     public double answeredLocallyCount() {

@@ -29,7 +29,7 @@ import java.nio.charset.StandardCharsets;
  * <p>One instance serves every event loop of its virtual server, so the mutable header view is per
  * thread.
  */
-final class GtpPlugin implements TransactionPlugin, LocalResponder {
+class GtpPlugin implements TransactionPlugin, LocalResponder {
 
     /** A response (or notification) sent to the virtual address: nothing to direct. */
     static final DropReason RESPONSE_TO_VIP = DropReason.of("gtp-response-to-vip");
@@ -42,7 +42,7 @@ final class GtpPlugin implements TransactionPlugin, LocalResponder {
     /** A GTPv1 request without sequence number (S flag clear): its answer could not be matched. */
     static final DropReason NO_SEQUENCE = DropReason.of("gtp-no-sequence");
 
-    private final GtpOptions options;
+    final GtpOptions options;
     private final ThreadLocal<GtpMessageView> views;
     private final int highestVersion;
     private final int idBits;
@@ -61,7 +61,7 @@ final class GtpPlugin implements TransactionPlugin, LocalResponder {
         return options;
     }
 
-    private GtpMessageView view(ByteBuf datagram) throws DecodeException {
+    final GtpMessageView view(ByteBuf datagram) throws DecodeException {
         return views.get().wrap(datagram);
     }
 
@@ -104,23 +104,37 @@ final class GtpPlugin implements TransactionPlugin, LocalResponder {
                     + view.messageTypeValue() + " is no request");
         }
         if (!view.createsTunnel()) {
-            throw new DecodeException(NOT_A_CREATE, "GTPv" + view.version() + " request type "
-                    + view.messageTypeValue() + " sent to the virtual address");
+            return classifyOther(view);
         }
         if (view.sequence() < 0) {
             throw new DecodeException(NO_SEQUENCE, "GTPv1 create without sequence number");
         }
         String imsi = view.imsi();
         if (imsi == null || imsi.isEmpty()) {
-            throw new DecodeException(NO_IMSI, "GTPv" + view.version() + " create without IMSI");
+            return classifyCreateWithoutImsi(view);
         }
         if (!carrierAllowed(imsi)) {
             throw new DecodeException(CARRIER_CODE, "IMSI " + imsi + " of a carrier not allowed");
         }
+        return imsiKey(imsi);
+    }
+
+    /** A request other than a create: transparent mode does not direct it. */
+    StickyKey classifyOther(GtpMessageView view) throws DecodeException {
+        throw new DecodeException(NOT_A_CREATE, "GTPv" + view.version() + " request type "
+                + view.messageTypeValue() + " sent to the virtual address");
+    }
+
+    /** A create without IMSI (secondary context, emergency attach): transparent mode has no key for it. */
+    StickyKey classifyCreateWithoutImsi(GtpMessageView view) throws DecodeException {
+        throw new DecodeException(NO_IMSI, "GTPv" + view.version() + " create without IMSI");
+    }
+
+    static StickyKey imsiKey(String imsi) {
         return StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
     }
 
-    private boolean carrierAllowed(String imsi) {
+    final boolean carrierAllowed(String imsi) {
         if (carrierCodes.length == 0) {
             return true;
         }

@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class GtpResponder implements AutoCloseable {
 
-    record Received(int version, String imsi, int sequence, InetSocketAddress from) {
+    record Received(int version, int type, long teid, String imsi, int sequence, InetSocketAddress from) {
     }
 
     final DatagramSocket socket;
@@ -44,6 +44,14 @@ final class GtpResponder implements AutoCloseable {
         this(GtpV0TidOrder.GSM_09_60);
     }
 
+    /** The control-plane address this responder puts in its Create responses (only bytes: nothing is sent there). */
+    static final byte[] ADDRESS = {10, 9, 8, 7};
+
+    /** The TEID-C this responder allocates for every session. */
+    long teid() {
+        return 0x7000 + port();
+    }
+
     int port() {
         return socket.getLocalPort();
     }
@@ -62,18 +70,23 @@ final class GtpResponder implements AutoCloseable {
                 byte[] answer;
                 try {
                     view.wrap(buf);
-                    received.add(new Received(view.version(), view.imsi(), view.sequence(),
-                            (InetSocketAddress) in.getSocketAddress()));
-                    if (!view.createsTunnel()) {
+                    received.add(new Received(view.version(), view.messageTypeValue(), view.teid(), view.imsi(),
+                            view.sequence(), (InetSocketAddress) in.getSocketAddress()));
+                    if (view.version() == 1 && view.messageTypeValue() == 20) {
+                        answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) 128});
+                    } else if (view.version() == 2 && view.messageTypeValue() == 36) {
+                        answer = GtpMessages.v2(37, 0x3000, view.sequence(), new byte[] {2, 0, 2, 0, 16, 0});
+                    } else if (!view.createsTunnel()) {
                         continue;
+                    } else {
+                        answer = switch (view.version()) {
+                            case 0 -> GtpMessages.v0CreateResponse(view.sequence(), view.v0().tid(), cause);
+                            case 1 -> GtpMessages.v1CreateResponse(view.sequence(), cause, 0x2000, teid(),
+                                    ADDRESS);
+                            default -> GtpMessages.v2CreateResponse(view.sequence(), v2Cause, 0x3000, teid(),
+                                    ADDRESS);
+                        };
                     }
-                    answer = switch (view.version()) {
-                        case 0 -> GtpMessages.v0CreateResponse(view.sequence(), view.v0().tid(), cause);
-                        case 1 -> GtpMessages.v1CreateResponse(view.sequence(), cause, 0x2000, 0x7000 + port(),
-                                new byte[] {127, 0, 0, 1});
-                        default -> GtpMessages.v2CreateResponse(view.sequence(), v2Cause, 0x3000, 0x7000 + port(),
-                                new byte[] {127, 0, 0, 1});
-                    };
                 } catch (DecodeException e) {
                     continue;
                 } finally {

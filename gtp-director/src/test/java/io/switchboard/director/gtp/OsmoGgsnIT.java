@@ -40,7 +40,10 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -49,20 +52,27 @@ import org.junit.jupiter.api.io.TempDir;
  * IMSIs through the virtual address 127.0.0.10:2123. What happened is read from the GGSNs' own logs,
  * not the director's counters: creates are spread 2:1, each IMSI is created on one GGSN only (also
  * when sgsnemu creates it again later), and the Delete — which sgsnemu sends to the GGSN address of
- * the Create response, not through the director — reaches the GGSN that holds the context.
+ * the Create response, not through the director — reaches the GGSN that holds the context. Then a
+ * {@code gtp-inspect} virtual server (127.0.0.11) in front of the same GGSNs: the Create responses
+ * name the virtual address, so sgsnemu's Deletes pass the director, which sends each to the GGSN that
+ * holds the context; sgsnemu's log (Delete answered with cause 128) and the GGSNs' logs (context
+ * deleted) agree.
  *
  * <p>Needs root, {@code /dev/net/tun} and the Debian package {@code osmo-ggsn} (which {@code .ci/run}
  * installs); skipped with a message when they are missing.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OsmoGgsnIT {
 
     private static final String VIP = "127.0.0.10";
+    /** A gtp-inspect virtual server in front of the same GGSNs. */
+    private static final String INSPECT_VIP = "127.0.0.11";
     /**
      * One address per sgsnemu run: a restarted sgsnemu numbers its messages from the same start, and
      * osmo-ggsn answers a Delete whose (peer, sequence) it saw from the previous run with its cached
      * answer ("Rx duplicate seq") instead of deleting.
      */
-    private static final String[] SGSNS = {"127.0.0.20", "127.0.0.21"};
+    private static final String[] SGSNS = {"127.0.0.20", "127.0.0.21", "127.0.0.22"};
     private static final String[] GGSNS = {"127.0.0.2", "127.0.0.3"};
     private static final int[] WEIGHTS = {2, 1};
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -115,8 +125,16 @@ class OsmoGgsnIT {
                 Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true,
                 new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
                         GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpOptions.DEFAULT.v0TidOrder(), 7));
+        VirtualServerConfig inspect = new VirtualServerConfig("gtp-inspect", new Endpoint(InetAddress.getByName(INSPECT_VIP),
+                2123), ServiceKind.GTP_INSPECT, "ggsn",
+                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
+                Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true, GtpOptions.DEFAULT);
+        Map<String, VirtualServerConfig> servers = new java.util.LinkedHashMap<>();
+        servers.put("gtp-c", vs);
+        servers.put("gtp-inspect", inspect);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of("ggsn", farm), Map.of("gtp-c", vs)), v -> new GtpService(), registry, Ticker.SYSTEM);
+                Map.of("ggsn", farm), servers), v -> v.service() == ServiceKind.GTP ? new GtpService()
+                        : new GtpInspectService(), registry, Ticker.SYSTEM);
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -193,10 +211,17 @@ class OsmoGgsnIT {
      * the GGSNs have logged the expected creates and deletes, then kills it by pid (it ignores SIGTERM
      * and idles after its deletes).
      */
-    private static void sgsnemu(String name, String sgsn, String firstImsi, int contexts, int createsBefore, int deletesBefore)
+    private static Path sgsnemu(String name, String sgsn, String firstImsi, int contexts, int createsBefore,
+            int deletesBefore) throws Exception {
+        return sgsnemu(name, sgsn, VIP, firstImsi, contexts, createsBefore, deletesBefore);
+    }
+
+    private static Path sgsnemu(String name, String sgsn, String vip, String firstImsi, int contexts, int createsBefore, int deletesBefore)
             throws Exception {
         Path home = Files.createDirectories(dir.resolve(name));
-        Process p = new ProcessBuilder("timeout", "-s", "KILL", "90", "/usr/bin/sgsnemu", "-l", sgsn, "-r", VIP,
+        Process p = new ProcessBuilder("timeout", "-s", "KILL", "90",
+                // Line-buffered: sgsnemu is killed at the end, and its report must be in the log by then.
+                "stdbuf", "-oL", "/usr/bin/sgsnemu", "-l", sgsn, "-r", vip,
                 "--imsi", firstImsi, "--contexts", Integer.toString(contexts), "--apn", "internet",
                 "--timelimit", "3", "--statedir", home.toString(), "--pidfile", home.resolve("pid").toString())
                 .redirectErrorStream(true).redirectOutput(home.resolve("log").toFile()).start();
@@ -217,9 +242,11 @@ class OsmoGgsnIT {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
+        return home.resolve("log");
     }
 
     @Test
+    @Order(1)
     void createsAreSpreadByWeightEachImsiStaysOnOneGgsnAndDeletesReachIt() throws Exception {
         int contexts = 6; // IMSIs 262420000000001, ...011, ..., ...051
         sgsnemu("sgsn-run1", SGSNS[0], "262420000000001", contexts, 0, 0);
@@ -260,5 +287,42 @@ class OsmoGgsnIT {
         List<RealServer> reals = director.farms().farm("ggsn").reals();
         assertThat(reals.get(0).answered()).isEqualTo(again.get(0).values().stream().mapToInt(Integer::intValue).sum());
         assertThat(reals.get(1).answered()).isEqualTo(again.get(1).values().stream().mapToInt(Integer::intValue).sum());
+    }
+
+    @Test
+    @Order(2)
+    void inInspectModeDeletesPassTheDirectorAndBothSidesAgreeTheContextsAreGone() throws Exception {
+        int createsBefore = total(CREATED);
+        int deletesBefore = total(DELETED);
+        List<Map<String, Integer>> createdBefore = List.of(events(0, CREATED), events(1, CREATED));
+        int contexts = 4; // IMSIs 262420000000502, ...512, ...522, ...532: new to both GGSNs
+        Path sgsnLog = sgsnemu("sgsn-inspect", SGSNS[2], INSPECT_VIP, "262420000000502", contexts, createsBefore,
+                deletesBefore);
+
+        // osmo-ggsn's view: each IMSI created and deleted on the same GGSN.
+        int created = 0;
+        for (int i = 0; i < GGSNS.length; i++) {
+            Map<String, Integer> now = events(i, CREATED);
+            for (var e : now.entrySet()) {
+                if (e.getKey().startsWith("2624200000005") && e.getValue() > createdBefore.get(i).getOrDefault(e.getKey(), 0)) {
+                    created++;
+                    assertThat(events(i, DELETED)).as("delete of %s at %s", e.getKey(), GGSNS[i]).containsKey(e.getKey());
+                    assertThat(events(1 - i, CREATED)).doesNotContainKey(e.getKey());
+                }
+            }
+        }
+        assertThat(created).isEqualTo(contexts);
+        // sgsnemu's view: every context created, and every Delete answered with cause 128 (through the VIP).
+        String sgsn = Files.readString(sgsnLog);
+        assertThat(Pattern.compile("Received create PDP context response").matcher(sgsn).results().count())
+                .as("sgsnemu's log:%n%s", sgsn).isEqualTo(contexts);
+        assertThat(Pattern.compile("Received delete PDP context response. Cause value: 128").matcher(sgsn).results()
+                .count()).isEqualTo(contexts);
+        // The director's view: the Deletes came through it (creates + deletes), and no session is left.
+        VirtualServerMetrics metrics = director.virtualServers().get("gtp-inspect").metrics();
+        assertThat(metrics.forwardedCount()).isEqualTo(2 * contexts);
+        assertThat(metrics.relayedCount()).isEqualTo(2 * contexts);
+        GtpInspectPlugin plugin = (GtpInspectPlugin) director.virtualServers().get("gtp-inspect").plugin();
+        await().atMost(WAIT).until(() -> plugin.sessions().isEmpty());
     }
 }
