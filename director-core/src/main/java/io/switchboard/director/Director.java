@@ -7,8 +7,8 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramService;
 import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.vertx.core.Future;
@@ -46,13 +46,19 @@ public final class Director {
      */
     public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
             MeterRegistry registry, Ticker ticker) {
+        this(config, services, registry, ticker, StickyTableFactory.IN_MEMORY);
+    }
+
+    /** @param tables makes the sticky tables: in memory, or shared by the cluster */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
         this.config = config;
         this.ticker = ticker;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
         for (VirtualServerConfig vs : config.virtualServers().values()) {
             VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
-            StickyTable sticky = vs.sticky().map(s -> stickyTable(vs, s)).orElse(null);
+            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s)).orElse(null);
             if (sticky != null) {
                 metrics.bindStickyTable(sticky);
                 stickyTables.add(sticky);
@@ -63,9 +69,8 @@ public final class Director {
         }
     }
 
-    private static StickyTable stickyTable(VirtualServerConfig vs, StickyConfig sticky) {
-        return new InMemoryStickyTable(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(),
-                sticky.maxEntries());
+    private static StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky) {
+        return tables.create(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(), sticky.maxEntries());
     }
 
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
