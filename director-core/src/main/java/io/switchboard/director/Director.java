@@ -6,6 +6,7 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
@@ -36,7 +37,9 @@ public final class Director {
     private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
     private final Ticker ticker;
+    private final MeterRegistry registry;
     private Vertx vertx;
+    private ProbeScheduler probes;
     private long timer = -1;
     private final List<String> deployments = new ArrayList<>();
 
@@ -54,6 +57,7 @@ public final class Director {
             MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
         this.config = config;
         this.ticker = ticker;
+        this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
         for (VirtualServerConfig vs : config.virtualServers().values()) {
@@ -77,6 +81,8 @@ public final class Director {
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
         timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> housekeep());
+        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry);
+        probes.start();
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
@@ -96,6 +102,7 @@ public final class Director {
             return Future.succeededFuture();
         }
         vertx.cancelTimer(timer);
+        probes.stop();
         List<Future<Void>> undeploys = new ArrayList<>();
         for (String id : deployments) {
             undeploys.add(vertx.undeploy(id));
