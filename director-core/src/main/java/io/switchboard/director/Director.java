@@ -11,7 +11,6 @@ import io.switchboard.director.real.Farms;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramService;
-import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -34,7 +33,8 @@ public final class Director {
     private final SwitchboardConfig config;
     private final Farms farms;
     private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
-    private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
+    private final Map<String, VirtualServerListener> listeners = new LinkedHashMap<>();
+    private final Map<String, DatagramService> servicesByServer = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
     private final Ticker ticker;
     private final MeterRegistry registry;
@@ -69,6 +69,7 @@ public final class Director {
             }
             RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky);
             DatagramService service = services.apply(vs);
+            servicesByServer.put(vs.name(), service);
             virtualServers.put(vs.name(), new VirtualServer(vs, service.create(vs), selector, metrics));
         }
     }
@@ -86,10 +87,10 @@ public final class Director {
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
-                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, farms, ticker);
-                return vertx.deployVerticle(verticle).map(id -> {
+                VirtualServerListener listener = servicesByServer.get(vs.name()).listener(vs, farms, ticker);
+                return vertx.deployVerticle(listener).map(id -> {
                     deployments.add(id);
-                    verticles.put(vs.name(), verticle);
+                    listeners.put(vs.name(), listener);
                     return null;
                 });
             });
@@ -134,7 +135,7 @@ public final class Director {
 
     /** The bound address of a started virtual server (its real port when configured as 0). */
     public InetSocketAddress localAddress(String virtualServer) {
-        UdpDirectorVerticle v = verticles.get(virtualServer);
-        return v == null ? null : v.localAddress();
+        VirtualServerListener listener = listeners.get(virtualServer);
+        return listener == null ? null : listener.localAddress();
     }
 }

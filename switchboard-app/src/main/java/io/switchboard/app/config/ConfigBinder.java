@@ -304,12 +304,15 @@ final class ConfigBinder {
      */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
         boolean foreignKeys = false;
+        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        List<String> ownKeys = binder == null ? List.of() : binder.keys();
         for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
             if (other.services().contains(service)) {
                 continue;
             }
             for (String key : other.keys()) {
-                if (s.has(key)) {
+                // Two services may each own a key of the same name (e.g. clients:).
+                if (s.has(key) && !ownKeys.contains(key)) {
                     error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
                             .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
                             + service.configName());
@@ -317,7 +320,6 @@ final class ConfigBinder {
                 }
             }
         }
-        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
         Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
         return foreignKeys ? Optional.empty() : options;
     }

@@ -46,6 +46,11 @@ final class Section {
         return Optional.of(new Section(mapping.get().entries(), path, errors));
     }
 
+    /** The document's error list, for binders that report through helpers taking it. */
+    List<ConfigError> errors() {
+        return errors;
+    }
+
     String path() {
         return path;
     }
