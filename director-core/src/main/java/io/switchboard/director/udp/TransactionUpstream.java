@@ -116,7 +116,7 @@ final class TransactionUpstream implements Upstream {
         }
         Object context;
         try {
-            context = plugin.prepareRequest(datagram, id, real);
+            context = plugin.prepareRequest(datagram, id, real, client);
         } catch (DecodeException e) {
             lane.drop(e.reason(), client, e.getMessage());
             return;
@@ -136,7 +136,7 @@ final class TransactionUpstream implements Upstream {
     private void forwardOneWay(ByteBuf datagram, InetSocketAddress client, long clientId, Selection selection) {
         RealServer real = selection.real();
         try {
-            plugin.prepareRequest(datagram, clientId & idMask, real);
+            plugin.prepareRequest(datagram, clientId & idMask, real, client);
         } catch (DecodeException e) {
             lane.drop(e.reason(), client, e.getMessage());
             return;
@@ -149,7 +149,7 @@ final class TransactionUpstream implements Upstream {
     /** The same director id again: the real sees a retransmission of what it already has. */
     private void resend(ByteBuf datagram, Pending original) {
         try {
-            plugin.prepareRequest(datagram, original.id, original.real);
+            plugin.prepareRequest(datagram, original.id, original.real, original.clientTransaction.client);
         } catch (DecodeException e) {
             lane.drop(e.reason(), original.clientTransaction.client, e.getMessage());
             return;
