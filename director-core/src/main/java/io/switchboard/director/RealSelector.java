@@ -18,6 +18,7 @@ public final class RealSelector {
     private final ServerFarm farm;
     private final StickyTable sticky;
     private final boolean grouped;
+    private volatile java.util.List<ServerFarm> chain;
 
     /** @param sticky null when the virtual server keeps no bindings */
     public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
@@ -44,27 +45,36 @@ public final class RealSelector {
             return real;
         }
         java.net.InetAddress address = real.address().getAddress();
-        ServerFarm f = farm;
-        do {
+        for (ServerFarm f : chain()) {
             for (RealServer candidate : f.reals()) {
                 if (candidate.address().getAddress().equals(address)) {
                     return candidate;
                 }
             }
-            f = f.backup();
-        } while (f != null && f != farm);
+        }
         return null;
     }
 
     private boolean inChain(String farmName) {
-        ServerFarm f = farm;
-        do {
+        for (ServerFarm f : chain()) {
             if (f.name().equals(farmName)) {
                 return true;
             }
-            f = f.backup();
-        } while (f != null && f != farm);
+        }
         return false;
+    }
+
+    /** This farm and its backups, each once (a chain built outside the loader may loop). */
+    private java.util.List<ServerFarm> chain() {
+        if (chain != null) {
+            return chain;
+        }
+        java.util.List<ServerFarm> chain = new java.util.ArrayList<>();
+        for (ServerFarm f = farm; f != null && !chain.contains(f); f = f.backup()) {
+            chain.add(f);
+        }
+        this.chain = java.util.List.copyOf(chain);
+        return chain;
     }
 
     public ServerFarm farm() {
@@ -95,7 +105,11 @@ public final class RealSelector {
         }
         Selection.Reason reason = stale != null ? Selection.Reason.REASSIGNED : Selection.Reason.PREDICTOR;
         RealServer chosen = farm.pick(key.hash());
-        for (ServerFarm f = farm.backup(); chosen == null && f != null && f != farm; f = f.backup()) {
+        // Each farm of the backup chain at most once: a chain may loop (the loader refuses cycles,
+        // but farms are also built by tests and tools).
+        java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
+        tried.add(farm);
+        for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
             chosen = f.pick(key.hash());
             reason = Selection.Reason.BACKUP;
         }
@@ -111,7 +125,8 @@ public final class RealSelector {
         }
         // Another event loop or node bound this key first: follow its choice so all agree.
         RealServer winner = resolve(holding);
-        if (winner != null && winner.servesBoundClients()) {
+        if (winner != null && winner != chosen && winner.servesBoundClients()) {
+            chosen.releaseClaim();
             return new Selection(winner, Selection.Reason.STICKY);
         }
         return new Selection(chosen, reason);

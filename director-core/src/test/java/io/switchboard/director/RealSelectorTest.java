@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class RealSelectorTest {
@@ -222,8 +221,6 @@ class RealSelectorTest {
     }
 
     @Test
-    @Disabled("BUG: RealSelector claims a READY_TO_TEST real (-> TESTING) and then follows another node's "
-            + "binding; no test request is ever sent, so the real stays TESTING and never gets work again")
     void aLostBindingRaceDoesNotStrandARealInTesting() {
         failNow(a);
         farms.tick(FAIL_AT_ONCE.retry().plusSeconds(1).toNanos());
@@ -244,8 +241,6 @@ class RealSelectorTest {
     }
 
     @Test
-    @Disabled("BUG: a backup chain with a cycle that does not include the primary (gw -> x -> y -> x) makes "
-            + "RealSelector.select loop forever when no real can take work; Farms does not reject such a chain")
     void aBackupCycleWithoutThePrimaryEnds() {
         Farms cyclic = farms(
                 farm("gw", PredictorKind.ROUNDROBIN, FAIL_AT_ONCE, "x", List.of(real(A, 1))),

@@ -145,6 +145,14 @@ public final class RealServer {
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
     }
 
+    /**
+     * Gives back a claim from {@link #tryTakeNewWork()} that was not used (the request went
+     * elsewhere or was dropped): a real claimed for its test request is offered again.
+     */
+    public void releaseClaim() {
+        move(RealState.TESTING, RealState.READY_TO_TEST);
+    }
+
     public boolean servesBoundClients() {
         return state.get().servesBoundClients();
     }
@@ -169,8 +177,9 @@ public final class RealServer {
         synchronized (detector) {
             detector.answered();
         }
-        if (move(RealState.TESTING, RealState.OPERATIONAL)) {
-            LOG.info("real {} of farm {} answered its test request: OPERATIONAL", id, farm);
+        RealState next = weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+        if (move(RealState.TESTING, next)) {
+            LOG.info("real {} of farm {} answered its test request: {}", id, farm, next);
         }
     }
 

@@ -63,6 +63,7 @@ final class FlowUpstream implements Upstream {
             if (flow != null) {
                 closeFlow(flow);
             } else if (flows.size() >= MAX_FLOWS) {
+                selection.real().releaseClaim();
                 lane.drop(DropReason.FLOWS_FULL, client, null);
                 return;
             }
@@ -71,6 +72,7 @@ final class FlowUpstream implements Upstream {
         }
         long transactionId = flow.nextTransactionId();
         if (!pending.put(flow.real.slot(), transactionId, new PendingRequest(flow, transactionId), now)) {
+            flow.real.releaseClaim();
             lane.drop(DropReason.PENDING_FULL, client, null);
             return;
         }

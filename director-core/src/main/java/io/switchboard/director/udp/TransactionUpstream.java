@@ -111,6 +111,7 @@ final class TransactionUpstream implements Upstream {
         }
         long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
         if (id < 0 || pending.contains(real.slot(), id)) {
+            real.releaseClaim();
             lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
             return;
         }
@@ -118,11 +119,13 @@ final class TransactionUpstream implements Upstream {
         try {
             context = plugin.prepareRequest(datagram, id, real, client);
         } catch (DecodeException e) {
+            real.releaseClaim();
             lane.drop(e.reason(), client, e.getMessage());
             return;
         }
         Pending request = new Pending(clientTransaction, real, id, context);
         if (!pending.put(real.slot(), id, request, now)) {
+            real.releaseClaim();
             lane.drop(DropReason.PENDING_FULL, client, null);
             return;
         }
@@ -138,6 +141,7 @@ final class TransactionUpstream implements Upstream {
         try {
             plugin.prepareRequest(datagram, clientId & idMask, real, client);
         } catch (DecodeException e) {
+            real.releaseClaim();
             lane.drop(e.reason(), client, e.getMessage());
             return;
         }

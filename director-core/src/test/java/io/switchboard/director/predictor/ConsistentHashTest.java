@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.data.Percentage;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 class ConsistentHashTest {
@@ -141,8 +140,6 @@ class ConsistentHashTest {
     }
 
     @Test
-    @Disabled("BUG: ConsistentHash documents that when a real leaves only its own keys move, but rebuilding "
-            + "the Maglev table without the failed real also moves some keys of live reals")
     void whenARealFailsOnlyItsOwnKeysMove() {
         ServerFarm farm = fourEqualReals();
         List<String> before = assign(farm);

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -438,8 +437,6 @@ class RealServerTest {
         }
 
         @Test
-        @Disabled("BUG: a real whose weight is set to 0 while TESTING becomes OPERATIONAL (not DFP_THROTTLED) "
-                + "when the test is answered, so it shows OPERATIONAL with weight 0; putInService does check the weight")
         void weightZeroSetDuringATestIsKeptWhenTheTestIsAnswered() {
             fail();
             real.tick(ticker.advance(AFTER_RETRY));

@@ -98,6 +98,8 @@ class TransactionUpstreamIT {
     static final class ToyServer implements AutoCloseable {
         final DatagramSocket socket;
         final List<Integer> ids = new CopyOnWriteArrayList<>();
+        /** Director socket port and id: ids are allocated per lane (event loop), each with its own socket. */
+        final List<String> transactions = new CopyOnWriteArrayList<>();
         final List<DatagramPacket> held = new CopyOnWriteArrayList<>();
         volatile boolean hold;
         private final Thread thread;
@@ -117,6 +119,7 @@ class TransactionUpstreamIT {
                     byte[] out = java.util.Arrays.copyOf(in.getData(), in.getLength());
                     out[0] = 'R';
                     ids.add(((out[1] & 0xff) << 8) | (out[2] & 0xff));
+                    transactions.add(in.getPort() + "/" + ids.get(ids.size() - 1));
                     DatagramPacket answer = new DatagramPacket(out, out.length, in.getSocketAddress());
                     if (hold) {
                         held.add(answer);
@@ -228,7 +231,7 @@ class TransactionUpstreamIT {
 
             assertThat(answerA).isEqualTo(withFirst('R', request(7, "alice;hello")));
             assertThat(answerB).isEqualTo(withFirst('R', request(7, "bob;hi")));
-            assertThat(server.ids).hasSize(2).doesNotHaveDuplicates();
+            assertThat(server.transactions).hasSize(2).doesNotHaveDuplicates();
             assertThat(metrics().forwardedCount()).isEqualTo(2);
             assertThat(metrics().relayedCount()).isEqualTo(2);
         }
