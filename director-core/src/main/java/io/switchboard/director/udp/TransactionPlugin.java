@@ -39,6 +39,16 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
+     * How many director sockets each event loop opens toward the reals when the director allocates
+     * ids: each socket has its own id space toward every real, so a narrow id (RADIUS's 8 bits) can
+     * have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real and loop.
+     * Ignored (one socket) when the plug-in keeps the client's ids.
+     */
+    default int upstreamSockets() {
+        return 1;
+    }
+
+    /**
      * The client's own transaction id of a request, with whatever else makes a retransmission
      * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
      * the same value is a retransmission and goes to the same real with the same director id.

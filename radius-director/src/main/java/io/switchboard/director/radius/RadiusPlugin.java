@@ -52,6 +52,7 @@ final class RadiusPlugin implements TransactionPlugin {
 
     private static final byte[] ZERO_16 = new byte[16];
     private static final int STATE_SWEEP_EVERY = 4096;
+    static final int UPSTREAM_SOCKETS = 8;
 
     private final String name;
     private final RadiusOptions options;
@@ -190,6 +191,12 @@ final class RadiusPlugin implements TransactionPlugin {
     @Override
     public int transactionIdBits() {
         return 8;
+    }
+
+    /** 256 identifiers per socket are not enough for a busy real: 2048 outstanding per real and event loop. */
+    @Override
+    public int upstreamSockets() {
+        return UPSTREAM_SOCKETS;
     }
 
     /** The identifier with the first seven octets of the Request Authenticator above it. */
