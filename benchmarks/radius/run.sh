@@ -12,7 +12,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} subscribers=${2:-100000} sockets=${3:-8} window=${4:-32}
+seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-8} window=${4:-32}
 work=$(mktemp -d /tmp/radius-bench.XXXXXX)
 pids=()
 cleanup() {
@@ -46,9 +46,9 @@ for a in 127.0.0.2 127.0.0.3; do
   wait_udp $a $port
 done
 
-load() { # TARGETS SECRET
-  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusLoad "$1" "$2" "$seconds" "$subscribers" \
-    "$sockets" "$window"
+load() { # TARGETS SECRET [SECONDS]
+  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusLoad "$1" "$2" "${3:-$seconds}" "$subscribers" \
+    "$sockets" "$window" 2>/dev/null
 }
 
 # Switchboard.
@@ -139,6 +139,12 @@ pids+=($!)
 wait_udp 127.0.0.11 $port
 
 echo "RADIUS benchmark: $seconds s per run, $subscribers subscribers, $sockets sockets x $window outstanding, $(nproc) cores"
+# Every path gets the same $warmup s of load first, discarded (the JVMs' JIT compilers warm up; the
+# director's sticky table fills with the subscribers).
+for target in "127.0.0.2:$port,127.0.0.3:$port $real_secret" "127.0.0.10:$port $client_secret" \
+              "127.0.0.11:$port $client_secret"; do
+  load $target "$warmup" > /dev/null
+done
 direct=$(load 127.0.0.2:$port,127.0.0.3:$port $real_secret)
 echo "direct to the responders:        $direct"
 director=$(load 127.0.0.10:$port $client_secret)
