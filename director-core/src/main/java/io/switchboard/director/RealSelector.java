@@ -17,12 +17,64 @@ public final class RealSelector {
     private final Farms farms;
     private final ServerFarm farm;
     private final StickyTable sticky;
+    private final boolean grouped;
+    private volatile java.util.List<ServerFarm> chain;
 
     /** @param sticky null when the virtual server keeps no bindings */
     public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
+        this(farms, farm, sticky, false);
+    }
+
+    /**
+     * @param sticky  null when the virtual server keeps no bindings
+     * @param grouped the table is a sticky group's, shared with virtual servers of other farms: a
+     *                binding to a real of a farm outside this one's backup chain means the real of
+     *                this farm (or its backups) with the same IP address
+     */
+    public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky, boolean grouped) {
         this.farms = farms;
         this.farm = farm;
         this.sticky = sticky;
+        this.grouped = grouped;
+    }
+
+    /** The real a binding names, translated into this farm's chain for a sticky group; null if none. */
+    public RealServer resolve(StickyBinding binding) {
+        RealServer real = farms.real(binding.farm(), binding.real());
+        if (!grouped || real == null || inChain(real.farm())) {
+            return real;
+        }
+        java.net.InetAddress address = real.address().getAddress();
+        for (ServerFarm f : chain()) {
+            for (RealServer candidate : f.reals()) {
+                if (candidate.address().getAddress().equals(address)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    private boolean inChain(String farmName) {
+        for (ServerFarm f : chain()) {
+            if (f.name().equals(farmName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This farm and its backups, each once (a chain built outside the loader may loop). */
+    private java.util.List<ServerFarm> chain() {
+        if (chain != null) {
+            return chain;
+        }
+        java.util.List<ServerFarm> chain = new java.util.ArrayList<>();
+        for (ServerFarm f = farm; f != null && !chain.contains(f); f = f.backup()) {
+            chain.add(f);
+        }
+        this.chain = java.util.List.copyOf(chain);
+        return chain;
     }
 
     /** The farm's pick, skipping excluded reals (each pick moves the predictor on, so it ends). */
@@ -64,7 +116,7 @@ public final class RealSelector {
         if (sticky != null) {
             StickyBinding binding = sticky.lookup(key, nowNanos);
             if (binding != null) {
-                RealServer real = farms.real(binding.farm(), binding.real());
+                RealServer real = resolve(binding);
                 if (real != null && real.servesBoundClients() && !excluded.contains(real)) {
                     return new Selection(real, Selection.Reason.STICKY);
                 }
@@ -92,7 +144,7 @@ public final class RealSelector {
             return new Selection(chosen, reason);
         }
         // Another event loop or node bound this key first: follow its choice so all agree.
-        RealServer winner = farms.real(holding.farm(), holding.real());
+        RealServer winner = resolve(holding);
         if (winner != null && winner != chosen && winner.servesBoundClients()) {
             chosen.releaseClaim();
             return new Selection(winner, Selection.Reason.STICKY);

@@ -56,7 +56,7 @@ final class ConfigBinder {
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice"));
-    static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries");
+    static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
 
@@ -421,10 +421,14 @@ final class ConfigBinder {
             }
         }
         int maxEntries = s.integer("max-entries", 1, Integer.MAX_VALUE).orElse(StickyConfig.DEFAULT_MAX_ENTRIES);
+        Optional<String> group = s.has("group") ? s.string("group") : Optional.empty();
+        if (group.isPresent() && group.get().isBlank()) {
+            error(s.pathOf("group"), "must not be empty");
+        }
         if (errors.size() > before || idle.isEmpty() || keys.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new StickyConfig(keys, idle.get(), netmaskBits, maxEntries));
+        return Optional.of(new StickyConfig(keys, idle.get(), netmaskBits, maxEntries, group));
     }
 
     private Optional<StickyKind> stickyKind(String text, String path, Optional<ServiceKind> service) {

@@ -46,13 +46,13 @@ final class Section {
         return Optional.of(new Section(mapping.get().entries(), path, errors));
     }
 
-    /** The document's error list, for binders that report through helpers taking it. */
-    List<ConfigError> errors() {
-        return errors;
-    }
-
     String path() {
         return path;
+    }
+
+    /** Where this section reports problems (for binders that open list items as sections). */
+    List<ConfigError> errors() {
+        return errors;
     }
 
     String pathOf(String key) {
