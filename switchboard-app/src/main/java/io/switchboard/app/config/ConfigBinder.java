@@ -303,23 +303,25 @@ final class ConfigBinder {
      * refused with the service they belong to. Empty after an error.
      */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
-        boolean foreignKeys = false;
         ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
         List<String> ownKeys = binder == null ? List.of() : binder.keys();
+        // Each key another service's binder owns (two services may each own one of the same name,
+        // e.g. clients:) is refused once, naming every service that takes it.
+        Map<String, java.util.SortedSet<String>> foreign = new LinkedHashMap<>();
         for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
             if (other.services().contains(service)) {
                 continue;
             }
             for (String key : other.keys()) {
-                // Two services may each own a key of the same name (e.g. clients:).
                 if (s.has(key) && !ownKeys.contains(key)) {
-                    error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
-                            .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
-                            + service.configName());
-                    foreignKeys = true;
+                    other.services().forEach(k -> foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                            .add(k.configName()));
                 }
             }
         }
+        foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
+                + String.join(" or ", services) + ", not " + service.configName()));
+        boolean foreignKeys = !foreign.isEmpty();
         Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
         return foreignKeys ? Optional.empty() : options;
     }

@@ -97,6 +97,6 @@ class RadiusOptionsBinderTest {
         assertThat(errors(FARMS + """
                 virtual-servers:
                   u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, clients: [] }
-                """)).containsExactly("virtual-servers.u.clients: only for service radius, not udp");
+                """)).containsExactly("virtual-servers.u.clients: only for service radius or tcp, not udp");
     }
 }
