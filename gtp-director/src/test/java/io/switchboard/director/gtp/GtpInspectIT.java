@@ -199,11 +199,12 @@ class GtpInspectIT {
                     .findFirst().orElseThrow();
             assertThat(teid).as("a director TEID, not the real's").isNotEqualTo(holder.teid());
 
+            long deletesBefore = holder.received.stream().filter(rx -> rx.type() == 20).count();
             byte[] deleted = exchange(sgsn, GtpMessages.v1(20, teid, 0x0901, new byte[] {20, 5}), "sessions");
             assertThat(deleted[1]).isEqualTo((byte) 21);
             assertThat(ByteBuffer.wrap(deleted).getShort(8) & 0xffff).isEqualTo(0x0901);
-            assertThat(holder.received).filteredOn(rx -> rx.type() == 20).singleElement()
-                    .satisfies(rx -> assertThat(rx.teid()).as("the real's own TEID").isEqualTo(holder.teid()));
+            assertThat(holder.received.stream().filter(rx -> rx.type() == 20).toList()).hasSize((int) deletesBefore + 1)
+                    .last().satisfies(rx -> assertThat(rx.teid()).as("the real's own TEID").isEqualTo(holder.teid()));
 
             // The session is gone: a second Delete names no session.
             double before = metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION);
@@ -217,12 +218,78 @@ class GtpInspectIT {
             assertThat(Arrays.copyOfRange(session, 27, 31)).as("sender F-TEID IPv4: the VIP").isEqualTo(vipAddress);
             GtpResponder holder2 = farms.get("sessions").stream().filter(r -> r.imsis().contains("262420000000901"))
                     .findFirst().orElseThrow();
+            long deletes2Before = holder2.received.stream().filter(rx -> rx.type() == 36).count();
             byte[] deleted2 = exchange(sgsn, GtpMessages.v2(36, teid2, 0x0904, new byte[0]), "sessions");
             assertThat(deleted2[1]).isEqualTo((byte) 37);
-            assertThat(holder2.received).filteredOn(rx -> rx.type() == 36).singleElement()
-                    .satisfies(rx -> assertThat(rx.teid()).isEqualTo(holder2.teid()));
+            assertThat(holder2.received.stream().filter(rx -> rx.type() == 36).toList()).hasSize((int) deletes2Before + 1)
+                    .last().satisfies(rx -> assertThat(rx.teid()).isEqualTo(holder2.teid()));
         }
         GtpInspectPlugin plugin = (GtpInspectPlugin) director.virtualServers().get("sessions").plugin();
         assertThat(plugin.sessions()).isEmpty();
+    }
+
+    /** Every rewritten packet decodes in tshark with the values the director meant to write. */
+    @Test
+    void rewrittenPacketsDecodeInTsharkWithTheExpectedFields(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Tshark.available(), "tshark is not installed");
+        String vipText = vip("sessions").getAddress().getHostAddress();
+        List<byte[]> packets = new ArrayList<>();
+        long teid;
+        long teid2;
+        GtpResponder holder;
+        GtpResponder holder2;
+        try (DatagramSocket sgsn = client()) {
+            byte[] created = exchange(sgsn, GtpMessages.v1CreateRequest("262420000000950", 0x0950, 5), "sessions");
+            teid = ByteBuffer.wrap(created).getInt(15) & 0xFFFFFFFFL;
+            holder = farms.get("sessions").stream().filter(r -> r.imsis().contains("262420000000950")).findFirst()
+                    .orElseThrow();
+            exchange(sgsn, GtpMessages.v1(20, teid, 0x0951, new byte[] {20, 5}), "sessions");
+            byte[] session = exchange(sgsn, GtpMessages.v2CreateRequest("262420000000951", 0x0952), "sessions");
+            teid2 = ByteBuffer.wrap(session).getInt(23) & 0xFFFFFFFFL;
+            holder2 = farms.get("sessions").stream().filter(r -> r.imsis().contains("262420000000951")).findFirst()
+                    .orElseThrow();
+            exchange(sgsn, GtpMessages.v2(36, teid2, 0x0953, new byte[0]), "sessions");
+            packets.add(holder.received.stream().filter(rx -> "262420000000950".equals(rx.imsi())).findFirst()
+                    .orElseThrow().bytes());                                   // 1: v1 create as the real got it
+            packets.add(created);                                              // 2: v1 create response as relayed
+            packets.add(holder.received.stream().filter(rx -> rx.type() == 20 && rx.teid() == holder.teid())
+                    .reduce((a, b) -> b).orElseThrow().bytes());                // 3: v1 delete as the real got it
+            packets.add(holder2.received.stream().filter(rx -> "262420000000951".equals(rx.imsi())).findFirst()
+                    .orElseThrow().bytes());                                   // 4: v2 create as the real got it
+            packets.add(session);                                              // 5: v2 create response as relayed
+            packets.add(holder2.received.stream().filter(rx -> rx.type() == 36 && rx.teid() == holder2.teid())
+                    .reduce((a, b) -> b).orElseThrow().bytes());                // 6: v2 delete as the real got it
+        }
+        java.nio.file.Path pcap = dir.resolve("rewritten.pcap");
+        Tshark.writePcap(pcap, packets);
+        List<String> lines = Tshark.fields(pcap, "gtp.message", "gtp.seq_number", "gtp.teid", "gtp.teid_cp",
+                "gtp.gsn_ipv4", "gtp.cause", "gtpv2.message_type", "gtpv2.seq", "gtpv2.teid", "gtpv2.f_teid_gre_key",
+                "gtpv2.f_teid_ipv4", "gtpv2.cause");
+        assertThat(lines).hasSize(6);
+        String[] v1Create = lines.get(0).split("\\|", -1);
+        assertThat(v1Create[0]).isEqualTo("0x10");
+        assertThat(Integer.decode(v1Create[1])).as("the director's sequence toward the real").isNotEqualTo(0x0950);
+        String[] v1Answer = lines.get(1).split("\\|", -1);
+        assertThat(v1Answer[0]).isEqualTo("0x11");
+        assertThat(Integer.decode(v1Answer[1])).as("the SGSN's sequence restored").isEqualTo(0x0950);
+        assertThat(Long.decode(v1Answer[3])).as("TEID-C: the director's").isEqualTo(teid);
+        assertThat(v1Answer[4]).as("GSN Address for signalling: the VIP").isEqualTo(vipText);
+        assertThat(v1Answer[5]).isEqualTo("128");
+        String[] v1Delete = lines.get(2).split("\\|", -1);
+        assertThat(v1Delete[0]).isEqualTo("0x14");
+        assertThat(Long.decode(v1Delete[2])).as("header TEID: the real's own").isEqualTo(holder.teid());
+        String[] v2Create = lines.get(3).split("\\|", -1);
+        assertThat(v2Create[6]).isEqualTo("32");
+        assertThat(Integer.decode(v2Create[7])).isNotEqualTo(0x0952);
+        String[] v2Answer = lines.get(4).split("\\|", -1);
+        assertThat(v2Answer[6]).isEqualTo("33");
+        assertThat(Integer.decode(v2Answer[7])).isEqualTo(0x0952);
+        assertThat(Long.decode(v2Answer[9])).as("sender F-TEID: the director's TEID").isEqualTo(teid2);
+        assertThat(v2Answer[10]).as("sender F-TEID IPv4: the VIP").isEqualTo(vipText);
+        assertThat(v2Answer[11]).isEqualTo("16");
+        String[] v2Delete = lines.get(5).split("\\|", -1);
+        assertThat(v2Delete[6]).isEqualTo("36");
+        assertThat(Long.decode(v2Delete[8])).as("header TEID: the real's own").isEqualTo(holder2.teid());
     }
 }

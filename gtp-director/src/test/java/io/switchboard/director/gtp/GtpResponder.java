@@ -20,7 +20,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class GtpResponder implements AutoCloseable {
 
-    record Received(int version, int type, long teid, String imsi, int sequence, InetSocketAddress from) {
+    record Received(int version, int type, long teid, String imsi, int sequence, InetSocketAddress from,
+            byte[] bytes) {
     }
 
     final DatagramSocket socket;
@@ -71,7 +72,8 @@ final class GtpResponder implements AutoCloseable {
                 try {
                     view.wrap(buf);
                     received.add(new Received(view.version(), view.messageTypeValue(), view.teid(), view.imsi(),
-                            view.sequence(), (InetSocketAddress) in.getSocketAddress()));
+                            view.sequence(), (InetSocketAddress) in.getSocketAddress(),
+                            Arrays.copyOf(in.getData(), in.getLength())));
                     if (view.version() == 1 && view.messageTypeValue() == 20) {
                         answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) 128});
                     } else if (view.version() == 2 && view.messageTypeValue() == 36) {
