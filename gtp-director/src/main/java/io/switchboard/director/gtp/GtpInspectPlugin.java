@@ -11,6 +11,8 @@ import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -57,11 +59,19 @@ final class GtpInspectPlugin extends GtpPlugin {
 
     private final Inet4Address vip;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    /** Open sessions per IMSI, to end its sticky binding with its last session. */
+    private final Map<String, Integer> sessionsPerImsi = new ConcurrentHashMap<>();
+    private volatile StickyTable sticky;
     private final AtomicInteger nextTeid = new AtomicInteger(1);
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
         this.vip = vip instanceof Inet4Address v4 ? v4 : null;
+    }
+
+    @Override
+    public void attach(PluginContext context) {
+        this.sticky = context.sticky();
     }
 
     /** The open sessions by director TEID, for tests and the admin API. */
@@ -142,7 +152,10 @@ final class GtpInspectPlugin extends GtpPlugin {
                 learn(view, real, request);
             }
         } else if (request.delete() && accepted(version, cause)) {
-            sessions.remove(request.directorTeid());
+            Session ended = sessions.remove(request.directorTeid());
+            if (ended != null && ended.imsi() != null) {
+                ended(ended.imsi());
+            }
         }
         return ResponseVerdict.RELAY;
     }
@@ -162,6 +175,9 @@ final class GtpInspectPlugin extends GtpPlugin {
             return; // no TEID-C in the answer (a secondary context keeps its primary's): nothing to learn
         }
         long teid = allocate(new Session(real.farm(), real.id(), endpoint.teid(), request.imsi()));
+        if (request.imsi() != null) {
+            sessionsPerImsi.merge(request.imsi(), 1, Integer::sum);
+        }
         ByteBuf buf = view.version() == 1 ? view.v1().buffer() : view.v2().buffer();
         if (view.version() == 1) {
             GtpV1Ies.setTeidControlPlane(buf, view.v1(), teid);
@@ -174,6 +190,15 @@ final class GtpInspectPlugin extends GtpPlugin {
             if (vip != null) {
                 GtpV2Ies.setFteidIpv4(buf, ie, vip);
             }
+        }
+    }
+
+    /** The IMSI's last session ended: its binding ends too (unless configured otherwise). */
+    private void ended(String imsi) {
+        Integer left = sessionsPerImsi.computeIfPresent(imsi, (k, n) -> n > 1 ? n - 1 : null);
+        StickyTable table = sticky;
+        if (left == null && options.unstickOnDelete() && table != null) {
+            table.remove(imsiKey(imsi));
         }
     }
 

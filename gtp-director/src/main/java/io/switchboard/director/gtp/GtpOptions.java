@@ -2,7 +2,9 @@ package io.switchboard.director.gtp;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceOptions;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -18,11 +20,16 @@ import java.util.Set;
  * @param carrierCodes     allowed MCC+MNC prefixes of the IMSI (5 or 6 digits); empty allows every IMSI
  * @param v0TidOrder       how GTPv0 peers write the TID (see INTEROP.md: libgtp reverses it)
  * @param recovery         the restart counter the director sends in its own Echo Responses
- *                         (TS 29.060 §7.7.11, TS 29.274 §8.5)
+ *                         (TS 29.060 §7.7.11, TS 29.274 §8.5) when no {@code recoveryFile} is set
+ * @param recoveryFile     a file holding the restart counter: read, incremented (modulo 256) and
+ *                         written back each time the virtual server starts, as GTP requires of a
+ *                         node's Recovery value
+ * @param unstickOnDelete  {@code gtp-inspect}: an IMSI's sticky binding ends when its last session is
+ *                         deleted (else only after the sticky idle time)
  */
 public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1,
-        Set<Integer> resourceCausesV2, List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery)
-        implements ServiceOptions {
+        Set<Integer> resourceCausesV2, List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery,
+        Optional<Path> recoveryFile, boolean unstickOnDelete) implements ServiceOptions {
 
     /** IOS SLB resource causes, TS 29.060 §7.7.1: no resources, system failure, addresses occupied, no memory. */
     public static final Set<Integer> DEFAULT_RESOURCE_CAUSES_V1 = Set.of(199, 204, 211, 212);
@@ -33,6 +40,13 @@ public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resou
     /** What a virtual server without a {@code gtp:} key gets: GTPv1 and v2 on one port. */
     public static final GtpOptions DEFAULT = new GtpOptions(Set.of(1, 2), DEFAULT_REASSIGN,
             DEFAULT_RESOURCE_CAUSES_V1, DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpV0TidOrder.GSM_09_60, 0);
+
+    /** Options with a fixed Recovery value and bindings released with an IMSI's last session. */
+    public GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1, Set<Integer> resourceCausesV2,
+            List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery) {
+        this(versions, reassign, resourceCausesV1, resourceCausesV2, carrierCodes, v0TidOrder, recovery,
+                Optional.empty(), true);
+    }
 
     public GtpOptions {
         versions = Set.copyOf(versions);

@@ -47,9 +47,12 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     private final int highestVersion;
     private final int idBits;
     private final String[] carrierCodes;
+    /** The Recovery value of the director's own Echo Responses. */
+    private final int recovery;
 
     GtpPlugin(GtpOptions options) {
         this.options = options;
+        this.recovery = options.recoveryFile().map(GtpRestartCounter::next).orElse(options.recovery());
         this.views = ThreadLocal.withInitial(() -> new GtpMessageView(options.v0TidOrder()));
         this.highestVersion = options.versions().stream().mapToInt(Integer::intValue).max().orElseThrow();
         // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
@@ -59,6 +62,10 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
 
     GtpOptions options() {
         return options;
+    }
+
+    int recovery() {
+        return recovery;
     }
 
     final GtpMessageView view(ByteBuf datagram) throws DecodeException {
@@ -77,7 +84,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         }
         GtpMessageView view = view(datagram);
         if (view.isEchoRequest()) {
-            return GtpLocalAnswers.echoResponse(view, options.recovery(), alloc);
+            return GtpLocalAnswers.echoResponse(view, recovery, alloc);
         }
         return null;
     }

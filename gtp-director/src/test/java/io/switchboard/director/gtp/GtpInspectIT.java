@@ -197,12 +197,14 @@ class GtpInspectIT {
             assertThat(Arrays.copyOfRange(created, 22, 26)).as("GSN Address for signalling: the VIP").isEqualTo(vipAddress);
             GtpResponder holder = farms.get("sessions").stream().filter(r -> r.imsis().contains("262420000000900"))
                     .findFirst().orElseThrow();
+            assertThat(binding("sessions", "262420000000900")).isNotNull();
             assertThat(teid).as("a director TEID, not the real's").isNotEqualTo(holder.teid());
 
             long deletesBefore = holder.received.stream().filter(rx -> rx.type() == 20).count();
             byte[] deleted = exchange(sgsn, GtpMessages.v1(20, teid, 0x0901, new byte[] {20, 5}), "sessions");
             assertThat(deleted[1]).isEqualTo((byte) 21);
             assertThat(ByteBuffer.wrap(deleted).getShort(8) & 0xffff).isEqualTo(0x0901);
+            assertThat(binding("sessions", "262420000000900")).as("the IMSI's last session ended its binding").isNull();
             assertThat(holder.received.stream().filter(rx -> rx.type() == 20).toList()).hasSize((int) deletesBefore + 1)
                     .last().satisfies(rx -> assertThat(rx.teid()).as("the real's own TEID").isEqualTo(holder.teid()));
 

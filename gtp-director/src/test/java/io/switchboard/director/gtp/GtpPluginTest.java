@@ -110,4 +110,28 @@ class GtpPluginTest {
         assertThat(answered.apply(new byte[] {(byte) 0x60, 1, 0, 0})).as("version 3: VNS").isTrue();
         assertThat(answered.apply(GtpMessages.v1CreateRequest("262420000000001", 1, 5))).isFalse();
     }
+
+    @Test
+    void theRestartCounterFileIsIncrementedAtEveryStartAndWraps(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = dir.resolve("state/gtp.recovery");
+        GtpOptions options = new GtpOptions(Set.of(1, 2), 2, Set.of(), Set.of(), List.of(), GtpV0TidOrder.GSM_09_60, 7,
+                java.util.Optional.of(file), true);
+        assertThat(new GtpPlugin(options).recovery()).as("no file yet").isEqualTo(0);
+        assertThat(new GtpPlugin(options).recovery()).isEqualTo(1);
+        assertThat(java.nio.file.Files.readString(file).trim()).isEqualTo("1");
+        java.nio.file.Files.writeString(file, "255\n");
+        GtpPlugin wrapped = new GtpPlugin(options);
+        assertThat(wrapped.recovery()).isEqualTo(0);
+        byte[] echo = with(GtpMessages.v1EchoRequest(3), b -> {
+            ByteBuf answer = wrapped.answerLocally(b, SGSN, PooledByteBufAllocator.DEFAULT);
+            try {
+                return io.netty.buffer.ByteBufUtil.getBytes(answer);
+            } finally {
+                answer.release();
+            }
+        });
+        assertThat(echo[13]).as("Recovery IE value").isEqualTo((byte) 0);
+        assertThat(new GtpPlugin(GtpOptions.DEFAULT).recovery()).isZero();
+    }
 }

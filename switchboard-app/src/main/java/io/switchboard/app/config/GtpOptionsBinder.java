@@ -4,6 +4,7 @@ import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.gtp.GtpOptions;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
 final class GtpOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
-            "v0-tid-order", "recovery");
+            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete");
     static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
 
@@ -113,10 +114,23 @@ final class GtpOptionsBinder implements ServiceOptionsBinder {
             ok &= read.isPresent();
             recovery = read.orElse(recovery);
         }
+        Optional<Path> recoveryFile = Optional.empty();
+        if (s.has("recovery-file")) {
+            Optional<String> text = s.string("recovery-file");
+            ok &= text.isPresent();
+            recoveryFile = text.map(Path::of);
+        }
+        boolean unstick = d.unstickOnDelete();
+        if (s.has("unstick-on-delete")) {
+            Optional<Boolean> read = s.bool("unstick-on-delete");
+            ok &= read.isPresent();
+            unstick = read.orElse(unstick);
+        }
         if (!ok) {
             return Optional.empty();
         }
-        return Optional.of(new GtpOptions(versions, reassign, causesV1, causesV2, carrierCodes, order, recovery));
+        return Optional.of(new GtpOptions(versions, reassign, causesV1, causesV2, carrierCodes, order, recovery,
+                recoveryFile, unstick));
     }
 
     /** A list of distinct integers in {@code min..max}; empty after an error. */

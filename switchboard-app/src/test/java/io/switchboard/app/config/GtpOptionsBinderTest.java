@@ -8,7 +8,9 @@ import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.gtp.GtpOptions;
 import java.util.EnumSet;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -63,9 +65,12 @@ class GtpOptionsBinderTest {
                   carrier-codes: [26242, "310260"]
                   v0-tid-order: libgtp
                   recovery: 42
+                  recovery-file: /var/lib/switchboard/gtp-v0.recovery
+                  unstick-on-delete: false
                 """);
         assertThat(options).isEqualTo(new GtpOptions(Set.of(0), 1, Set.of(199), Set.of(73),
-                List.of("26242", "310260"), GtpV0TidOrder.LIBGTP_REVERSED, 42));
+                List.of("26242", "310260"), GtpV0TidOrder.LIBGTP_REVERSED, 42,
+                Optional.of(Path.of("/var/lib/switchboard/gtp-v0.recovery")), false));
     }
 
     @Test
@@ -83,10 +88,12 @@ class GtpOptionsBinderTest {
                   carrier-codes: [2624, x]
                   v0-tid-order: reversed
                   recovery: 256
+                  unstick-on-delete: maybe
                   colour: blue
                 """)).containsExactlyInAnyOrder(
                 "virtual-servers.gtp-c.gtp.colour: unknown key (known: versions, reassign, resource-causes,"
-                        + " carrier-codes, v0-tid-order, recovery)",
+                        + " carrier-codes, v0-tid-order, recovery, recovery-file, unstick-on-delete)",
+                "virtual-servers.gtp-c.gtp.unstick-on-delete: must be true or false, not a string",
                 "virtual-servers.gtp-c.gtp.versions: GTPv0 (port 3386) and GTPv1/v2 (port 2123) need separate"
                         + " virtual servers: give [0] or a subset of [1, 2]",
                 "virtual-servers.gtp-c.gtp.reassign: must be 0..16",
