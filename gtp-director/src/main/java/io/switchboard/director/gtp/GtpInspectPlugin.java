@@ -45,6 +45,8 @@ final class GtpInspectPlugin extends GtpPlugin {
     /** TS 29.060 §7.1 / TS 29.274 §6.1: Delete PDP Context Request, Delete Session Request. */
     private static final int V1_DELETE_REQUEST = 20;
     private static final int V2_DELETE_SESSION_REQUEST = 36;
+    /** TS 29.060 §7.3.4: Update PDP Context Response, which may name a new GGSN address and TEID-C. */
+    private static final int V1_UPDATE_RESPONSE = 19;
 
     /** A session: where it lives and the real's own TEID-C for it. */
     record Session(String farm, String real, long realTeid, String imsi) {
@@ -151,6 +153,8 @@ final class GtpInspectPlugin extends GtpPlugin {
             if (version != 0 && accepted(version, cause)) {
                 learn(view, real, request);
             }
+        } else if (version == 1 && view.messageTypeValue() == V1_UPDATE_RESPONSE && accepted(version, cause)) {
+            relearn(view, request.directorTeid());
         } else if (request.delete() && accepted(version, cause)) {
             Session ended = sessions.remove(request.directorTeid());
             if (ended != null && ended.imsi() != null) {
@@ -190,6 +194,24 @@ final class GtpInspectPlugin extends GtpPlugin {
             if (vip != null) {
                 GtpV2Ies.setFteidIpv4(buf, ie, vip);
             }
+        }
+    }
+
+    /**
+     * An accepted GTPv1 Update answer naming the GGSN's (possibly new) TEID-C and address: the session
+     * follows the new TEID, and the answer names the director's TEID and the virtual address again.
+     */
+    private void relearn(GtpMessageView view, long directorTeid) throws DecodeException {
+        GtpControlEndpoint endpoint = view.senderControlPlane();
+        Session session = sessions.get(directorTeid);
+        if (endpoint == null || session == null) {
+            return;
+        }
+        sessions.replace(directorTeid, session, new Session(session.farm(), session.real(), endpoint.teid(),
+                session.imsi()));
+        GtpV1Ies.setTeidControlPlane(view.v1().buffer(), view.v1(), directorTeid);
+        if (vip != null) {
+            GtpV1Ies.setGsnAddress(view.v1().buffer(), view.v1(), 0, vip);
         }
     }
 

@@ -306,4 +306,41 @@ class GtpDirectorIT {
             assertThat(farms.get(farm).get(holder).imsis()).filteredOn(imsi::equals).hasSize(2);
         }
     }
+
+    private static double unmatched(String server, String reason) {
+        var counter = registry.find("switchboard.responses.unmatched").tag("vserver", server).tag("reason", reason)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void unexpectedDatagramsFromRealsAreCountedAndDroppedWhileTrafficContinues() throws Exception {
+        List<GtpResponder> reals = farms.get("ggsn");
+        double late = unmatched("gtp-c", "late");
+        double malformed = unmatched("gtp-c", "malformed");
+        double relayed = metrics("gtp-c").relayedCount();
+        try (DatagramSocket sgsn = client()) {
+            reals.forEach(r -> {
+                r.answerTwice = true;
+                r.junkBeforeAnswer = new byte[] {0x32, 0x11, 0, 40}; // a truncated GTPv1 header
+            });
+            try {
+                for (int i = 0; i < 2; i++) {
+                    byte[] answer = exchange(sgsn, GtpMessages.v1CreateRequest("26242000000070" + i, 0x0700 + i, 5), "gtp-c");
+                    assertThat(v1Sequence(answer)).isEqualTo(0x0700 + i);
+                }
+                // The duplicate answers (no pending request any more) and the junk are counted, not relayed.
+                await().atMost(ANSWER).until(() -> unmatched("gtp-c", "late") == late + 2
+                        && unmatched("gtp-c", "malformed") == malformed + 2);
+                assertThat(metrics("gtp-c").relayedCount()).isEqualTo(relayed + 2);
+            } finally {
+                reals.forEach(r -> {
+                    r.answerTwice = false;
+                    r.junkBeforeAnswer = null;
+                });
+            }
+            byte[] answer = exchange(sgsn, GtpMessages.v1CreateRequest("262420000000799", 0x0799, 5), "gtp-c");
+            assertThat(v1Sequence(answer)).isEqualTo(0x0799);
+        }
+    }
 }

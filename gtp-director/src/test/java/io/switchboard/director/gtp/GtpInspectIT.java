@@ -40,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -62,11 +63,12 @@ class GtpInspectIT {
 
     @BeforeAll
     static void start() throws Exception {
-        for (String farm : List.of("refusing-v1", "refusing-v2", "sessions")) {
+        for (String farm : List.of("refusing-v1", "refusing-v2", "refusing-v0", "sessions")) {
             farms.put(farm, List.of(new GtpResponder(), new GtpResponder()));
         }
         farms.get("refusing-v1").get(0).cause = 199;   // TS 29.060: no resources available
         farms.get("refusing-v2").get(0).v2Cause = 73;  // TS 29.274: no resources available
+        farms.get("refusing-v0").get(0).cause = 211;   // GSM 09.60: all dynamic PDP addresses occupied
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
         for (var e : farms.entrySet()) {
@@ -79,7 +81,10 @@ class GtpInspectIT {
             servers.put(e.getKey(), new VirtualServerConfig(e.getKey(), new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                     ServiceKind.GTP_INSPECT, e.getKey(),
                     Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
-                    Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, GtpOptions.DEFAULT));
+                    Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, e.getKey().endsWith("v0")
+                            ? new GtpOptions(Set.of(0), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, Set.of(), List.of(),
+                                    io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60, 0)
+                            : GtpOptions.DEFAULT));
         }
         DatagramService service = new GtpInspectService();
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
@@ -151,9 +156,13 @@ class GtpInspectIT {
             for (int i = 0; i < 4 && refusedImsi == null; i++) {
                 String imsi = "26242000000" + version + "00" + i;
                 byte[] request = version == 1 ? GtpMessages.v1CreateRequest(imsi, 0x4000 + i, 5)
-                        : GtpMessages.v2CreateRequest(imsi, 0x40000 + i);
+                        : version == 2 ? GtpMessages.v2CreateRequest(imsi, 0x40000 + i)
+                        : GtpMessages.v0CreateRequest(imsi, 5, 0x4000 + i, io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60);
                 byte[] answer = exchange(requester, request, farm);
-                if (version == 1) {
+                if (version == 0) {
+                    assertThat(answer[21] & 0xff).as("v0 cause").isEqualTo(128);
+                    assertThat(ByteBuffer.wrap(answer).getShort(4) & 0xffff).isEqualTo(0x4000 + i);
+                } else if (version == 1) {
                     assertThat(answer[13] & 0xff).as("v1 cause").isEqualTo(128);
                     assertThat(ByteBuffer.wrap(answer).getShort(8) & 0xffff).isEqualTo(0x4000 + i);
                 } else {
@@ -187,6 +196,11 @@ class GtpInspectIT {
     }
 
     @Test
+    void aV0CreateRefusedWithCause211IsResentToTheOtherReal() throws Exception {
+        refusedCreateIsResentElsewhere("refusing-v0", 0);
+    }
+
+    @Test
     void createAnswersPointAtTheVirtualAddressAndDeletesFollowTheirSession() throws Exception {
         VirtualServerMetrics metrics = director.virtualServers().get("sessions").metrics();
         byte[] vipAddress = vip("sessions").getAddress().getAddress();
@@ -200,13 +214,23 @@ class GtpInspectIT {
             assertThat(binding("sessions", "262420000000900")).isNotNull();
             assertThat(teid).as("a director TEID, not the real's").isNotEqualTo(holder.teid());
 
+            // An Update: routed to the holder with the real's TEID; its answer names a new TEID-C, which the
+            // director learns while the SGSN keeps seeing the director's TEID and the VIP.
+            byte[] updated = exchange(sgsn, GtpMessages.v1UpdateRequest(teid, 0x08FF), "sessions");
+            assertThat(updated[1]).isEqualTo((byte) 19);
+            assertThat(ByteBuffer.wrap(updated).getInt(15) & 0xFFFFFFFFL).isEqualTo(teid);
+            assertThat(Arrays.copyOfRange(updated, 22, 26)).isEqualTo(vipAddress);
+            assertThat(holder.received.stream().filter(rx -> rx.type() == 18).toList()).last()
+                    .satisfies(rx -> assertThat(rx.teid()).isEqualTo(holder.teid()));
+
             long deletesBefore = holder.received.stream().filter(rx -> rx.type() == 20).count();
             byte[] deleted = exchange(sgsn, GtpMessages.v1(20, teid, 0x0901, new byte[] {20, 5}), "sessions");
             assertThat(deleted[1]).isEqualTo((byte) 21);
             assertThat(ByteBuffer.wrap(deleted).getShort(8) & 0xffff).isEqualTo(0x0901);
             assertThat(binding("sessions", "262420000000900")).as("the IMSI's last session ended its binding").isNull();
             assertThat(holder.received.stream().filter(rx -> rx.type() == 20).toList()).hasSize((int) deletesBefore + 1)
-                    .last().satisfies(rx -> assertThat(rx.teid()).as("the real's own TEID").isEqualTo(holder.teid()));
+                    .last().satisfies(rx -> assertThat(rx.teid()).as("the real's new TEID from its Update answer")
+                            .isEqualTo(holder.teid() + 1));
 
             // The session is gone: a second Delete names no session.
             double before = metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION);

@@ -28,6 +28,10 @@ final class GtpResponder implements AutoCloseable {
     final List<Received> received = new CopyOnWriteArrayList<>();
     volatile int cause;
     volatile int v2Cause;
+    /** Answer every request twice: the second answer matches no pending request at the director. */
+    volatile boolean answerTwice;
+    /** Send this datagram before each answer (garbage from a real). */
+    volatile byte[] junkBeforeAnswer;
     private final GtpV0TidOrder tidOrder;
     private final Thread thread;
 
@@ -76,6 +80,10 @@ final class GtpResponder implements AutoCloseable {
                             Arrays.copyOf(in.getData(), in.getLength())));
                     if (view.version() == 1 && view.messageTypeValue() == 20) {
                         answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) 128});
+                    } else if (view.version() == 1 && view.messageTypeValue() == 18) {
+                        // TS 29.060 §7.3.4: accepted, with a new TEID-C (teid() + 1) and the same address.
+                        answer = GtpMessages.v1CreateResponse(view.sequence(), 128, 0x2000, teid() + 1, ADDRESS);
+                        answer[1] = 19;
                     } else if (view.version() == 2 && view.messageTypeValue() == 36) {
                         answer = GtpMessages.v2(37, 0x3000, view.sequence(), new byte[] {2, 0, 2, 0, 16, 0});
                     } else if (!view.createsTunnel()) {
@@ -94,7 +102,14 @@ final class GtpResponder implements AutoCloseable {
                 } finally {
                     buf.release();
                 }
+                byte[] junk = junkBeforeAnswer;
+                if (junk != null) {
+                    socket.send(new DatagramPacket(junk, junk.length, in.getSocketAddress()));
+                }
                 socket.send(new DatagramPacket(answer, answer.length, in.getSocketAddress()));
+                if (answerTwice) {
+                    socket.send(new DatagramPacket(answer, answer.length, in.getSocketAddress()));
+                }
             } catch (IOException e) {
                 // closed
             }
