@@ -13,6 +13,7 @@ import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.SessionListing;
 import io.switchboard.director.udp.ResponseVerdict;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -37,7 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * Sessions are kept in this plug-in (one table per virtual server, shared by its event loops).
  */
-final class GtpInspectPlugin extends GtpPlugin {
+final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
 
     /** A request with a TEID that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = DropReason.of("gtp-unknown-session");
@@ -76,9 +77,17 @@ final class GtpInspectPlugin extends GtpPlugin {
         this.sticky = context.sticky();
     }
 
-    /** The open sessions by director TEID, for tests and the admin API. */
-    Map<Long, Session> sessions() {
+    /** The open sessions by director TEID, for tests. */
+    Map<Long, Session> sessionTable() {
         return java.util.Collections.unmodifiableMap(sessions);
+    }
+
+    @Override
+    public java.util.List<SessionListing.Session> sessions() {
+        java.util.List<SessionListing.Session> list = new java.util.ArrayList<>();
+        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi(),
+                s.farm(), s.real(), String.format("real TEID-C 0x%08x", s.realTeid()))));
+        return list;
     }
 
     @Override

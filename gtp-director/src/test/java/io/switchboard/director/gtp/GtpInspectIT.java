@@ -251,7 +251,7 @@ class GtpInspectIT {
                     .last().satisfies(rx -> assertThat(rx.teid()).isEqualTo(holder2.teid()));
         }
         GtpInspectPlugin plugin = (GtpInspectPlugin) director.virtualServers().get("sessions").plugin();
-        assertThat(plugin.sessions()).isEmpty();
+        assertThat(plugin.sessionTable()).isEmpty();
     }
 
     /** Every rewritten packet decodes in tshark with the values the director meant to write. */

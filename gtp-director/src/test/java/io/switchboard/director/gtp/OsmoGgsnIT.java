@@ -323,6 +323,6 @@ class OsmoGgsnIT {
         assertThat(metrics.forwardedCount()).isEqualTo(2 * contexts);
         assertThat(metrics.relayedCount()).isEqualTo(2 * contexts);
         GtpInspectPlugin plugin = (GtpInspectPlugin) director.virtualServers().get("gtp-inspect").plugin();
-        await().atMost(WAIT).until(() -> plugin.sessions().isEmpty());
+        await().atMost(WAIT).until(() -> plugin.sessionTable().isEmpty());
     }
 }
