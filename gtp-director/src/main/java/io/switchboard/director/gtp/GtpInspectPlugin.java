@@ -164,13 +164,21 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
             }
         } else if (version == 1 && view.messageTypeValue() == V1_UPDATE_RESPONSE && accepted(version, cause)) {
             relearn(view, request.directorTeid());
-        } else if (request.delete() && accepted(version, cause)) {
+        } else if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
             Session ended = sessions.remove(request.directorTeid());
             if (ended != null && ended.imsi() != null) {
                 ended(ended.imsi());
             }
         }
         return ResponseVerdict.RELAY;
+    }
+
+    /**
+     * The real no longer knows the session (TS 29.060 §7.7.1 192 non-existent, TS 29.274 §8.4 64
+     * context not found): the session is gone there, so it ends here too.
+     */
+    private static boolean unknownContext(int version, int cause) {
+        return version == 2 ? cause == 64 : cause == 192;
     }
 
     /** TS 29.060 §7.7.1: 128..191 accept; TS 29.274 §8.4: 16..63 accept. */

@@ -318,4 +318,24 @@ class GtpInspectIT {
         assertThat(v2Delete[6]).isEqualTo("36");
         assertThat(Long.decode(v2Delete[8])).as("header TEID: the real's own").isEqualTo(holder2.teid());
     }
+
+    @Test
+    void aDeleteTheRealNoLongerKnowsEndsTheSessionToo() throws Exception {
+        GtpInspectPlugin plugin = (GtpInspectPlugin) director.virtualServers().get("sessions").plugin();
+        try (DatagramSocket sgsn = client()) {
+            byte[] created = exchange(sgsn, GtpMessages.v1CreateRequest("262420000000970", 0x0970, 5), "sessions");
+            long teid = ByteBuffer.wrap(created).getInt(15) & 0xFFFFFFFFL;
+            assertThat(plugin.sessionTable()).containsKey(teid);
+            GtpResponder holder = farms.get("sessions").stream().filter(r -> r.imsis().contains("262420000000970"))
+                    .findFirst().orElseThrow();
+            holder.deleteCause = 192; // TS 29.060: non-existent
+            try {
+                byte[] deleted = exchange(sgsn, GtpMessages.v1(20, teid, 0x0971, new byte[] {20, 5}), "sessions");
+                assertThat(deleted[13] & 0xff).as("the real's cause, relayed unchanged").isEqualTo(192);
+            } finally {
+                holder.deleteCause = 128;
+            }
+            assertThat(plugin.sessionTable()).doesNotContainKey(teid);
+        }
+    }
 }

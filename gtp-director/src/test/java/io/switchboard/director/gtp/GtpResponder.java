@@ -28,6 +28,8 @@ final class GtpResponder implements AutoCloseable {
     final List<Received> received = new CopyOnWriteArrayList<>();
     volatile int cause;
     volatile int v2Cause;
+    /** The cause of Delete answers (v1; v2 answers 16 unless this is 192, then 64). */
+    volatile int deleteCause = 128;
     /** Answer every request twice: the second answer matches no pending request at the director. */
     volatile boolean answerTwice;
     /** Send this datagram before each answer (garbage from a real). */
@@ -79,13 +81,14 @@ final class GtpResponder implements AutoCloseable {
                             view.sequence(), (InetSocketAddress) in.getSocketAddress(),
                             Arrays.copyOf(in.getData(), in.getLength())));
                     if (view.version() == 1 && view.messageTypeValue() == 20) {
-                        answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) 128});
+                        answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) deleteCause});
                     } else if (view.version() == 1 && view.messageTypeValue() == 18) {
                         // TS 29.060 §7.3.4: accepted, with a new TEID-C (teid() + 1) and the same address.
                         answer = GtpMessages.v1CreateResponse(view.sequence(), 128, 0x2000, teid() + 1, ADDRESS);
                         answer[1] = 19;
                     } else if (view.version() == 2 && view.messageTypeValue() == 36) {
-                        answer = GtpMessages.v2(37, 0x3000, view.sequence(), new byte[] {2, 0, 2, 0, 16, 0});
+                        answer = GtpMessages.v2(37, 0x3000, view.sequence(),
+                                new byte[] {2, 0, 2, 0, (byte) (deleteCause == 192 ? 64 : 16), 0});
                     } else if (!view.createsTunnel()) {
                         continue;
                     } else {
