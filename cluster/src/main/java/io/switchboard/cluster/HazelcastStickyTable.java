@@ -4,6 +4,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
@@ -231,12 +232,15 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private void follow(StickyKey key, Replica sent, StickyBinding holding, Throwable failure, String what) {
         if (failure != null) {
             // The local choice stays; the next refresh claims it again once the cluster answers.
-            failures.warn("sticky table {}: {} of {} failed: {}", name, what, key, failure.toString());
+            if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
+                failures.warn("sticky table {}: {} of {} failed: {}", name, what, key, failure.toString());
+            }
             return;
         }
-        if (!holding.equals(sent.binding)
-                && replica.replace(key, sent, new Replica(canonical(holding), ticker.nanos()))) {
+        if (!holding.equals(sent.binding)) {
             overruled.increment();
+            // Usually the winner's entry event got here first and this replace finds nothing to do.
+            replica.replace(key, sent, new Replica(canonical(holding), ticker.nanos()));
         }
     }
 
