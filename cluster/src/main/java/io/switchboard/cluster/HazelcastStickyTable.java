@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,12 @@ import org.slf4j.LoggerFactory;
 public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HazelcastStickyTable.class);
+    /**
+     * Where the cluster's answers are handled: on the Hazelcast thread that completes them (the
+     * handling is one map replace). Plain {@code whenComplete} would use Hazelcast's default
+     * executor, which on a two-core machine (common pool parallelism 1) starts a thread per callback.
+     */
+    private static final Executor INLINE = Runnable::run;
     /** Entries fetched per round trip when a replica catches up. */
     private static final int CATCH_UP_FETCH = 1_000;
 
@@ -173,7 +180,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         if (nowNanos - written >= refreshAfterNanos && Replica.WRITTEN.compareAndSet(r, written, nowNanos)) {
             writes.increment();
             map.submitToKey(key, new Refresh(r.binding, ttlMillis))
-                    .whenComplete((holding, failure) -> follow(key, r, holding, failure, "refresh"));
+                    .whenCompleteAsync((holding, failure) -> follow(key, r, holding, failure, "refresh"), INLINE);
         }
         hits.increment();
         return r.binding;
@@ -198,7 +205,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         bound.increment();
         writes.increment();
         map.submitToKey(key, new Claim(mine.binding, ttlMillis))
-                .whenComplete((winner, failure) -> follow(key, mine, winner, failure, "claim"));
+                .whenCompleteAsync((winner, failure) -> follow(key, mine, winner, failure, "claim"), INLINE);
         return binding;
     }
 
@@ -221,7 +228,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         bound.increment();
         writes.increment();
         map.submitToKey(key, new Rebind(expected, mine.binding, ttlMillis))
-                .whenComplete((winner, failure) -> follow(key, mine, winner, failure, "rebind"));
+                .whenCompleteAsync((winner, failure) -> follow(key, mine, winner, failure, "rebind"), INLINE);
         return replacement;
     }
 
@@ -248,11 +255,11 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     public boolean remove(StickyKey key) {
         boolean had = replica.remove(key) != null;
         writes.increment();
-        map.removeAsync(key).whenComplete((old, failure) -> {
+        map.removeAsync(key).whenCompleteAsync((old, failure) -> {
             if (failure != null) {
                 failures.warn("sticky table {}: remove of {} failed: {}", name, key, failure.toString());
             }
-        });
+        }, INLINE);
         return had;
     }
 
@@ -268,12 +275,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         if (!keys.isEmpty()) {
             writes.increment();
             // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
-            map.submitToKeys(keys, new Release(target)).whenComplete((released, failure) -> {
+            map.submitToKeys(keys, new Release(target)).whenCompleteAsync((released, failure) -> {
                 if (failure != null) {
                     failures.warn("sticky table {}: removing {} keys bound to {} failed: {}", name, keys.size(),
                             target, failure.toString());
                 }
-            });
+            }, INLINE);
         }
         return keys.size();
     }
