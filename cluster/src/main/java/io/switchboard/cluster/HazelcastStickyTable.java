@@ -6,6 +6,7 @@ import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
@@ -158,6 +159,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      */
     public static HazelcastStickyTable open(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
                                             Ticker ticker) {
+        StickySerializers.announceSchemas(hazelcast);
         HazelcastStickyTable table = new HazelcastStickyTable(hazelcast, name, idle, maxEntries, ticker);
         table.catchUp();
         return table;
@@ -178,9 +180,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         long written = r.writtenNanos;
         // One event loop wins the CAS and sends the refresh; the others, and later packets, do not.
         if (nowNanos - written >= refreshAfterNanos && Replica.WRITTEN.compareAndSet(r, written, nowNanos)) {
-            writes.increment();
-            map.submitToKey(key, new Refresh(r.binding, ttlMillis))
-                    .whenCompleteAsync((holding, failure) -> follow(key, r, holding, failure, "refresh"), INLINE);
+            send(key, r, new Refresh(r.binding, ttlMillis));
         }
         hits.increment();
         return r.binding;
@@ -203,9 +203,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        writes.increment();
-        map.submitToKey(key, new Claim(mine.binding, ttlMillis))
-                .whenCompleteAsync((winner, failure) -> follow(key, mine, winner, failure, "claim"), INLINE);
+        send(key, mine, new Claim(mine.binding, ttlMillis));
         return binding;
     }
 
@@ -226,21 +224,33 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        writes.increment();
-        map.submitToKey(key, new Rebind(expected, mine.binding, ttlMillis))
-                .whenCompleteAsync((winner, failure) -> follow(key, mine, winner, failure, "rebind"), INLINE);
+        send(key, mine, new Rebind(expected, mine.binding, ttlMillis));
         return replacement;
     }
 
     /**
-     * The cluster's answer to a claim, rebind or refresh sent for {@code sent}: if another binding
-     * holds, the replica takes it — unless a newer event already replaced {@code sent}.
+     * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
+     * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
-    private void follow(StickyKey key, Replica sent, StickyBinding holding, Throwable failure, String what) {
+    private void send(StickyKey key, Replica sent, EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
+        writes.increment();
+        try {
+            map.submitToKey(key, change)
+                    .whenCompleteAsync((holding, failure) -> follow(key, sent, holding, failure, change), INLINE);
+        } catch (RuntimeException e) {
+            follow(key, sent, null, e, change);
+        }
+    }
+
+    /**
+     * The cluster's answer to a change sent for {@code sent}: if another binding holds, the
+     * replica takes it — unless a newer event already replaced {@code sent}.
+     */
+    private void follow(StickyKey key, Replica sent, StickyBinding holding, Throwable failure, Object change) {
         if (failure != null) {
             // The local choice stays; the next refresh claims it again once the cluster answers.
             if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
-                failures.warn("sticky table {}: {} of {} failed: {}", name, what, key, failure.toString());
+                failures.warn("sticky table {}: {} of {} failed: {}", name, change, key, failure.toString());
             }
             return;
         }
@@ -255,11 +265,11 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     public boolean remove(StickyKey key) {
         boolean had = replica.remove(key) != null;
         writes.increment();
-        map.removeAsync(key).whenCompleteAsync((old, failure) -> {
-            if (failure != null) {
-                failures.warn("sticky table {}: remove of {} failed: {}", name, key, failure.toString());
-            }
-        }, INLINE);
+        try {
+            map.removeAsync(key).whenCompleteAsync((old, failure) -> warnIfFailed(failure, "remove of " + key), INLINE);
+        } catch (RuntimeException e) {
+            warnIfFailed(e, "remove of " + key);
+        }
         return had;
     }
 
@@ -274,15 +284,22 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         });
         if (!keys.isEmpty()) {
             writes.increment();
-            // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
-            map.submitToKeys(keys, new Release(target)).whenCompleteAsync((released, failure) -> {
-                if (failure != null) {
-                    failures.warn("sticky table {}: removing {} keys bound to {} failed: {}", name, keys.size(),
-                            target, failure.toString());
-                }
-            }, INLINE);
+            String what = "removal of " + keys.size() + " keys bound to " + target;
+            try {
+                // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
+                map.submitToKeys(keys, new Release(target))
+                        .whenCompleteAsync((released, failure) -> warnIfFailed(failure, what), INLINE);
+            } catch (RuntimeException e) {
+                warnIfFailed(e, what);
+            }
         }
         return keys.size();
+    }
+
+    private void warnIfFailed(Throwable failure, String what) {
+        if (failure != null && !(failure instanceof HazelcastInstanceNotActiveException)) {
+            failures.warn("sticky table {}: {} failed: {}", name, what, failure.toString());
+        }
     }
 
     /**

@@ -2,9 +2,12 @@ package io.switchboard.cluster;
 
 import com.hazelcast.config.CompactSerializationConfig;
 import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
@@ -32,6 +35,21 @@ public final class StickySerializers {
         compact.addSerializer(new Refresh.Serializer());
         compact.addSerializer(new Rebind.Serializer());
         compact.addSerializer(new Release.Serializer());
+    }
+
+    /**
+     * Serializes one of each type once. A member that writes a Compact type for the first time
+     * replicates its schema to the whole cluster and waits for it; this does that wait at startup
+     * rather than on the first packet that binds a subscriber.
+     */
+    static void announceSchemas(HazelcastInstance hazelcast) {
+        // Internal API, and the only way to reach the member's serialization service.
+        SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
+        StickyBinding binding = new StickyBinding("", "");
+        for (Object sample : new Object[] {StickyKey.of(StickyKind.IMSI, new byte[0]), binding,
+                new Claim(binding, 1), new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding)}) {
+            serialization.toData(sample);
+        }
     }
 
     /** The stable one-byte code of a key kind (not the enum ordinal, which may be reordered). */

@@ -249,4 +249,18 @@ class HazelcastStickyTableTest {
         assertThat(a.stats().refusedFull()).isEqualTo(1);
         assertThat(a.stats().bound()).isEqualTo(2);
     }
+
+    @Test
+    void packetPathNeverThrowsWhenTheMemberIsGone() {
+        ClusterMember member = members.start();
+        HazelcastStickyTable a = table(member, LONG_IDLE);
+        a.bindIfAbsent(imsi(1), R1, now());
+        member.hazelcast().getLifecycleService().terminate();
+
+        assertThat(a.lookup(imsi(1), now())).isEqualTo(R1);
+        assertThat(a.bindIfAbsent(imsi(2), R2, now())).isEqualTo(R2);
+        assertThat(a.rebind(imsi(1), R1, R3, now())).isEqualTo(R3);
+        assertThat(a.remove(imsi(2))).isTrue();
+        assertThat(a.removeBoundTo("ggsn", R3.real())).isEqualTo(1);
+    }
 }
