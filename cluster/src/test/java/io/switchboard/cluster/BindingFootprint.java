@@ -48,8 +48,13 @@ public final class BindingFootprint {
             System.out.printf("%d bindings on one member in %.1f s (%.0f/s)%n", count, seconds, count / seconds);
             System.out.printf("heap per binding (used heap delta after GC / count): %d bytes%n",
                     (after - before) / count);
-            System.out.printf("  of which the IMap entries, Hazelcast's estimate (owned entry cost): %d bytes%n",
+            System.out.printf("  the IMap entries, Hazelcast's estimate (owned entry cost): %d bytes%n",
                     stats.getOwnedEntryMemoryCost() / count);
+            // Destroying the map leaves the replica alone (it is ours): what remains is its cost.
+            map.destroy();
+            System.out.printf("  the local replica alone (heap delta after the map is destroyed): %d bytes%n",
+                    (usedAfterGc() - before) / count);
+            System.out.println("replica still holds " + table.size());
         }
     }
 
