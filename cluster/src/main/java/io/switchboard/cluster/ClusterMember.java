@@ -6,14 +6,18 @@ import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MergePolicyConfig;
+import com.hazelcast.config.MultiMapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
+import io.vertx.core.spi.cluster.ClusterManager;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.UUID;
 
 /**
  * This node's embedded Hazelcast member, configured from {@link ClusterConfig} and nothing else:
@@ -87,6 +91,7 @@ public final class ClusterMember implements AutoCloseable {
         }
 
         config.addMapConfig(stickyMapConfig());
+        addVertxStructures(config);
         StickySerializers.register(config.getSerializationConfig());
         return config;
     }
@@ -108,6 +113,29 @@ public final class ClusterMember implements AutoCloseable {
         map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
                 MergePolicyConfig.DEFAULT_BATCH_SIZE));
         return map;
+    }
+
+    /**
+     * What Vert.x's cluster manager needs of a member it did not start: a node id attribute, and
+     * (as its {@code default-cluster.xml} declares them) event-bus subscriptions as a multimap of sets, node and HA information in maps, each
+     * with one backup so that a node's loss does not lose another node's subscriptions.
+     */
+    private static void addVertxStructures(Config config) {
+        // Vert.x finds its node id in the member's attributes when it is handed a running member.
+        config.getMemberAttributeConfig().setAttribute("__vertx.nodeId", UUID.randomUUID().toString());
+        config.addMultiMapConfig(new MultiMapConfig("__vertx.subs").setBackupCount(1)
+                .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
+        config.addMapConfig(new MapConfig("__vertx.haInfo").setBackupCount(1));
+        config.addMapConfig(new MapConfig("__vertx.nodeInfo").setBackupCount(1));
+    }
+
+    /**
+     * A Vert.x cluster manager on this member, for {@code Vertx.builder().withClusterManager(...)}:
+     * the event bus and the sticky tables share one membership. Vert.x leaving the cluster does
+     * not stop the member; {@link #close()} does.
+     */
+    public ClusterManager vertxClusterManager() {
+        return new HazelcastClusterManager(hazelcast);
     }
 
     public HazelcastInstance hazelcast() {
