@@ -32,7 +32,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -98,8 +100,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final LongAdder writes = new LongAdder();
     private final LongAdder overruled = new LongAdder();
 
-    private final ExecutorService catchUpThread;
+    /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
+    private final ExecutorService background;
     private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    private final AtomicLong nextSweepNanos;
     private final UUID entryListener;
     private final UUID membershipListener;
     private final UUID lifecycleListener;
@@ -137,11 +141,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
         this.maxEntries = maxEntries;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
-        this.catchUpThread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "sticky-catch-up-" + name);
+        this.background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sticky-" + name);
             t.setDaemon(true);
             return t;
         });
+        this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
         this.entryListener = map.addEntryListener(new ReplicaUpdater(), true);
         this.membershipListener = hazelcast.getCluster().addMembershipListener(new MemberLoss());
@@ -304,11 +309,23 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     /**
      * The map expires bindings cluster-wide and its expiry events remove them from every replica;
-     * this sweep only drops replica entries whose event never came (it would have been sent by a
-     * member that died), well after their deadline.
+     * this only drops replica entries whose event never came (it would have been sent by a member
+     * that died), well after their deadline. The engine calls it every 100 ms from an event loop:
+     * it returns at once, and at most every {@code grace / 2} sweeps the replica in background.
      */
     @Override
     public void expire(long nowNanos) {
+        long next = nextSweepNanos.get();
+        if (nowNanos - next >= 0 && nextSweepNanos.compareAndSet(next, nowNanos + expiryGraceNanos / 2)) {
+            try {
+                background.execute(() -> sweep(nowNanos));
+            } catch (RejectedExecutionException closed) {
+                // closed: nothing to sweep for
+            }
+        }
+    }
+
+    private void sweep(long nowNanos) {
         replica.forEach((key, r) -> {
             if (nowNanos - r.writtenNanos > lifeNanos + expiryGraceNanos && replica.remove(key, r)) {
                 expired.increment();
@@ -384,7 +401,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     private void catchUpLater() {
         if (catchUpQueued.compareAndSet(false, true)) {
-            catchUpThread.execute(() -> {
+            background.execute(() -> {
                 catchUpQueued.set(false);
                 try {
                     catchUp();
@@ -398,7 +415,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     /** Stops listening; the bindings stay in the cluster. */
     @Override
     public void close() {
-        catchUpThread.shutdownNow();
+        background.shutdownNow();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
             hazelcast.getCluster().removeMembershipListener(membershipListener);

@@ -263,4 +263,18 @@ class HazelcastStickyTableTest {
         assertThat(a.remove(imsi(2))).isTrue();
         assertThat(a.removeBoundTo("ggsn", R3.real())).isEqualTo(1);
     }
+
+    @Test
+    void expireDropsOnlyReplicaEntriesLongPastTheirDeadlineAndOffTheCallersThread() {
+        HazelcastStickyTable a = table(members.start(), Duration.ofSeconds(10));
+        a.bindIfAbsent(imsi(1), R1, now());
+        a.expire(now());
+        a.expire(now() + Duration.ofSeconds(20).toNanos()); // past the 15 s TTL, within the grace
+        assertThat(a.size()).isEqualTo(1);
+
+        // An expiry event that never came (its member died): the sweep drops the entry, counted.
+        a.expire(now() + Duration.ofHours(1).toNanos());
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.size() == 0);
+        assertThat(a.stats().expired()).isEqualTo(1);
+    }
 }
