@@ -206,7 +206,7 @@ class HazelcastStickyTableTest {
 
         long refreshes = a.writes() + b.writes() - writesBefore;
         System.out.printf("%d lookups over 5 s with idle %s sent %d refreshes%n", lookups.get(), idle, refreshes);
-        assertThat(lookups.get()).isGreaterThan(100);
+        assertThat(lookups.get()).isGreaterThan(50);
         // At most one refresh per idle/2 for the whole cluster (plus a race or two between members).
         assertThat(refreshes).isBetween(3L, 8L);
         assertThat(a.stats().expired() + b.stats().expired()).isZero();
@@ -267,7 +267,10 @@ class HazelcastStickyTableTest {
     @Test
     void expireDropsOnlyReplicaEntriesLongPastTheirDeadlineAndOffTheCallersThread() {
         HazelcastStickyTable a = table(members.start(), Duration.ofSeconds(10));
-        a.bindIfAbsent(imsi(1), R1, now());
+        HazelcastStickyTable b = table(members.start(), Duration.ofSeconds(10));
+        b.bindIfAbsent(imsi(1), R1, now());
+        // Arrived by its event, so no event for it is still in flight to undo the sweep below.
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.size() == 1);
         a.expire(now());
         a.expire(now() + Duration.ofSeconds(20).toNanos()); // past the 15 s TTL, within the grace
         assertThat(a.size()).isEqualTo(1);
