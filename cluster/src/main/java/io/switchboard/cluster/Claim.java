@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * key's partition owner, one operation at a time per partition, so of two nodes claiming the same
  * new key the first to arrive wins and the second is told so: that is how first choices converge.
  */
-record Claim(StickyBinding binding, long ttlMillis) implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
+record Claim(StickyBinding binding, long ttlMillis)
+        implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
 
     @Override
     public StickyBinding process(Map.Entry<StickyKey, StickyBinding> entry) {

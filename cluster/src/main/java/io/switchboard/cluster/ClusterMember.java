@@ -28,8 +28,8 @@ import java.util.UUID;
  *   <li>clustered: TCP/IP join with the configured member list; multicast and auto-detection off
  *       (a director must never join a cluster it was not told about); the configured port exactly,
  *       no auto-increment, because peers' member lists name that port and a member that quietly
- *       took the next one would be unreachable to them. Port 0 takes an ephemeral port (tests,
- *       or a member that only ever connects out to the listed ones).</li>
+ *       took the next one would be unreachable to them. Port 0 takes an ephemeral port (tests:
+ *       the other members learn it from the member they join through).</li>
  * </ul>
  * Phone-home is off, logging goes through SLF4J, and Hazelcast's own shutdown hook is off because
  * the application closes the member after its verticles have stopped.
@@ -117,8 +117,9 @@ public final class ClusterMember implements AutoCloseable {
 
     /**
      * What Vert.x's cluster manager needs of a member it did not start: a node id attribute, and
-     * (as its {@code default-cluster.xml} declares them) event-bus subscriptions as a multimap of sets, node and HA information in maps, each
-     * with one backup so that a node's loss does not lose another node's subscriptions.
+     * (as its {@code default-cluster.xml} declares them) event-bus subscriptions as a multimap of
+     * sets and node and HA information in maps, each with one backup so that a node's loss does not
+     * lose another node's subscriptions.
      */
     private static void addVertxStructures(Config config) {
         // Vert.x finds its node id in the member's attributes when it is handed a running member.

@@ -88,7 +88,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final int maxEntries;
     private final RateLimitedLog failures;
 
-    private final ConcurrentHashMap<StickyKey, Replica> replica = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<StickyKey, LocalBinding> replica = new ConcurrentHashMap<>();
     /** A few distinct (farm, real) pairs serve millions of keys: the replica holds one copy of each. */
     private final ConcurrentHashMap<StickyBinding, StickyBinding> bindings = new ConcurrentHashMap<>();
 
@@ -113,14 +113,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * (re)started the binding's TTL as far as this node knows; identity matters: an answer from the
      * cluster replaces the entry it answers only if nothing newer has replaced it meanwhile.
      */
-    private static final class Replica {
-        private static final AtomicLongFieldUpdater<Replica> WRITTEN =
-                AtomicLongFieldUpdater.newUpdater(Replica.class, "writtenNanos");
+    private static final class LocalBinding {
+        private static final AtomicLongFieldUpdater<LocalBinding> WRITTEN =
+                AtomicLongFieldUpdater.newUpdater(LocalBinding.class, "writtenNanos");
 
         final StickyBinding binding;
         volatile long writtenNanos;
 
-        Replica(StickyBinding binding, long writtenNanos) {
+        LocalBinding(StickyBinding binding, long writtenNanos) {
             this.binding = binding;
             this.writtenNanos = writtenNanos;
         }
@@ -177,14 +177,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public StickyBinding lookup(StickyKey key, long nowNanos) {
-        Replica r = replica.get(key);
+        LocalBinding r = replica.get(key);
         if (r == null || isExpired(r, nowNanos)) {
             misses.increment();
             return null;
         }
         long written = r.writtenNanos;
         // One event loop wins the CAS and sends the refresh; the others, and later packets, do not.
-        if (nowNanos - written >= refreshAfterNanos && Replica.WRITTEN.compareAndSet(r, written, nowNanos)) {
+        if (nowNanos - written >= refreshAfterNanos && LocalBinding.WRITTEN.compareAndSet(r, written, nowNanos)) {
             send(key, r, new Refresh(r.binding, ttlMillis));
         }
         hits.increment();
@@ -193,8 +193,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public StickyBinding bindIfAbsent(StickyKey key, StickyBinding binding, long nowNanos) {
-        Replica mine = new Replica(canonical(binding), nowNanos);
-        Replica holding = replica.compute(key, (k, existing) -> {
+        LocalBinding mine = new LocalBinding(canonical(binding), nowNanos);
+        LocalBinding holding = replica.compute(key, (k, existing) -> {
             if (existing != null && !isExpired(existing, nowNanos)) {
                 return existing;
             }
@@ -214,8 +214,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public StickyBinding rebind(StickyKey key, StickyBinding expected, StickyBinding replacement, long nowNanos) {
-        Replica mine = new Replica(canonical(replacement), nowNanos);
-        Replica holding = replica.compute(key, (k, existing) -> {
+        LocalBinding mine = new LocalBinding(canonical(replacement), nowNanos);
+        LocalBinding holding = replica.compute(key, (k, existing) -> {
             if (existing == null) {
                 return isFull() ? null : mine;
             }
@@ -237,7 +237,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
      * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
-    private void send(StickyKey key, Replica sent, EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
+    private void send(StickyKey key, LocalBinding sent,
+                      EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
         writes.increment();
         try {
             map.submitToKey(key, change)
@@ -251,7 +252,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * The cluster's answer to a change sent for {@code sent}: if another binding holds, the
      * replica takes it — unless a newer event already replaced {@code sent}.
      */
-    private void follow(StickyKey key, Replica sent, StickyBinding holding, Throwable failure, Object change) {
+    private void follow(StickyKey key, LocalBinding sent, StickyBinding holding, Throwable failure, Object change) {
         if (failure != null) {
             // The local choice stays; the next refresh claims it again once the cluster answers.
             if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
@@ -262,7 +263,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         if (!holding.equals(sent.binding)) {
             overruled.increment();
             // Usually the winner's entry event got here first and this replace finds nothing to do.
-            replica.replace(key, sent, new Replica(canonical(holding), ticker.nanos()));
+            replica.replace(key, sent, new LocalBinding(canonical(holding), ticker.nanos()));
         }
     }
 
@@ -333,7 +334,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         });
     }
 
-    private boolean isExpired(Replica r, long nowNanos) {
+    private boolean isExpired(LocalBinding r, long nowNanos) {
         return nowNanos - r.writtenNanos > lifeNanos;
     }
 
@@ -392,7 +393,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             StickyBinding binding = canonical(e.getValue());
             replica.compute(e.getKey(), (k, local) ->
                     local == null || (local.writtenNanos < start && !local.binding.equals(binding))
-                            ? new Replica(binding, copiedWritten) : local);
+                            ? new LocalBinding(binding, copiedWritten) : local);
             copied++;
         }
         LOG.info("sticky table {}: replica caught up with {} bindings in {} ms", name, copied,
@@ -434,12 +435,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
         @Override
         public void entryAdded(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new Replica(canonical(event.getValue()), ticker.nanos()));
+            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
         }
 
         @Override
         public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new Replica(canonical(event.getValue()), ticker.nanos()));
+            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
         }
 
         @Override
@@ -467,7 +468,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         /** Drops the key unless the replica already holds another binding for it (a newer choice). */
         private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
             StickyBinding old = event.getOldValue();
-            Replica r = replica.get(event.getKey());
+            LocalBinding r = replica.get(event.getKey());
             return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
         }
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * all (it expired or was lost while this node still used it), the binding is claimed again, since a
  * node is evidently still sending the subscriber there.
  */
-record Refresh(StickyBinding binding, long ttlMillis) implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
+record Refresh(StickyBinding binding, long ttlMillis)
+        implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
 
     @Override
     public StickyBinding process(Map.Entry<StickyKey, StickyBinding> entry) {

@@ -46,8 +46,9 @@ public final class StickySerializers {
         // Internal API, and the only way to reach the member's serialization service.
         SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
         StickyBinding binding = new StickyBinding("", "");
-        for (Object sample : new Object[] {StickyKey.of(StickyKind.IMSI, new byte[0]), binding,
-                new Claim(binding, 1), new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding)}) {
+        Object[] samples = {StickyKey.of(StickyKind.IMSI, new byte[0]), binding, new Claim(binding, 1),
+            new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding)};
+        for (Object sample : samples) {
             serialization.toData(sample);
         }
     }
