@@ -23,15 +23,12 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.director.sim.SimulatedUdpClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,11 +50,12 @@ import org.junit.jupiter.api.Test;
  */
 class UdpDirectorIT {
 
-    private static final Duration RESPONSE_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofMillis(500);
     private static final Duration RETRY = Duration.ofSeconds(1);
+    private static final Duration ASK = Duration.ofSeconds(2);
 
     private final List<SimulatedUdpBackend> backends = new ArrayList<>();
-    private final List<Client> clients = new ArrayList<>();
+    private final List<SimulatedUdpClient> clients = new ArrayList<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private Vertx vertx;
     private Director director;
@@ -89,7 +87,7 @@ class UdpDirectorIT {
 
     @AfterEach
     void stop() throws Exception {
-        clients.forEach(Client::close);
+        clients.forEach(SimulatedUdpClient::close);
         if (director != null) {
             director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
@@ -102,12 +100,12 @@ class UdpDirectorIT {
     @Test
     void spreadsClientsKeepsThemStickyFailsOverAndTakesTheRealBack() throws Exception {
         // Six clients on six loopback addresses, ten requests each.
-        Map<Client, String> stuckTo = new HashMap<>();
+        Map<SimulatedUdpClient, String> stuckTo = new HashMap<>();
         for (int i = 0; i < 6; i++) {
-            Client client = client("127.0.0." + (11 + i));
+            SimulatedUdpClient client = client("127.0.0." + (11 + i));
             Set<String> answeredBy = new HashSet<>();
             for (int r = 0; r < 10; r++) {
-                String answer = client.ask("req-" + i + "-" + r);
+                String answer = client.ask("req-" + i + "-" + r, ASK);
                 assertThat(answer).endsWith("|req-" + i + "-" + r);
                 answeredBy.add(answer.substring(0, answer.indexOf('|')));
             }
@@ -123,7 +121,7 @@ class UdpDirectorIT {
         // Backend A goes silent: its two clients' requests go unanswered until A is FAILED.
         SimulatedUdpBackend a = backends.get(0);
         RealServer realA = director.farms().farm("responders").real(idOf(a));
-        List<Client> onA = stuckTo.entrySet().stream().filter(e -> e.getValue().equals("A")).map(Map.Entry::getKey).toList();
+        List<SimulatedUdpClient> onA = stuckTo.entrySet().stream().filter(e -> e.getValue().equals("A")).map(Map.Entry::getKey).toList();
         a.silent(true);
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             onA.forEach(c -> c.send("probe"));
@@ -133,11 +131,11 @@ class UdpDirectorIT {
         assertThat(counter("switchboard.requests.expired")).isGreaterThanOrEqualTo(3);
 
         // Its clients are reassigned to B or C and stay there.
-        for (Client c : onA) {
+        for (SimulatedUdpClient c : onA) {
             c.drain();
-            String first = c.ask("after-failover");
+            String first = c.ask("after-failover", ASK);
             assertThat(first).matches("[BC]\\|after-failover");
-            assertThat(c.ask("again")).startsWith(first.substring(0, 2));
+            assertThat(c.ask("again", ASK)).startsWith(first.substring(0, 2));
         }
 
         // A answers again; after the retry timer it is READY_TO_TEST, a new client's request tests
@@ -147,8 +145,8 @@ class UdpDirectorIT {
         long aBefore = a.received();
         List<String> newcomers = new ArrayList<>();
         for (int i = 0; i < 3 && realA.state() != RealState.OPERATIONAL; i++) {
-            Client c = client("127.0.0." + (31 + i));
-            newcomers.add(c.ask("newcomer"));
+            SimulatedUdpClient c = client("127.0.0." + (31 + i));
+            newcomers.add(c.ask("newcomer", ASK));
         }
         assertThat(realA.state()).isEqualTo(RealState.OPERATIONAL);
         assertThat(newcomers).contains("A|newcomer");
@@ -157,14 +155,14 @@ class UdpDirectorIT {
 
     @Test
     void oversizedDatagramIsCountedAndDroppedWhileTrafficContinues() throws Exception {
-        Client client = client("127.0.0.21");
-        assertThat(client.ask("before")).endsWith("|before");
+        SimulatedUdpClient client = client("127.0.0.21");
+        assertThat(client.ask("before", ASK)).endsWith("|before");
         long received = backends.stream().mapToLong(SimulatedUdpBackend::received).sum();
 
         client.send("x".repeat(5000));
         await().atMost(Duration.ofSeconds(5)).until(() -> counter("switchboard.dropped", "reason", "oversized") == 1);
 
-        assertThat(client.ask("after")).endsWith("|after");
+        assertThat(client.ask("after", ASK)).endsWith("|after");
         assertThat(backends.stream().mapToLong(SimulatedUdpBackend::received).sum()).isEqualTo(received + 1);
         VirtualServer vs = director.virtualServers().get("echo");
         assertThat(vs.metrics().droppedCount(DropReason.OVERSIZED)).isEqualTo(1);
@@ -185,59 +183,9 @@ class UdpDirectorIT {
         return c == null ? 0 : c.count();
     }
 
-    private Client client(String address) throws IOException {
-        Client c = new Client(new InetSocketAddress(address, 0), vip);
+    private SimulatedUdpClient client(String address) throws IOException {
+        SimulatedUdpClient c = new SimulatedUdpClient(new InetSocketAddress(address, 0), vip);
         clients.add(c);
         return c;
-    }
-
-    /** A test client bound to its own loopback address. */
-    static final class Client implements AutoCloseable {
-        private final DatagramSocket socket;
-        private final InetSocketAddress target;
-
-        Client(InetSocketAddress bind, InetSocketAddress target) throws IOException {
-            this.socket = new DatagramSocket(bind);
-            this.target = target;
-        }
-
-        void send(String payload) {
-            byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
-            try {
-                socket.send(new DatagramPacket(bytes, bytes.length, target));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        /** Sends and waits up to 2 s for the answer; null when none came. */
-        String ask(String payload) throws IOException {
-            send(payload);
-            return receive(2000);
-        }
-
-        String receive(int timeoutMillis) throws IOException {
-            socket.setSoTimeout(timeoutMillis);
-            byte[] buf = new byte[8192];
-            DatagramPacket in = new DatagramPacket(buf, buf.length);
-            try {
-                socket.receive(in);
-            } catch (SocketTimeoutException e) {
-                return null;
-            }
-            return new String(in.getData(), 0, in.getLength(), StandardCharsets.UTF_8);
-        }
-
-        /** Discards answers already queued (late answers to earlier probes). */
-        void drain() throws IOException {
-            while (receive(50) != null) {
-                // discard
-            }
-        }
-
-        @Override
-        public void close() {
-            socket.close();
-        }
     }
 }

@@ -11,10 +11,23 @@ import java.util.Optional;
  *                        in-band failure of the real
  * @param idle            how long an idle flow (generic UDP) is kept
  * @param maxDatagram     larger datagrams are dropped as {@code oversized}
+ * @param options         the service's own settings, {@link ServiceOptions#NONE} when it has none
  */
 public record VirtualServerConfig(String name, Endpoint listen, ServiceKind service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
-        boolean inService) {
+        boolean inService, ServiceOptions options) {
+
+    /** A virtual server whose service takes no options. */
+    public VirtualServerConfig(String name, Endpoint listen, ServiceKind service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, ServiceOptions.NONE);
+    }
+
+    /** The options as the plug-in's own record type. */
+    public <T extends ServiceOptions> T options(Class<T> type) {
+        return type.cast(options);
+    }
 
     public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(2);
     public static final Duration DEFAULT_IDLE = Duration.ofMinutes(1);

@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The outcome counters of one virtual server. Every request that reaches the virtual address ends
  * in exactly one of {@code forwarded} or {@code dropped{reason}}; every datagram from a real ends in
  * {@code responses.relayed} or {@code responses.unmatched{reason}}; every forwarded request is later
- * answered or {@code requests.expired}. Counters are resolved once so the hot path only increments.
+ * answered or {@code requests.expired}. A client's retransmission of a pending request is
+ * {@code requests.retransmitted} (after {@code received}), not a second {@code forwarded}. Counters are resolved once so the hot path only increments.
  */
 public final class VirtualServerMetrics {
 
@@ -27,6 +28,7 @@ public final class VirtualServerMetrics {
     private final Counter forwarded;
     private final Counter relayed;
     private final Counter expired;
+    private final Counter retransmitted;
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
@@ -38,12 +40,14 @@ public final class VirtualServerMetrics {
         this.forwarded = counter("switchboard.requests.forwarded", "Requests sent to a real");
         this.relayed = counter("switchboard.responses.relayed", "Answers relayed to the client from the virtual address");
         this.expired = counter("switchboard.requests.expired", "Forwarded requests that got no answer in time");
+        this.retransmitted = counter("switchboard.requests.retransmitted",
+                "Client retransmissions of a pending request, resent to the same real");
         for (Selection.Reason reason : Selection.Reason.values()) {
             selections.put(reason, Counter.builder("switchboard.selections")
                     .description("How the real of a forwarded request was chosen")
                     .tags(tags).tag("reason", reason.tag()).register(registry));
         }
-        dropped(DropReason.NO_REAL_AVAILABLE); // present at zero from the start: the alarm to watch
+        droppedCounter(DropReason.NO_REAL_AVAILABLE); // exported at zero from the start: the alarm to watch
     }
 
     private Counter counter(String name, String description) {
@@ -75,12 +79,13 @@ public final class VirtualServerMetrics {
 
     public void dropped(DropReason reason) {
         Counter c = dropped.get(reason);
-        if (c == null) {
-            c = dropped.computeIfAbsent(reason, r -> Counter.builder("switchboard.dropped")
-                    .description("Requests dropped, by reason").tags(tags).tag("reason", r.name())
-                    .register(registry));
-        }
-        c.increment();
+        (c != null ? c : droppedCounter(reason)).increment();
+    }
+
+    private Counter droppedCounter(DropReason reason) {
+        return dropped.computeIfAbsent(reason, r -> Counter.builder("switchboard.dropped")
+                .description("Requests dropped, by reason").tags(tags).tag("reason", r.name())
+                .register(registry));
     }
 
     public void relayed() {
@@ -96,6 +101,10 @@ public final class VirtualServerMetrics {
 
     public void expired() {
         expired.increment();
+    }
+
+    public void retransmitted() {
+        retransmitted.increment();
     }
 
     /** Current count, for the demo summary and tests. */
@@ -118,6 +127,16 @@ public final class VirtualServerMetrics {
 
     public double receivedCount() {
         return received.count();
+    }
+
+    public double retransmittedCount() {
+        return retransmitted.count();
+    }
+
+    /** Current count of unmatched answers for one reason. */
+    public double unmatchedCount(String reason) {
+        Counter c = unmatched.get(reason);
+        return c == null ? 0 : c.count();
     }
 
     public StickyStats stickyStats(StickyTable table) {

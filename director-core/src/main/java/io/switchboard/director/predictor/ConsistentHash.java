@@ -9,18 +9,22 @@ import java.util.List;
 /**
  * Maglev consistent hashing (Eisenbud et al., NSDI 2016, §3.4) with weights: a lookup table of a
  * prime size is filled by each real in turn along its own permutation, a real of weight w taking w
- * entries per round. When a real leaves, only the keys that were on it move; the others keep their
- * real, which is what lets the sticky table be a cache rather than the truth. The table depends
- * only on the reals' ids and weights, so every node of a cluster builds the same one.
+ * entries per round. The table holds every real with a weight, whatever its state: a key whose real
+ * cannot take work (failed, out of service, throttled) walks on along the table to the next one that
+ * can, so when a real leaves only its own keys move, spread over the others by weight, and they come
+ * back when it returns. That is what lets the sticky table be a cache rather than the truth. The
+ * table depends only on the reals' ids and weights, so every node of a cluster builds the same one,
+ * and it is rebuilt only when those change.
  */
 public final class ConsistentHash implements Predictor {
 
     /** A prime well above 100 × the number of reals a farm may have. */
     static final int TABLE_SIZE = 65_537;
 
-    private volatile Snapshot snapshot = new Snapshot(new RealServer[0], new int[0]);
+    private volatile Snapshot snapshot = new Snapshot(new RealServer[0], new int[0], List.of());
 
-    private record Snapshot(RealServer[] reals, int[] table) {
+    /** @param signature the ids and weights the table was built from */
+    private record Snapshot(RealServer[] reals, int[] table, List<String> signature) {
     }
 
     @Override
@@ -35,8 +39,8 @@ public final class ConsistentHash implements Predictor {
         if (first.tryTakeNewWork()) {
             return first;
         }
-        // The key's own real is throttled: walk on along the table, which spreads these keys over
-        // the other reals in proportion to their weights.
+        // The key's own real cannot take work: walk on along the table, which spreads these keys
+        // over the other reals in proportion to their weights.
         boolean[] tried = new boolean[n];
         tried[s.table[slot]] = true;
         int left = n - 1;
@@ -55,13 +59,17 @@ public final class ConsistentHash implements Predictor {
 
     @Override
     public void rebuild(List<RealServer> reals) {
-        List<RealServer> live = new ArrayList<>();
+        List<RealServer> weighted = new ArrayList<>();
+        List<String> signature = new ArrayList<>();
         for (RealServer real : reals) {
-            if (real.isCandidate()) {
-                live.add(real);
+            if (real.weight() > 0) {
+                weighted.add(real);
+                signature.add(real.id() + "*" + real.weight());
             }
         }
-        snapshot = new Snapshot(live.toArray(new RealServer[0]), buildTable(live));
+        if (!signature.equals(snapshot.signature)) {
+            snapshot = new Snapshot(weighted.toArray(new RealServer[0]), buildTable(weighted), signature);
+        }
     }
 
     /** Real index per table entry. */

@@ -37,7 +37,7 @@ public final class WeightedRoundRobin implements Predictor {
                 }
             }
         }
+        // The turn counter runs on: restarting it at every rebuild would favour the first reals.
         schedule = turns.toArray(new RealServer[0]);
-        turn.set(0);
     }
 }

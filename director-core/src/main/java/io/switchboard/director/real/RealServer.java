@@ -23,6 +23,7 @@ public final class RealServer {
     private final int slot;
     private final InetSocketAddress address;
     private final int staticWeight;
+    private final java.util.Optional<String> secret;
     private volatile int weight;
     private final int maxConns;
     private final long retryNanos;
@@ -30,6 +31,7 @@ public final class RealServer {
     private final AtomicInteger connections = new AtomicInteger();
     private final FailureDetector detector;
     private volatile long failedAtNanos;
+    private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
 
     private final LongAdder forwarded = new LongAdder();
@@ -47,6 +49,7 @@ public final class RealServer {
         this.id = config.endpoint().toString();
         this.slot = slot;
         this.staticWeight = config.weight();
+        this.secret = config.secret();
         this.weight = config.weight();
         this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
         this.retryNanos = failure.retry().toNanos();
@@ -69,6 +72,11 @@ public final class RealServer {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** The shared secret between the director and this real ({@code secret:}), empty when none is configured. */
+    public java.util.Optional<String> secret() {
+        return secret;
     }
 
     public RealState state() {
@@ -138,6 +146,14 @@ public final class RealServer {
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
     }
 
+    /**
+     * Gives back a claim from {@link #tryTakeNewWork()} that was not used (the request went
+     * elsewhere or was dropped): a real claimed for its test request is offered again.
+     */
+    public void releaseClaim() {
+        move(RealState.TESTING, RealState.READY_TO_TEST);
+    }
+
     public boolean servesBoundClients() {
         return state.get().servesBoundClients();
     }
@@ -150,15 +166,21 @@ public final class RealServer {
         }
     }
 
-    /** The real answered a request (or the request ended without needing an answer). */
+    /** A request was sent to this real that is answered elsewhere (not through the director). */
+    public void requestSentOneWay() {
+        forwarded.increment();
+    }
+
+    /** The real answered a request. */
     public void requestAnswered() {
         answered.increment();
         closeConnection();
         synchronized (detector) {
             detector.answered();
         }
-        if (move(RealState.TESTING, RealState.OPERATIONAL)) {
-            LOG.info("real {} of farm {} answered its test request: OPERATIONAL", id, farm);
+        RealState next = weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+        if (move(RealState.TESTING, next)) {
+            LOG.info("real {} of farm {} answered its test request: {}", id, farm, next);
         }
     }
 
@@ -208,6 +230,33 @@ public final class RealServer {
         }
     }
 
+    /**
+     * The verdict of the farm's probes: failing takes the real out of rotation (PROBE_FAILED, bound
+     * clients reassigned) from any state but OUTOFSERVICE; passing again restores it.
+     */
+    public void probesFailing(boolean failing) {
+        this.probesFailing = failing;
+        if (failing) {
+            for (RealState s = state.get(); s != RealState.OUTOFSERVICE && s != RealState.PROBE_FAILED; s = state.get()) {
+                if (move(s, RealState.PROBE_FAILED)) {
+                    LOG.warn("real {} of farm {} failed its probes ({} -> PROBE_FAILED)", id, farm, s);
+                    return;
+                }
+            }
+        } else {
+            synchronized (detector) {
+                detector.reset();
+            }
+            if (move(RealState.PROBE_FAILED, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
+                LOG.info("real {} of farm {} passes its probes again", id, farm);
+            }
+        }
+    }
+
+    public boolean probesFailing() {
+        return probesFailing;
+    }
+
     /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
     public void takeOutOfService() {
         RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
@@ -224,8 +273,10 @@ public final class RealServer {
             synchronized (detector) {
                 detector.reset();
             }
-            if (move(s, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
-                LOG.info("real {} of farm {} put in service", id, farm);
+            RealState next = probesFailing ? RealState.PROBE_FAILED
+                    : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+            if (move(s, next)) {
+                LOG.info("real {} of farm {} put in service: {}", id, farm, next);
             }
         }
     }

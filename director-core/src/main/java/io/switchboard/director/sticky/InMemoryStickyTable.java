@@ -89,13 +89,19 @@ public final class InMemoryStickyTable implements StickyTable {
 
     @Override
     public StickyBinding rebind(StickyKey key, StickyBinding expected, StickyBinding replacement, long nowNanos) {
-        Entry holding = entries.computeIfPresent(key, (k, existing) ->
-                existing.binding.equals(expected) || isIdle(existing, nowNanos)
-                        ? new Entry(replacement, nowNanos) : existing);
+        boolean[] replaced = new boolean[1];
+        Entry holding = entries.computeIfPresent(key, (k, existing) -> {
+            if (!existing.binding.equals(replacement)
+                    && (existing.binding.equals(expected) || isIdle(existing, nowNanos))) {
+                replaced[0] = true;
+                return new Entry(replacement, nowNanos);
+            }
+            return existing;
+        });
         if (holding == null) {
             return bindIfAbsent(key, replacement, nowNanos);
         }
-        if (holding.binding.equals(replacement)) {
+        if (replaced[0]) {
             bound.increment();
         }
         return holding.binding;
@@ -114,9 +120,9 @@ public final class InMemoryStickyTable implements StickyTable {
     public int removeBoundTo(String farm, String real) {
         StickyBinding target = new StickyBinding(farm, real);
         int removed = 0;
-        for (Iterator<Map.Entry<StickyKey, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
-            if (it.next().getValue().binding.equals(target)) {
-                it.remove();
+        for (Map.Entry<StickyKey, Entry> e : entries.entrySet()) {
+            // Conditional removal: a binding changed meanwhile by another loop stays.
+            if (e.getValue().binding.equals(target) && entries.remove(e.getKey(), e.getValue())) {
                 size.decrementAndGet();
                 removed++;
             }

@@ -17,6 +17,8 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.transport.Transport;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
+import io.switchboard.director.VirtualServerListener;
+import io.switchboard.director.real.Farms;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,21 +32,23 @@ import org.slf4j.LoggerFactory;
  * everything it touches (flows, pending requests) stays on its own loop (a {@link UdpLane}).
  * Elsewhere (NIO) one socket serves.
  */
-public final class UdpDirectorVerticle extends VerticleBase {
+public final class UdpDirectorVerticle extends VerticleBase implements VirtualServerListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
     private final VirtualServer virtualServer;
+    private final Farms farms;
     private final Ticker ticker;
     private final List<UdpLane> lanes = new ArrayList<>();
     private volatile InetSocketAddress localAddress;
 
-    public UdpDirectorVerticle(VirtualServer virtualServer, Ticker ticker) {
+    public UdpDirectorVerticle(VirtualServer virtualServer, Farms farms, Ticker ticker) {
         this.virtualServer = virtualServer;
+        this.farms = farms;
         this.ticker = ticker;
     }
 
-    /** The bound virtual address (with the real port when the configuration said 0). */
+    @Override
     public InetSocketAddress localAddress() {
         return localAddress;
     }
@@ -81,7 +85,7 @@ public final class UdpDirectorVerticle extends VerticleBase {
             return;
         }
         EventLoop loop = loops.get(index);
-        UdpLane lane = new UdpLane(virtualServer, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
+        UdpLane lane = new UdpLane(virtualServer, farms, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
         Bootstrap bootstrap = newBootstrap(transport, loop, reusePort).handler(lane.virtualAddressHandler());
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
@@ -89,13 +93,18 @@ public final class UdpDirectorVerticle extends VerticleBase {
                         + ": cannot bind " + address + ": " + f.cause().getMessage(), f.cause()));
                 return;
             }
-            lane.start(f.channel());
             lanes.add(lane);
             InetSocketAddress actual = (InetSocketAddress) f.channel().localAddress();
             if (index == 0) {
                 localAddress = new InetSocketAddress(address.getAddress(), actual.getPort());
             }
-            bindLane(transport, loops, index + 1, localAddress, reusePort, done);
+            lane.start(f.channel()).addListener(started -> {
+                if (started.isSuccess()) {
+                    bindLane(transport, loops, index + 1, localAddress, reusePort, done);
+                } else {
+                    done.fail(started.cause());
+                }
+            });
         });
     }
 

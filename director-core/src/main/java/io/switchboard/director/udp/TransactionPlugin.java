@@ -1,0 +1,85 @@
+package io.switchboard.director.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.real.RealServer;
+import java.net.InetSocketAddress;
+
+/**
+ * A plug-in for protocols whose answers carry the request's transaction id (GTP sequence numbers,
+ * RADIUS identifiers, ...). The director multiplexes all clients toward a real over one socket per
+ * event loop, so it allocates its own transaction ids per real — requests from different clients
+ * never collide at a real — writes them into the request, and restores the client's own in the
+ * answer. The plug-in knows where those ids live and what else must change with them (RADIUS
+ * authenticators). All methods work in place on buffers the director owns, without moving reader
+ * indexes, retaining or releasing.
+ */
+public interface TransactionPlugin extends DatagramPlugin {
+
+    /** Width of the transaction id the director allocates (16 for a GTPv1 sequence, 8 for RADIUS). */
+    int transactionIdBits();
+
+    /**
+     * False for protocols whose transaction id the director may not change (a Mobile IP
+     * Identification is covered by the mobile node's authenticator): the client's own id, masked to
+     * {@link #transactionIdBits()}, is then the id toward the real, and a request whose id is
+     * already pending at that real is dropped as {@code pending-full}.
+     */
+    default boolean rewritesTransactionId() {
+        return true;
+    }
+
+    /**
+     * False when the reals answer the client directly rather than through the director (IOS's Home
+     * Agent and ASN behaviour): requests are forwarded and nothing waits for an answer, so in-band
+     * failure detection does not apply to them.
+     */
+    default boolean answersThroughDirector() {
+        return true;
+    }
+
+    /**
+     * How many director sockets each event loop opens toward the reals when the director allocates
+     * ids: each socket has its own id space toward every real, so a narrow id (RADIUS's 8 bits) can
+     * have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real and loop.
+     * Ignored (one socket) when the plug-in keeps the client's ids.
+     */
+    default int upstreamSockets() {
+        return 1;
+    }
+
+    /**
+     * The client's own transaction id of a request, with whatever else makes a retransmission
+     * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
+     * the same value is a retransmission and goes to the same real with the same director id.
+     */
+    long clientTransactionId(ByteBuf request) throws DecodeException;
+
+    /**
+     * Rewrites a request for {@code real}: writes {@code transactionId} (and re-signs where the
+     * protocol needs it).
+     *
+     * @return what {@link #prepareResponse} needs later (e.g. the original authenticator), or null
+     */
+    Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException;
+
+    /**
+     * {@link #prepareRequest(ByteBuf, long, RealServer)} for plug-ins that also need the client the
+     * request came from (a RADIUS client's shared secret). The director calls this one; by default
+     * it ignores the client.
+     */
+    default Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
+        return prepareRequest(request, transactionId, real);
+    }
+
+    /** The transaction id of an answer from a real (the director's, as written by prepareRequest). */
+    long responseTransactionId(ByteBuf response) throws DecodeException;
+
+    /**
+     * Rewrites an answer for the client: the client's own transaction id back (and re-signing).
+     *
+     * @param context what {@link #prepareRequest} returned for this transaction
+     */
+    void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException;
+}

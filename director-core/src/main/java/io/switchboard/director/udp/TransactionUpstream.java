@@ -1,0 +1,273 @@
+package io.switchboard.director.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.util.concurrent.Future;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.Selection;
+import io.switchboard.director.pending.PendingTable;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Upstream for protocols with transaction ids: one director socket per lane toward every real (or
+ * {@link TransactionPlugin#upstreamSockets()} of them, each with its own id space, for narrow ids),
+ * director-allocated ids per real written into each request, and the client's own id restored in
+ * the answer. A retransmission (same client, same client id) goes to the same real with the same
+ * director id and is counted as such, not as a new request.
+ */
+final class TransactionUpstream implements Upstream {
+
+    static final int MAX_PENDING = 65_536;
+    /** How many ids to try before a real counts as having no free id. */
+    private static final int MAX_ID_PROBES = 1024;
+
+    private final LaneContext lane;
+    private final TransactionPlugin plugin;
+    private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
+    private final long idMask;
+    private final int idBits;
+    /** Director sockets of this lane; each has an id space of its own toward every real. */
+    private final Channel[] sockets;
+    /** Ids to try before a real counts as having no free id: the whole space when it is small. */
+    private final long probes;
+    private final long[] nextId;
+    private final PendingTable<Pending> pending;
+    private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
+
+    private record ClientTransaction(InetSocketAddress client, long id) {
+    }
+
+    private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context) {
+    }
+
+    TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
+        this.lane = lane;
+        this.plugin = plugin;
+        this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
+        this.idBits = Long.bitCount(idMask);
+        // Pending ids carry the socket index above the wire id; they must fit the table's 40 bits.
+        int wanted = plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1;
+        this.sockets = new Channel[idBits + 32 - Integer.numberOfLeadingZeros(wanted - 1) <= 40 ? wanted : 1];
+        long space = (idMask + 1) * sockets.length;
+        this.probes = sockets.length > 1 ? space : MAX_ID_PROBES;
+        int slots = 0;
+        Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
+        for (ServerFarm farm : farms.all()) {
+            for (RealServer real : farm.reals()) {
+                slots = Math.max(slots, real.slot() + 1);
+                byAddress.computeIfAbsent(real.address(), a -> new ArrayList<>()).add(real);
+            }
+        }
+        byAddress.forEach((address, reals) -> realsByAddress.put(address, reals.toArray(new RealServer[0])));
+        this.nextId = new long[slots];
+        this.pending = new PendingTable<>(MAX_PENDING, lane.virtualServer.config().responseTimeout().toNanos(),
+                this::expired);
+    }
+
+    @Override
+    public Future<?> start() {
+        io.netty.util.concurrent.Promise<Void> all = lane.loop.newPromise();
+        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(sockets.length);
+        for (int i = 0; i < sockets.length; i++) {
+            int index = i;
+            bind(index).addListener(f -> {
+                if (!f.isSuccess()) {
+                    all.tryFailure(f.cause());
+                } else if (remaining.decrementAndGet() == 0) {
+                    all.trySuccess(null);
+                }
+            });
+        }
+        return all;
+    }
+
+    private ChannelFuture bind(int index) {
+        long socketBits = (long) index << idBits;
+        ChannelFuture bound = lane.bootstrap.get()
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        answer(packet, socketBits);
+                    }
+
+                    @Override
+                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                        lane.log.warn("virtual server {}: socket toward the reals failed: {}",
+                                lane.virtualServer.name(), cause.toString());
+                    }
+                })
+                .bind(0);
+        bound.addListener(f -> sockets[index] = bound.channel());
+        return bound;
+    }
+
+    @Override
+    public void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
+        ClientTransaction clientTransaction;
+        try {
+            clientTransaction = new ClientTransaction(client, plugin.clientTransactionId(datagram));
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Pending retransmitted = byClient.get(clientTransaction);
+        if (retransmitted != null) {
+            resend(datagram, retransmitted);
+            return;
+        }
+        Selection selection = lane.virtualServer.selector().select(key, now);
+        if (selection == null) {
+            lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
+            return;
+        }
+        RealServer real = selection.real();
+        if (!plugin.answersThroughDirector()) {
+            forwardOneWay(datagram, client, clientTransaction.id, selection);
+            return;
+        }
+        long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
+        if (id < 0 || pending.contains(real.slot(), id)) {
+            real.releaseClaim();
+            lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
+            return;
+        }
+        Object context;
+        try {
+            context = plugin.prepareRequest(datagram, id & idMask, real, client);
+        } catch (DecodeException e) {
+            real.releaseClaim();
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Pending request = new Pending(clientTransaction, real, id, context);
+        if (!pending.put(real.slot(), id, request, now)) {
+            real.releaseClaim();
+            lane.drop(DropReason.PENDING_FULL, client, null);
+            return;
+        }
+        byClient.put(clientTransaction, request);
+        real.requestForwarded();
+        lane.metrics.forwarded(selection.reason());
+        send(datagram.retain(), real, id);
+    }
+
+    /** A request whose answer goes from the real to the client directly: nothing to remember. */
+    private void forwardOneWay(ByteBuf datagram, InetSocketAddress client, long clientId, Selection selection) {
+        RealServer real = selection.real();
+        try {
+            plugin.prepareRequest(datagram, clientId & idMask, real, client);
+        } catch (DecodeException e) {
+            real.releaseClaim();
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        real.requestSentOneWay();
+        lane.metrics.forwarded(selection.reason());
+        send(datagram.retain(), real, 0);
+    }
+
+    /** The same director id again: the real sees a retransmission of what it already has. */
+    private void resend(ByteBuf datagram, Pending original) {
+        try {
+            plugin.prepareRequest(datagram, original.id & idMask, original.real, original.clientTransaction.client);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), original.clientTransaction.client, e.getMessage());
+            return;
+        }
+        lane.metrics.retransmitted();
+        send(datagram.retain(), original.real, original.id);
+    }
+
+    /** A free pending id toward {@code real}: the socket index above the wire id. */
+    private long freeId(RealServer real) {
+        int slot = real.slot();
+        long space = sockets.length == 1 ? idMask + 1 : (idMask + 1) * sockets.length;
+        for (long probe = 0; probe < probes; probe++) {
+            long id = sockets.length == 1 ? nextId[slot]++ & idMask : Math.floorMod(nextId[slot]++, space);
+            if (!pending.contains(slot, id)) {
+                return id;
+            }
+        }
+        return -1;
+    }
+
+    /** Sends on the socket that {@code pendingId} belongs to. */
+    private void send(ByteBuf datagram, RealServer real, long pendingId) {
+        Channel socket = sockets[(int) (pendingId >>> idBits)];
+        socket.writeAndFlush(new DatagramPacket(datagram, real.address()), socket.voidPromise());
+    }
+
+    /** An answer from a real: find its request, restore it for the client, relay it. */
+    private void answer(DatagramPacket packet, long socketBits) {
+        RealServer[] reals = realsByAddress.get(packet.sender());
+        if (reals == null) {
+            lane.metrics.unmatched("unknown-source");
+            lane.log.warn("virtual server {}: datagram from {}, which is no real, dropped",
+                    lane.virtualServer.name(), packet.sender());
+            return;
+        }
+        ByteBuf answer = packet.content();
+        long id;
+        try {
+            id = plugin.responseTransactionId(answer);
+        } catch (DecodeException e) {
+            lane.metrics.unmatched("malformed");
+            lane.log.warn("virtual server {}: malformed answer from {}: {}", lane.virtualServer.name(),
+                    packet.sender(), e.getMessage());
+            return;
+        }
+        id = socketBits | (id & idMask);
+        Pending request = null;
+        for (int i = 0; i < reals.length && request == null; i++) {
+            request = pending.remove(reals[i].slot(), id);
+        }
+        if (request == null) {
+            lane.metrics.unmatched("late");
+            return;
+        }
+        byClient.remove(request.clientTransaction);
+        request.real.requestAnswered();
+        try {
+            plugin.prepareResponse(answer, request.clientTransaction.id, request.context);
+        } catch (DecodeException e) {
+            lane.metrics.unmatched("malformed");
+            lane.log.warn("virtual server {}: answer from {} cannot be relayed: {}", lane.virtualServer.name(),
+                    packet.sender(), e.getMessage());
+            return;
+        }
+        lane.relay(answer.retain(), request.clientTransaction.client);
+    }
+
+    private void expired(Pending request) {
+        byClient.remove(request.clientTransaction);
+        request.real.requestUnanswered(request.clientTransaction.client.getAddress(), lane.ticker.nanos());
+        lane.metrics.expired();
+    }
+
+    @Override
+    public void housekeep(long now) {
+        pending.expire(now);
+    }
+
+    @Override
+    public void close() {
+        for (Channel socket : sockets) {
+            if (socket != null) {
+                socket.close();
+            }
+        }
+    }
+}

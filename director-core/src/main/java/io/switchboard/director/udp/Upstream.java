@@ -1,0 +1,28 @@
+package io.switchboard.director.udp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Future;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+
+/**
+ * How a lane reaches the reals and matches their answers: per-client flows for protocols without
+ * transaction ids ({@link FlowUpstream}), or one multiplexed socket with director-allocated ids
+ * ({@link TransactionUpstream}). Confined to the lane's event loop.
+ */
+interface Upstream {
+
+    /** Binds what must exist before the first request. */
+    Future<?> start();
+
+    /**
+     * Steps 4 to 7 for a classified request: choose the real, remember the request, send it.
+     * Borrows {@code datagram}; retains it to send.
+     */
+    void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long nowNanos);
+
+    /** Expires overdue requests and idle state. */
+    void housekeep(long nowNanos);
+
+    void close();
+}

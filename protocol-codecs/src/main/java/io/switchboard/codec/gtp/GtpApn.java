@@ -1,0 +1,62 @@
+package io.switchboard.codec.gtp;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Access Point Name encoding (TS 23.003 §9.1, as in DNS): a sequence of length-prefixed labels,
+ * exposed as the dotted string ("internet.mnc001.mcc001.gprs"). Some equipment sends the name as
+ * plain text without label lengths; {@link #decode} returns {@code null} for anything that is not a
+ * clean label sequence so the caller keeps the raw bytes.
+ */
+public final class GtpApn {
+
+    private GtpApn() {
+    }
+
+    /** The dotted name, or {@code null} if the bytes are not a well-formed label sequence. */
+    public static String decode(byte[] value) {
+        StringBuilder name = new StringBuilder(value.length);
+        int i = 0;
+        while (i < value.length) {
+            int labelLength = value[i] & 0xFF;
+            if (labelLength == 0 || i + 1 + labelLength > value.length) {
+                return null;
+            }
+            for (int j = i + 1; j <= i + labelLength; j++) {
+                int c = value[j] & 0xFF;
+                if (c == '.' || c < 0x21 || c > 0x7E) {
+                    return null;
+                }
+            }
+            if (name.length() > 0) {
+                name.append('.');
+            }
+            name.append(new String(value, i + 1, labelLength, StandardCharsets.US_ASCII));
+            i += 1 + labelLength;
+        }
+        return name.toString();
+    }
+
+    public static byte[] encode(String dotted) {
+        if (dotted.isEmpty()) {
+            return new byte[0];
+        }
+        String[] labels = dotted.split("\\.", -1);
+        int size = 0;
+        for (String label : labels) {
+            if (label.isEmpty() || label.length() > 63) {
+                throw new IllegalArgumentException("bad APN label in " + dotted);
+            }
+            size += 1 + label.length();
+        }
+        byte[] out = new byte[size];
+        int i = 0;
+        for (String label : labels) {
+            out[i++] = (byte) label.length();
+            byte[] ascii = label.getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(ascii, 0, out, i, ascii.length);
+            i += ascii.length;
+        }
+        return out;
+    }
+}

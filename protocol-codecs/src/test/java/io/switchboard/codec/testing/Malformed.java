@@ -1,0 +1,49 @@
+package io.switchboard.codec.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.switchboard.codec.DecodeException;
+
+/** Feeding bad bytes to a decoder: the only acceptable failure is a {@link DecodeException} with a reason. */
+public final class Malformed {
+
+    /** A decoder under test: reads everything it can from the buffer, raising DecodeException when it must. */
+    @FunctionalInterface
+    public interface Decoder {
+        void decode(ByteBuf buf) throws DecodeException;
+    }
+
+    private Malformed() {
+    }
+
+    /** Decodes {@code bytes}; returns the DecodeException raised, or null if they decoded. Anything else fails. */
+    public static DecodeException outcome(byte[] bytes, Decoder decoder) {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        try {
+            decoder.decode(buf);
+            return null;
+        } catch (DecodeException e) {
+            assertThat(e.reason()).isNotNull();
+            assertThat(e.getMessage()).isNotBlank();
+            return e;
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** Asserts that {@code bytes} are rejected with a DecodeException. */
+    public static DecodeException assertRejected(byte[] bytes, Decoder decoder, String what) {
+        DecodeException e = outcome(bytes, decoder);
+        assertThat(e).as(what + ": " + Hex.of(bytes)).isNotNull();
+        return e;
+    }
+
+    /** Asserts that every proper prefix of {@code valid} is rejected with a DecodeException. */
+    public static void assertEveryTruncationRejected(byte[] valid, Decoder decoder, String what) {
+        for (int length = 0; length < valid.length; length++) {
+            assertRejected(java.util.Arrays.copyOf(valid, length), decoder, what + " cut to " + length);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.switchboard.app;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.switchboard.app.admin.AdminServer;
+import io.switchboard.director.Director;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Switchboard node: Vert.x (native transport where the platform has it), the metrics
+ * registry, the director and the admin listener, started and stopped together.
+ */
+public final class Node implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+
+    private final SwitchboardConfig config;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Vertx vertx;
+    private final Director director;
+    private AdminServer admin;
+
+    public Node(SwitchboardConfig config, Services services) {
+        this.config = config;
+        this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+        if (!vertx.isNativeTransportEnabled()) {
+            LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
+                    vertx.unavailableNativeTransportCause() == null ? "not Linux"
+                            : vertx.unavailableNativeTransportCause().getMessage());
+        }
+    }
+
+    /** Binds every virtual server, then the admin listener; on failure, nothing stays bound. */
+    public Future<Void> start() {
+        return director.start(vertx)
+                .compose(v -> {
+                    if (!config.admin().enabled()) {
+                        return Future.succeededFuture();
+                    }
+                    admin = new AdminServer(config.admin(), director, registry);
+                    return vertx.deployVerticle(admin).mapEmpty();
+                })
+                .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())
+                        .compose(v -> Future.failedFuture(failure)))
+                .mapEmpty();
+    }
+
+    /** Starts and waits; throws with the first bind failure. */
+    public void startAndWait() throws Exception {
+        start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+
+    public Director director() {
+        return director;
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** The admin listener's bound address, or null when disabled. */
+    public InetSocketAddress adminAddress() {
+        return admin == null ? null : admin.localAddress();
+    }
+
+    @Override
+    public void close() {
+        try {
+            director.stop().eventually(() -> vertx.close())
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("shutdown did not complete cleanly: {}", e.toString());
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package io.switchboard.app.admin;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.switchboard.director.Director;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.config.AdminConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * The admin listener: {@code GET /health}, {@code GET /metrics} (Prometheus text) and the REST API
+ * under {@code /api/v1}. When a token is configured every API call must present it as
+ * {@code Authorization: Bearer TOKEN}; health and metrics stay open for probes and scrapers.
+ */
+public final class AdminServer extends VerticleBase {
+
+    private final AdminConfig config;
+    private final Director director;
+    private final PrometheusMeterRegistry registry;
+    private HttpServer server;
+
+    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry) {
+        this.config = config;
+        this.director = director;
+        this.registry = registry;
+    }
+
+    public InetSocketAddress localAddress() {
+        return server == null ? null : new InetSocketAddress(config.listen().address(), server.actualPort());
+    }
+
+    @Override
+    public Future<?> start() {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(this::health);
+        router.get("/metrics").handler(ctx -> ctx.response()
+                .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(registry.scrape()));
+        router.route("/api/*").handler(this::authorize);
+        router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
+        router.get("/api/v1/farms").handler(ctx -> json(ctx, 200, farms()));
+        router.get("/api/v1/farms/:farm").handler(ctx -> withFarm(ctx, farm -> json(ctx, 200, farm(farm))));
+        router.post("/api/v1/reals/:farm/:real/inservice").handler(ctx -> withReal(ctx, real -> {
+            real.putInService();
+            json(ctx, 200, real(real));
+        }));
+        router.post("/api/v1/reals/:farm/:real/outofservice").handler(ctx -> withReal(ctx, real -> {
+            real.takeOutOfService();
+            json(ctx, 200, real(real));
+        }));
+        router.put("/api/v1/reals/:farm/:real/weight").handler(ctx -> withReal(ctx, real -> setWeight(ctx, real)));
+        router.get("/api/v1/vservers").handler(ctx -> json(ctx, 200, vservers()));
+        router.get("/api/v1/sticky/:vserver").handler(ctx -> withSticky(ctx, (table, key) -> {
+            StickyBinding b = table.lookup(key, System.nanoTime());
+            if (b == null) {
+                error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
+            } else {
+                json(ctx, 200, new JsonObject().put("key", key.toString()).put("kind", key.kind().configName())
+                        .put("farm", b.farm()).put("real", b.real()));
+            }
+        }));
+        router.delete("/api/v1/sticky/:vserver").handler(ctx -> withSticky(ctx, (table, key) -> {
+            if (table.remove(key)) {
+                ctx.response().setStatusCode(204).end();
+            } else {
+                error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
+            }
+        }));
+        return vertx.createHttpServer()
+                .requestHandler(router)
+                .listen(config.listen().port(), config.listen().address().getHostAddress())
+                .onSuccess(s -> server = s);
+    }
+
+    private void authorize(RoutingContext ctx) {
+        if (config.token().isEmpty()) {
+            ctx.next();
+            return;
+        }
+        String header = ctx.request().getHeader("Authorization");
+        byte[] expected = ("Bearer " + config.token().get()).getBytes(StandardCharsets.UTF_8);
+        if (header != null && MessageDigest.isEqual(expected, header.getBytes(StandardCharsets.UTF_8))) {
+            ctx.next();
+        } else {
+            ctx.response().putHeader("WWW-Authenticate", "Bearer");
+            error(ctx, 401, "missing or wrong bearer token");
+        }
+    }
+
+    private void health(RoutingContext ctx) {
+        JsonObject vs = new JsonObject();
+        boolean up = true;
+        for (VirtualServer v : director.virtualServers().values()) {
+            InetSocketAddress bound = director.localAddress(v.name());
+            up &= bound != null;
+            vs.put(v.name(), bound == null ? "DOWN" : "UP");
+        }
+        json(ctx, up ? 200 : 503, new JsonObject().put("status", up ? "UP" : "DOWN").put("virtualServers", vs));
+    }
+
+    private JsonArray farms() {
+        JsonArray out = new JsonArray();
+        director.farms().all().forEach(f -> out.add(farm(f)));
+        return out;
+    }
+
+    private JsonObject farm(ServerFarm farm) {
+        JsonArray reals = new JsonArray();
+        farm.reals().forEach(r -> reals.add(real(r)));
+        return new JsonObject().put("name", farm.name()).put("predictor", farm.predictorKind().configName())
+                .put("backup", farm.backup() == null ? null : farm.backup().name()).put("reals", reals);
+    }
+
+    static JsonObject real(RealServer r) {
+        return new JsonObject().put("farm", r.farm()).put("real", r.id()).put("state", r.state().name())
+                .put("weight", r.weight()).put("staticWeight", r.staticWeight())
+                .put("connections", r.connections())
+                .put("maxconns", r.maxConns() == Integer.MAX_VALUE ? null : r.maxConns())
+                .put("requests", r.forwarded()).put("answered", r.answered()).put("unanswered", r.unanswered())
+                .put("failures", r.failures()).put("consecutiveFailures", r.consecutiveFailures());
+    }
+
+    private JsonArray vservers() {
+        JsonArray out = new JsonArray();
+        for (VirtualServer v : director.virtualServers().values()) {
+            InetSocketAddress bound = director.localAddress(v.name());
+            StickyTable sticky = v.selector().sticky();
+            out.add(new JsonObject().put("name", v.name()).put("service", v.config().service().configName())
+                    .put("listen", bound == null ? v.config().listen().toString()
+                            : bound.getAddress().getHostAddress() + ":" + bound.getPort())
+                    .put("farm", v.config().farm()).put("inService", v.inService())
+                    .put("received", (long) v.metrics().receivedCount())
+                    .put("forwarded", (long) v.metrics().forwardedCount())
+                    .put("relayed", (long) v.metrics().relayedCount())
+                    .put("expired", (long) v.metrics().expiredCount())
+                    .put("stickyEntries", sticky == null ? null : sticky.size()));
+        }
+        return out;
+    }
+
+    private void setWeight(RoutingContext ctx, RealServer real) {
+        JsonObject body;
+        try {
+            body = ctx.body().asJsonObject();
+        } catch (RuntimeException e) {
+            error(ctx, 400, "body must be JSON: {\"weight\": 0..255}");
+            return;
+        }
+        Integer weight = body == null ? null : body.getInteger("weight");
+        if (weight == null || weight < 0 || weight > 255) {
+            error(ctx, 400, "weight must be 0..255");
+            return;
+        }
+        real.setWeight(weight);
+        json(ctx, 200, real(real));
+    }
+
+    private void withFarm(RoutingContext ctx, java.util.function.Consumer<ServerFarm> action) {
+        ServerFarm farm = director.farms().farm(ctx.pathParam("farm"));
+        if (farm == null) {
+            error(ctx, 404, "no farm named " + ctx.pathParam("farm"));
+        } else {
+            action.accept(farm);
+        }
+    }
+
+    private void withReal(RoutingContext ctx, java.util.function.Consumer<RealServer> action) {
+        withFarm(ctx, farm -> {
+            RealServer real = farm.real(ctx.pathParam("real"));
+            if (real == null) {
+                error(ctx, 404, "farm " + farm.name() + " has no real " + ctx.pathParam("real"));
+            } else {
+                action.accept(real);
+            }
+        });
+    }
+
+    private void withSticky(RoutingContext ctx, java.util.function.BiConsumer<StickyTable, StickyKey> action) {
+        VirtualServer vs = director.virtualServers().get(ctx.pathParam("vserver"));
+        if (vs == null) {
+            error(ctx, 404, "no virtual server named " + ctx.pathParam("vserver"));
+            return;
+        }
+        StickyTable table = vs.selector().sticky();
+        if (table == null) {
+            error(ctx, 404, "virtual server " + vs.name() + " keeps no sticky table");
+            return;
+        }
+        String keyText = ctx.queryParams().get("key");
+        StickyKind kind = vs.config().sticky().orElseThrow().keys().get(0);
+        String kindText = ctx.queryParams().get("kind");
+        if (kindText != null) {
+            java.util.Optional<StickyKind> named = StickyKind.fromConfigName(kindText);
+            if (named.isEmpty() || !vs.config().service().allows(named.get())) {
+                error(ctx, 400, "kind " + kindText + " is not a sticky key of service "
+                        + vs.config().service().configName());
+                return;
+            }
+            kind = named.get();
+        }
+        if (keyText == null) {
+            error(ctx, 400, "query parameter key is required (a " + kind.configName() + ")");
+            return;
+        }
+        try {
+            action.accept(table, StickyKey.parse(kind, keyText));
+        } catch (IllegalArgumentException e) {
+            error(ctx, 400, e.getMessage());
+        }
+    }
+
+    private static void json(RoutingContext ctx, int status, Object body) {
+        ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
+                .end(body instanceof JsonArray a ? a.encodePrettily() : ((JsonObject) body).encodePrettily());
+    }
+
+    private static void error(RoutingContext ctx, int status, String message) {
+        json(ctx, status, new JsonObject().put("error", message));
+    }
+}

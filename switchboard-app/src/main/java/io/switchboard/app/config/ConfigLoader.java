@@ -1,0 +1,90 @@
+package io.switchboard.app.config;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.SwitchboardConfig;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads the YAML configuration document into a {@link SwitchboardConfig}. Everything is checked
+ * before anything is returned, and every problem is reported at once in one {@link ConfigException}
+ * whose message has one {@code path: message} line per problem, for example
+ * {@code farms.ggsn.reals[1].weight: must be 1..255}.
+ *
+ * <p>The loader knows which services this build has: a service that exists in the schema but whose
+ * plug-in is not on the class path is an error, not a virtual server that never answers. Instances
+ * are immutable and may be shared.
+ */
+public final class ConfigLoader {
+
+    private final Set<ServiceKind> availableServices;
+
+    /** @param availableServices the services whose plug-ins are in this build */
+    public ConfigLoader(Set<ServiceKind> availableServices) {
+        Set<ServiceKind> copy = EnumSet.noneOf(ServiceKind.class);
+        copy.addAll(availableServices);
+        this.availableServices = Collections.unmodifiableSet(copy);
+    }
+
+    public Set<ServiceKind> availableServices() {
+        return availableServices;
+    }
+
+    /**
+     * Reads and validates a UTF-8 file.
+     *
+     * @throws ConfigException if the file cannot be read or the document is not valid
+     */
+    public SwitchboardConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw documentError("cannot read " + file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw documentError("cannot read " + file + ": permission denied");
+        } catch (CharacterCodingException e) {
+            throw documentError("cannot read " + file + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw documentError("cannot read " + file + ": " + e);
+        }
+        return parse(text);
+    }
+
+    /**
+     * Reads and validates a document held in memory.
+     *
+     * @throws ConfigException if the document is not valid
+     */
+    public SwitchboardConfig parse(String yaml) {
+        List<ConfigError> errors = new ArrayList<>();
+        Optional<YamlNode> root = YamlTree.parse(yaml, errors);
+        if (root.isEmpty()) {
+            if (errors.isEmpty()) {
+                errors.add(new ConfigError(ConfigError.DOCUMENT,
+                        "the document is empty; it needs at least farms and virtual-servers"));
+            }
+            throw new ConfigException(errors);
+        }
+        Optional<SwitchboardConfig> config = new ConfigBinder(availableServices, errors).bind(root.get());
+        if (!errors.isEmpty() || config.isEmpty()) {
+            throw new ConfigException(errors.stream().distinct().toList());
+        }
+        return config.get();
+    }
+
+    private static ConfigException documentError(String message) {
+        return new ConfigException(List.of(new ConfigError(ConfigError.DOCUMENT, message)));
+    }
+}

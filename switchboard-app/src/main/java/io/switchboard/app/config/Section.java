@@ -1,0 +1,219 @@
+package io.switchboard.app.config;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * A YAML mapping with a fixed set of keys, read by key into typed values. Every problem goes to the
+ * shared error list with its path and the getter returns empty, so that reading carries on and
+ * reports everything in one pass. Unknown keys are reported when the section is opened.
+ */
+final class Section {
+
+    private static final Pattern DECIMAL_INTEGER = Pattern.compile("[-+]?(0|[1-9][0-9_]*)");
+
+    private final Map<String, YamlNode> entries;
+    private final String path;
+    private final List<ConfigError> errors;
+
+    private Section(Map<String, YamlNode> entries, String path, List<ConfigError> errors) {
+        this.entries = entries;
+        this.path = path;
+        this.errors = errors;
+    }
+
+    /**
+     * Opens {@code node} as a section with the given keys; empty (and reported) when it is not a
+     * mapping. Keys not in {@code known} are reported as {@code unknown key (known: ...)}.
+     */
+    static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
+        Optional<YamlNode.Mapping> mapping = mapping(node, path, errors);
+        if (mapping.isEmpty()) {
+            return Optional.empty();
+        }
+        for (String key : mapping.get().entries().keySet()) {
+            if (!known.contains(key)) {
+                errors.add(new ConfigError(ConfigPath.child(path, key),
+                        "unknown key (known: " + String.join(", ", known) + ")"));
+            }
+        }
+        return Optional.of(new Section(mapping.get().entries(), path, errors));
+    }
+
+    String path() {
+        return path;
+    }
+
+    /** Where this section reports problems (for binders that open list items as sections). */
+    List<ConfigError> errors() {
+        return errors;
+    }
+
+    String pathOf(String key) {
+        return ConfigPath.child(path, key);
+    }
+
+    boolean has(String key) {
+        return entries.containsKey(key);
+    }
+
+    /** Reports {@code key: message} when the key is absent; true when it is present. */
+    boolean require(String key, String message) {
+        if (!has(key)) {
+            error(pathOf(key), message);
+            return false;
+        }
+        return true;
+    }
+
+    void error(String errorPath, String message) {
+        errors.add(new ConfigError(ConfigPath.shown(errorPath), message));
+    }
+
+    Optional<YamlNode> node(String key) {
+        return Optional.ofNullable(entries.get(key));
+    }
+
+    Optional<Section> section(String key, List<String> known) {
+        return node(key).flatMap(n -> open(n, pathOf(key), errors, known));
+    }
+
+    /** A mapping whose keys are names chosen by the operator (farms, virtual servers). */
+    Optional<YamlNode.Mapping> namedEntries(String key) {
+        return node(key).flatMap(n -> mapping(n, pathOf(key), errors));
+    }
+
+    Optional<List<YamlNode>> list(String key) {
+        return node(key).flatMap(n -> list(n, pathOf(key), errors));
+    }
+
+    Optional<String> string(String key) {
+        return node(key).flatMap(n -> string(n, pathOf(key), errors));
+    }
+
+    /** An integer in {@code min..max}; {@code Integer.MAX_VALUE} as max means "at least min". */
+    Optional<Integer> integer(String key, int min, int max) {
+        return node(key).flatMap(n -> integer(n, pathOf(key), errors, min, max));
+    }
+
+    OptionalInt optionalInt(String key, int min, int max) {
+        return integer(key, min, max).map(OptionalInt::of).orElse(OptionalInt.empty());
+    }
+
+    Optional<Boolean> bool(String key) {
+        return node(key).flatMap(n -> bool(n, pathOf(key), errors));
+    }
+
+    /** A duration greater than zero. */
+    Optional<Duration> positiveDuration(String key) {
+        return node(key).flatMap(n -> positiveDuration(n, pathOf(key), errors));
+    }
+
+    // ---- values of single nodes, for list items as well as keyed entries -------------------------
+
+    static Optional<YamlNode.Mapping> mapping(YamlNode node, String path, List<ConfigError> errors) {
+        if (node instanceof YamlNode.Mapping mapping) {
+            return Optional.of(mapping);
+        }
+        wrongType(node, path, errors, "must be a mapping");
+        return Optional.empty();
+    }
+
+    static Optional<List<YamlNode>> list(YamlNode node, String path, List<ConfigError> errors) {
+        if (node instanceof YamlNode.Sequence sequence) {
+            return Optional.of(sequence.items());
+        }
+        wrongType(node, path, errors, "must be a list");
+        return Optional.empty();
+    }
+
+    /**
+     * A non-empty string. Numbers are taken as written ({@code 0123} stays {@code 0123}); booleans
+     * and null are refused, since {@code on} or {@code no} as a name is almost always a surprise.
+     */
+    static Optional<String> string(YamlNode node, String path, List<ConfigError> errors) {
+        if (node instanceof YamlNode.Scalar scalar) {
+            switch (scalar.kind()) {
+                case STRING:
+                case INTEGER:
+                case DECIMAL:
+                    if (scalar.text().isEmpty()) {
+                        errors.add(new ConfigError(ConfigPath.shown(path), "must not be empty"));
+                        return Optional.empty();
+                    }
+                    return Optional.of(scalar.text());
+                case BOOLEAN:
+                    errors.add(new ConfigError(ConfigPath.shown(path),
+                            "must be a string, not a boolean (quote it: \"" + scalar.text() + "\")"));
+                    return Optional.empty();
+                default:
+                    break;
+            }
+        }
+        wrongType(node, path, errors, "must be a string");
+        return Optional.empty();
+    }
+
+    static Optional<Integer> integer(YamlNode node, String path, List<ConfigError> errors, int min, int max) {
+        if (!(node instanceof YamlNode.Scalar scalar) || scalar.kind() != YamlNode.Kind.INTEGER) {
+            wrongType(node, path, errors, "must be an integer");
+            return Optional.empty();
+        }
+        if (!DECIMAL_INTEGER.matcher(scalar.text()).matches()) {
+            // 0x1F, 0o17 and 010 (octal in YAML 1.1, decimal in 1.2) are not worth the doubt.
+            errors.add(new ConfigError(ConfigPath.shown(path),
+                    "must be a decimal integer without leading zeros, not '" + scalar.text() + "'"));
+            return Optional.empty();
+        }
+        BigInteger value = new BigInteger(scalar.text().replace("_", ""));
+        boolean tooSmall = value.compareTo(BigInteger.valueOf(min)) < 0;
+        if (tooSmall || value.compareTo(BigInteger.valueOf(max)) > 0) {
+            String message = max != Integer.MAX_VALUE ? "must be " + min + ".." + max
+                    : tooSmall ? "must be at least " + min : "must be at most " + max;
+            errors.add(new ConfigError(ConfigPath.shown(path), message));
+            return Optional.empty();
+        }
+        return Optional.of(value.intValueExact());
+    }
+
+    static Optional<Boolean> bool(YamlNode node, String path, List<ConfigError> errors) {
+        if (node instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.BOOLEAN) {
+            String text = scalar.text().toLowerCase(Locale.ROOT);
+            return Optional.of(text.equals("true") || text.equals("yes") || text.equals("on"));
+        }
+        wrongType(node, path, errors, "must be true or false");
+        return Optional.empty();
+    }
+
+    static Optional<Duration> positiveDuration(YamlNode node, String path, List<ConfigError> errors) {
+        if (!(node instanceof YamlNode.Scalar scalar) || scalar.kind() == YamlNode.Kind.BOOLEAN
+                || scalar.kind() == YamlNode.Kind.NULL) {
+            wrongType(node, path, errors, Durations.NOT_A_DURATION);
+            return Optional.empty();
+        }
+        try {
+            Duration duration = Durations.parse(scalar.text());
+            if (duration.isNegative() || duration.isZero()) {
+                errors.add(new ConfigError(ConfigPath.shown(path), "must be greater than zero"));
+                return Optional.empty();
+            }
+            return Optional.of(duration);
+        } catch (IllegalArgumentException e) {
+            errors.add(new ConfigError(ConfigPath.shown(path), e.getMessage()));
+            return Optional.empty();
+        }
+    }
+
+    private static void wrongType(YamlNode node, String path, List<ConfigError> errors, String expected) {
+        if (node instanceof YamlNode.Rejected) {
+            return; // already reported by YamlTree
+        }
+        errors.add(new ConfigError(ConfigPath.shown(path), expected + ", not " + node.description()));
+    }
+}

@@ -1,0 +1,113 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code check}, {@code run} and {@code demo} as a user calls them, in process. */
+class CommandLineIT {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine cli = new CommandLine(new SwitchboardCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private static final String BROKEN = """
+            farms:
+              ggsn:
+                predictor: leastconns
+                failure: { numconns: 4, numclients: 2, retry: 30 }
+                reals:
+                  - { address: 127.0.0.2, port: 2123, weight: 3 }
+                  - { address: 127.0.0.3, port: 2123, weight: 300 }
+            virtual-servers:
+              echo:
+                listen: 127.0.0.1:%d
+                service: udp
+                farm: ggsn
+                sticky: { key: imsi, idle: 1h }
+              other:
+                listen: 127.0.0.1:0
+                service: udp
+                farm: ggsn2
+            """;
+
+    @Test
+    void checkListsEveryErrorWithItsPathAndFails() throws Exception {
+        Path file = Files.writeString(dir.resolve("broken.yaml"), BROKEN.formatted(0));
+
+        int exit = execute("check", "-c", file.toString());
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString())
+                .contains("farms.ggsn.failure.retry:")
+                .contains("farms.ggsn.reals[1].weight: must be 1..255")
+                .contains("virtual-servers.echo.sticky")
+                .contains("virtual-servers.other.farm:");
+        assertThat(out.toString()).doesNotContain("OK");
+    }
+
+    @Test
+    void runRefusesABrokenConfigurationBeforeBindingAnything() throws Exception {
+        int port;
+        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            port = probe.getLocalPort();
+        }
+        Path file = Files.writeString(dir.resolve("broken.yaml"), BROKEN.formatted(port));
+
+        int exit = execute("run", "-c", file.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("farms.ggsn.reals[1].weight: must be 1..255");
+        // Nothing was bound: the virtual server's port is still free.
+        try (DatagramSocket again = new DatagramSocket(new InetSocketAddress("127.0.0.1", port))) {
+            assertThat(again.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    @Test
+    void checkAcceptsAValidConfiguration() throws Exception {
+        Path file = Files.writeString(dir.resolve("ok.yaml"), """
+                farms:
+                  web:
+                    reals:
+                      - { address: 127.0.0.2, port: 8053 }
+                virtual-servers:
+                  dns:
+                    listen: 127.0.0.1:5353
+                    service: udp
+                    farm: web
+                """);
+
+        assertThat(execute("check", "-c", file.toString())).isZero();
+        assertThat(out.toString()).contains("OK (1 farm, 1 virtual server)");
+    }
+
+    @Test
+    void demoRunsAndReportsSuccess() {
+        int exit = execute("demo", "--clients", "6", "--requests", "5");
+
+        assertThat(exit).as(out.toString()).isZero();
+        assertThat(out.toString())
+                .contains("127.0.0.11         sim-a")
+                .contains("127.0.0.14         sim-b")
+                .contains("127.0.0.16         sim-c")
+                .contains("Demo OK");
+    }
+}

@@ -1,0 +1,61 @@
+package io.switchboard.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyKind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The configuration reference in the README says what the loader and {@link ServiceKind} say. */
+class DocumentationTest {
+
+    /** Surefire runs in the module directory; the reference lives at the repository root. */
+    private static final Path REFERENCE = Path.of("..", "README.md");
+
+    @Test
+    void serviceMatrixMatchesServiceKind() throws IOException {
+        assertThat(REFERENCE).exists();
+        String text = Files.readString(REFERENCE);
+        String matrix = text.substring(text.indexOf("<!-- service-matrix"), text.indexOf("<!-- /service-matrix"));
+        List<String> rows = matrix.lines().filter(l -> l.startsWith("| `")).toList();
+
+        List<String> expected = new ArrayList<>();
+        for (ServiceKind service : ServiceKind.values()) {
+            String predictors = Arrays.stream(PredictorKind.values())
+                    .map(p -> service.allows(p) ? "yes" : "no").collect(Collectors.joining(" | "));
+            String keys = service.allowedStickyKeys().isEmpty() ? "none (no `sticky`)"
+                    : service.allowedStickyKeys().stream().map(k -> "`" + k.configName() + "`")
+                            .collect(Collectors.joining(", "));
+            expected.add("| `" + service.configName() + "` | " + (service == ServiceKind.TCP ? "TCP" : "UDP")
+                    + " | " + predictors + " | " + keys + " |");
+        }
+        assertThat(rows).containsExactlyElementsOf(expected);
+        assertThat(matrix).contains("| Service | Transport | " + Arrays.stream(PredictorKind.values())
+                .map(PredictorKind::configName).collect(Collectors.joining(" | ")) + " | Sticky keys |");
+    }
+
+    @Test
+    void everyKeyTheLoaderKnowsIsDocumented() throws IOException {
+        assertThat(REFERENCE).exists();
+        String text = Files.readString(REFERENCE);
+        List<List<String>> keySets = List.of(ConfigBinder.ROOT_KEYS, ConfigBinder.CLUSTER_KEYS,
+                ConfigBinder.ADMIN_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
+                ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS);
+        for (List<String> keys : keySets) {
+            for (String key : keys) {
+                assertThat(text).as("documented key %s", key).contains("| `" + key + "` |");
+            }
+        }
+        for (StickyKind kind : StickyKind.values()) {
+            assertThat(text).contains("`" + kind.configName() + "`");
+        }
+    }
+}
