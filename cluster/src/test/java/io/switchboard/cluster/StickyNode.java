@@ -4,6 +4,7 @@ import com.hazelcast.config.Config;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -25,7 +26,11 @@ import java.util.List;
  *   held &lt;from&gt; &lt;to&gt; &lt;real&gt;  lookups of from..to-1 that find real → count
  *   cluster-size             the map's size, cluster-wide         → count
  *   members                  cluster members this node sees       → count
+ *   stamp-bind &lt;i&gt; &lt;real&gt;   bindIfAbsent, then                   → System.nanoTime() after it
+ *   stamp-seen &lt;i&gt;          spins until lookup(IMSI i) hits      → System.nanoTime() then
  * </pre>
+ * The two stamps come from one host's monotonic clock, which all processes share on Linux: their
+ * difference is the replication lag between two processes.
  */
 public final class StickyNode {
 
@@ -70,6 +75,16 @@ public final class StickyNode {
                 return Integer.toString(held);
             case "cluster-size":
                 return Integer.toString(member.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi").size());
+            case "stamp-bind":
+                table.bindIfAbsent(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), real(c[2]), now);
+                return Long.toString(System.nanoTime());
+            case "stamp-seen":
+                StickyKey key = HazelcastStickyTableTest.imsi(Integer.parseInt(c[1]));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (table.lookup(key, Ticker.SYSTEM.nanos()) == null && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                return Long.toString(System.nanoTime());
             case "members":
                 return Integer.toString(member.hazelcast().getCluster().getMembers().size());
             default:
