@@ -13,6 +13,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.sticky.StickyTableFactory;
 import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.net.InetSocketAddress;
@@ -147,6 +148,15 @@ public final class ClusterMember implements AutoCloseable {
     public InetSocketAddress address() {
         Address address = hazelcast.getCluster().getLocalMember().getAddress();
         return new InetSocketAddress(address.getHost(), address.getPort());
+    }
+
+    /**
+     * What the {@code Director} takes to make its sticky tables: every table it makes is shared
+     * by the cluster under the name the director gives it. Each call blocks until that table has
+     * caught up, which the director does while it is built, before anything binds.
+     */
+    public StickyTableFactory stickyTables() {
+        return this::stickyTable;
     }
 
     /** Opens (or joins) the cluster-wide sticky table {@code name}; blocks until caught up. */
