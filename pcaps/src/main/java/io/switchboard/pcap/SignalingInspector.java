@@ -94,7 +94,7 @@ public final class SignalingInspector {
 
     private void gtp(ByteBuf buf, Map<String, Object> out) throws DecodeException {
         if (buf.readableBytes() >= 2) {
-            out.put("type", buf.getUnsignedByte(1)); // before the header checks, so an error still names it
+            out.put("type", (int) buf.getUnsignedByte(1)); // before the header checks, so an error still names it
         }
         gtp.wrap(buf, 0);
         int version = gtp.version();
@@ -197,8 +197,8 @@ public final class SignalingInspector {
 
     private static void radius(ByteBuf buf, Map<String, Object> out) throws DecodeException {
         if (buf.readableBytes() >= 2) {
-            out.put("code", buf.getUnsignedByte(0));
-            out.put("id", buf.getUnsignedByte(1));
+            out.put("code", (int) buf.getUnsignedByte(0));
+            out.put("id", (int) buf.getUnsignedByte(1));
         }
         RadiusView view = RadiusView.wrap(buf);
         putIfPresent(out, "user_name", view.userName());
@@ -218,7 +218,7 @@ public final class SignalingInspector {
 
     private static void mip(ByteBuf buf, Map<String, Object> out) throws DecodeException {
         if (buf.readableBytes() >= 1) {
-            out.put("type", buf.getUnsignedByte(0));
+            out.put("type", (int) buf.getUnsignedByte(0));
         }
         MipHeaderView view = MipHeaderView.wrap(buf);
         if (!view.isRequest()) {

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.pcap4j.packet.IpV4Packet;
+import org.pcap4j.packet.IpV6ExtFragmentPacket;
+import org.pcap4j.packet.IpV6ExtOptionsPacket;
+import org.pcap4j.packet.IpV6ExtRoutingPacket;
 import org.pcap4j.packet.IpV6Packet;
 import org.pcap4j.packet.Packet;
 import org.pcap4j.packet.UdpPacket;
@@ -33,7 +36,7 @@ import org.pcap4j.packet.namednumber.DataLinkType;
  *       on payloads they misread (for example a GTPv2 or arbitrary payload on 2123), and they refuse
  *       IP packets cut by the snap length. Such a frame is read again, IP and UDP headers only, here.</li>
  * </ul>
- * IPv4 fragments are kept until their datagram is complete (offset 0 to a last fragment without a
+ * IPv6 fragments are reported, not reassembled. IPv4 fragments are kept until their datagram is complete (offset 0 to a last fragment without a
  * gap) and then put together; the datagram is reported at the frame that completed it, as tshark does.
  *
  * <p>Stateful: feed every frame in order to {@link #accept}, then call {@link #finish} once to report
@@ -66,6 +69,9 @@ public final class UdpExtractor {
         }
     }
 
+    /** IPv6 fragments (extension header 44) are reported, not reassembled: signaling does not use them. */
+    private static final IpLayer IPV6_FRAGMENT = new IpLayer(null, null, -1, 0, false, 0, new byte[0]);
+
     private final Map<FragmentKey, Fragments> pending = new LinkedHashMap<>();
 
     /** Every UDP datagram of a list of frames, in order, with the frames that could not be read. */
@@ -82,7 +88,9 @@ public final class UdpExtractor {
     /** Reads one frame; emits its UDP datagram (or the reassembled one it completes), or why not. */
     public void accept(CaptureFrame frame, Consumer<CaptureEvent> out) {
         IpLayer ip = ipLayer(frame);
-        if (ip == null) {
+        if (ip == IPV6_FRAGMENT) {
+            out.accept(new CaptureEvent.Unreadable(frame.number(), "IPv6 fragment: not reassembled"));
+        } else if (ip == null) {
             if (frame.truncated()) {
                 out.accept(new CaptureEvent.Unreadable(frame.number(), "frame cut by the capture's snap length"));
             }
@@ -203,12 +211,19 @@ public final class UdpExtractor {
         }
         IpV6Packet v6 = packet.get(IpV6Packet.class);
         if (v6 != null) {
-            UdpPacket udp = v6.get(UdpPacket.class);
-            if (udp == null) {
+            // The UDP header right after the extension headers, not one quoted deeper (ICMPv6 errors).
+            Packet next = v6.getPayload();
+            while (next instanceof IpV6ExtOptionsPacket || next instanceof IpV6ExtRoutingPacket) {
+                next = next.getPayload();
+            }
+            if (next instanceof IpV6ExtFragmentPacket) {
+                return IPV6_FRAGMENT;
+            }
+            if (!(next instanceof UdpPacket)) {
                 return null;
             }
             return new IpLayer(v6.getHeader().getSrcAddr(), v6.getHeader().getDstAddr(), UDP, 0, false, 0,
-                    udp.getRawData());
+                    next.getRawData());
         }
         return null;
     }
@@ -271,6 +286,9 @@ public final class UdpExtractor {
             while ((next == 0 || next == 43 || next == 60) && at + 8 <= end) {
                 next = p[at] & 0xFF;
                 at += ((p[at + 1] & 0xFF) + 1) * 8;
+            }
+            if (next == 44) {
+                return IPV6_FRAGMENT;
             }
             if (next != UDP || at > end) {
                 return null;

@@ -71,6 +71,50 @@ class UdpExtractorTest {
     }
 
     @Test
+    void ipv6ExtensionHeadersAreSkippedFragmentsReportedAndQuotedDatagramsIgnored() throws IOException {
+        byte[] udp = udp(1812);
+        byte[] hopByHop = ByteBuffer.allocate(8 + udp.length).put((byte) 17).put((byte) 0)
+                .put(new byte[] {1, 4, 0, 0, 0, 0}).put(udp).array();
+        byte[] fragment = ByteBuffer.allocate(8 + udp.length).put((byte) 17).put((byte) 0).putShort((short) 1)
+                .putInt(99).put(udp).array();
+        byte[] quoted = ipv6(17, udp);
+        byte[] icmp = ByteBuffer.allocate(8 + quoted.length).put((byte) 1).put((byte) 4).putShort((short) 0).putInt(0)
+                .put(quoted).array();
+        List<byte[]> frames = List.of(ethernet(ipv6(0, hopByHop)), ethernet(ipv6(44, fragment)),
+                ethernet(ipv6(58, icmp)));
+        Path file = dir.resolve("v6.pcap");
+        Files.write(file, pcap(1, frames));
+        List<CaptureEvent> events = UdpExtractor.extract(CaptureFile.readAll(file));
+        assertThat(events).hasSize(2);
+        assertThat(events.get(0)).isInstanceOfSatisfying(UdpDatagram.class, d -> {
+            assertThat(d.destinationPort()).isEqualTo(1812);
+            assertThat(d.payload()).isEqualTo(PAYLOAD);
+        });
+        assertThat(events.get(1)).isInstanceOfSatisfying(CaptureEvent.Unreadable.class,
+                u -> assertThat(u.frame()).isEqualTo(2));
+    }
+
+    private static byte[] udp(int port) {
+        return ByteBuffer.allocate(8 + PAYLOAD.length).putShort((short) 5000).putShort((short) port)
+                .putShort((short) (8 + PAYLOAD.length)).putShort((short) 0).put(PAYLOAD).array();
+    }
+
+    private static byte[] ipv6(int next, byte[] payload) {
+        byte[] a = new byte[16];
+        a[0] = 0x20;
+        a[1] = 0x01;
+        a[15] = 1;
+        byte[] b = a.clone();
+        b[15] = 2;
+        return ByteBuffer.allocate(40 + payload.length).putInt(0x60000000).putShort((short) payload.length)
+                .put((byte) next).put((byte) 64).put(a).put(b).put(payload).array();
+    }
+
+    private static byte[] ethernet(byte[] ip) {
+        return ByteBuffer.allocate(14 + ip.length).put(new byte[12]).putShort((short) 0x86DD).put(ip).array();
+    }
+
+    @Test
     void recognisesTheSignalingPorts() {
         byte[] v2 = {0x48, 32};
         assertThat(SignalingProtocol.classify(40000, 2123, v2)).isEqualTo(SignalingProtocol.GTPV2);
@@ -92,9 +136,16 @@ class UdpExtractorTest {
     }
 
     private static byte[] pcap(int linkType, byte[] frame) {
-        ByteBuffer b = ByteBuffer.allocate(24 + 16 + frame.length).order(ByteOrder.LITTLE_ENDIAN);
+        return pcap(linkType, List.of(frame));
+    }
+
+    private static byte[] pcap(int linkType, List<byte[]> frames) {
+        int size = 24 + frames.stream().mapToInt(f -> 16 + f.length).sum();
+        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(linkType);
-        b.putInt(1).putInt(0).putInt(frame.length).putInt(frame.length).put(frame);
+        for (byte[] frame : frames) {
+            b.putInt(1).putInt(0).putInt(frame.length).putInt(frame.length).put(frame);
+        }
         return b.array();
     }
 }
