@@ -98,6 +98,8 @@ class TransactionUpstreamIT {
     static final class ToyServer implements AutoCloseable {
         final DatagramSocket socket;
         final List<Integer> ids = new CopyOnWriteArrayList<>();
+        /** "director port/id" of every request: ids are allocated per director socket (lane). */
+        final List<String> transactions = new CopyOnWriteArrayList<>();
         final List<DatagramPacket> held = new CopyOnWriteArrayList<>();
         volatile boolean hold;
         private final Thread thread;
@@ -117,6 +119,7 @@ class TransactionUpstreamIT {
                     byte[] out = java.util.Arrays.copyOf(in.getData(), in.getLength());
                     out[0] = 'R';
                     ids.add(((out[1] & 0xff) << 8) | (out[2] & 0xff));
+                    transactions.add(in.getPort() + "/" + ids.get(ids.size() - 1));
                     DatagramPacket answer = new DatagramPacket(out, out.length, in.getSocketAddress());
                     if (hold) {
                         held.add(answer);
@@ -166,7 +169,7 @@ class TransactionUpstreamIT {
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "toys",
                 Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
-                Duration.ofMillis(300), Duration.ofMinutes(1), 2048, true);
+                Duration.ofSeconds(2), Duration.ofMinutes(1), 2048, true);
         DatagramService toy = new DatagramService() {
             @Override
             public ServiceKind kind() {
@@ -223,16 +226,22 @@ class TransactionUpstreamIT {
 
     @Test
     void clientsWithTheSameIdGetDistinctDirectorIdsAndTheirOwnIdBack() throws Exception {
+        server.hold = true;
         try (DatagramSocket a = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
              DatagramSocket b = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            // Both pending at the real at once, with the same client id.
             send(a, request(7, "alice;hello"), vip);
-            byte[] answerA = receive(a, 2000);
             send(b, request(7, "bob;hi"), vip);
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.ids.size() == 2);
+            server.hold = false;
+            server.release();
+            byte[] answerA = receive(a, 2000);
             byte[] answerB = receive(b, 2000);
 
             assertThat(answerA).isEqualTo(withFirst('R', request(7, "alice;hello")));
             assertThat(answerB).isEqualTo(withFirst('R', request(7, "bob;hi")));
-            assertThat(server.ids).hasSize(2).doesNotHaveDuplicates();
+            // The real tells them apart: never the same id from the same director socket.
+            assertThat(server.transactions).hasSize(2).doesNotHaveDuplicates();
             assertThat(metrics().forwardedCount()).isEqualTo(2);
             assertThat(metrics().relayedCount()).isEqualTo(2);
         }
