@@ -44,6 +44,9 @@ import java.util.Map;
  */
 public final class SignalingInspector {
 
+    /** The prefix of {@code error} when a codec failed with something other than a DecodeException. */
+    public static final String INTERNAL_ERROR = "internal-error";
+
     private final NwgRelease release;
     private final GtpV0TidOrder tidOrder;
     private final GtpMessageView gtp;
@@ -84,6 +87,9 @@ public final class SignalingInspector {
             }
         } catch (DecodeException e) {
             out.put("error", e.reason() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            // A codec bug, not bad input: one message says so and the capture goes on being read.
+            out.put("error", INTERNAL_ERROR + ": " + e);
         } finally {
             buf.release();
         }

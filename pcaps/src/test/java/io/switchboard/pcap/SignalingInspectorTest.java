@@ -23,9 +23,13 @@ class SignalingInspectorTest {
     private final SignalingInspector inspector = new SignalingInspector();
 
     private Map<String, Object> inspect(int port, byte[] payload) throws Exception {
-        return inspector.inspect(new UdpDatagram(1, InetAddress.getByName("192.0.2.1"), 40000,
+        Map<String, Object> d = inspector.inspect(new UdpDatagram(1, InetAddress.getByName("192.0.2.1"), 40000,
                 InetAddress.getByName("192.0.2.2"), port, payload, 1));
+        assertThat(String.valueOf(d.get("error"))).as("only DecodeExceptions").doesNotStartWith(
+                SignalingInspector.INTERNAL_ERROR);
+        return d;
     }
+
 
     @Test
     void randomBytesOnEveryPortGiveFieldsOrAnError() throws Exception {

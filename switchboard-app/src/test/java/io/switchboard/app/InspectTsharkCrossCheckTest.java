@@ -32,6 +32,7 @@ import io.switchboard.codec.radius.RadiusAttribute;
 import io.switchboard.codec.radius.RadiusAttributeType;
 import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.pcap.PcapWriter;
+import io.switchboard.pcap.SignalingInspector;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.PrintWriter;
@@ -203,6 +204,9 @@ class InspectTsharkCrossCheckTest {
                 // short of its length field tshark reads as far as it goes without flagging it; there the
                 // header fields both read must still agree.
                 String error = message.get("error").asText();
+                if (error.startsWith(SignalingInspector.INTERNAL_ERROR)) {
+                    disagreements.add("frame " + frame + ": a codec failed: " + error);
+                }
                 if (packet != null && !malformed(packet)) {
                     if (!error.startsWith("truncated")) {
                         disagreements.add("frame " + frame + ": inspect says " + error
