@@ -59,7 +59,7 @@ public final class Director {
             }
             RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky);
             DatagramService service = services.apply(vs);
-            virtualServers.put(vs.name(), new VirtualServer(vs, service.create(vs), selector, metrics));
+            virtualServers.put(vs.name(), new VirtualServer(vs, service.create(vs, registry), selector, metrics));
         }
     }
 

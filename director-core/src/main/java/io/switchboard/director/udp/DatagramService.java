@@ -1,5 +1,6 @@
 package io.switchboard.director.udp;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 
@@ -12,4 +13,13 @@ public interface DatagramService {
     ServiceKind kind();
 
     DatagramPlugin create(VirtualServerConfig config);
+
+    /**
+     * Like {@link #create(VirtualServerConfig)}, for plug-ins that keep counters of their own (per
+     * message type, per real) in the director's registry; tag them with the virtual server's name.
+     * The director calls this one; the default ignores the registry.
+     */
+    default DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
+        return create(config);
+    }
 }

@@ -38,6 +38,16 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
+     * False for a request that gets no answer at all (a WiMAX R6 Ack, an answer the client sends to
+     * a real's own request): it is forwarded like a request of a plug-in whose reals answer the
+     * client directly, and nothing waits for an answer, even when {@link #answersThroughDirector()}
+     * is true. Called after {@link #classify} for every request.
+     */
+    default boolean expectsAnswer(ByteBuf request) {
+        return true;
+    }
+
+    /**
      * The client's own transaction id of a request, with whatever else makes a retransmission
      * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
      * the same value is a retransmission and goes to the same real with the same director id.

@@ -317,8 +317,12 @@ class ConfigLoaderTest {
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
+                    // The plug-ins' option keys (ipmobile, asn, ...) follow the engine's own.
                     "virtual-servers.gtp-c.stiky: unknown key (known: listen, service, farm, sticky,"
-                            + " response-timeout, idle, max-datagram, inservice)",
+                            + " response-timeout, idle, max-datagram, inservice"
+                            + ConfigBinder.VIRTUAL_SERVER_KEYS.subList(8, ConfigBinder.VIRTUAL_SERVER_KEYS.size())
+                                    .stream().map(k -> ", " + k).collect(java.util.stream.Collectors.joining())
+                            + ")",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries)");
         }
 
