@@ -114,8 +114,12 @@ class MobilityNodeIT {
     }
 
     private static byte[] ask(InetSocketAddress to, byte[] request) throws IOException {
+        return ask(to, request, 5000);
+    }
+
+    private static byte[] ask(InetSocketAddress to, byte[] request, int timeoutMillis) throws IOException {
         try (DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            client.setSoTimeout(5000);
+            client.setSoTimeout(timeoutMillis);
             client.send(new DatagramPacket(request, request.length, to));
             DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
             try {
@@ -126,6 +130,30 @@ class MobilityNodeIT {
             assertThat(in.getSocketAddress()).isEqualTo(to);
             return Arrays.copyOf(in.getData(), in.getLength());
         }
+    }
+
+    private HttpResponse<String> put(String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5))
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aHomeAgentsLoadSetsItsWeightByTheDfpFormula() throws Exception {
+        String real = "/api/v1/reals/ha/127.0.0.1:" + homeAgent.getLocalPort() + "/load";
+        HttpResponse<String> half = put(real, "{\"bindings\": 117500, \"cpu\": 16, \"memory\": 16}");
+        assertThat(half.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(half.body()).get("weight").asInt()).isEqualTo(12);
+        HttpResponse<String> full = put(real, "{\"bindings\": 1000, \"maxBindings\": 1000, \"cpu\": 16, \"memory\": 16}");
+        assertThat(json.readTree(full.body()).get("weight").asInt()).isZero();
+        assertThat(json.readTree(full.body()).get("state").asText()).isEqualTo("DFP_THROTTLED");
+        // A throttled farm takes no new registrations.
+        byte[] rrq = ByteBuffer.allocate(24).put((byte) 1).put((byte) 0).putShort((short) 1800)
+                .putInt(0x0a630001).putInt(0x7f00000a).putInt(0xc0000201).putLong(1).array();
+        assertThat(ask(node.director().localAddress("home-agents"), rrq, 500)).isNull();
+        assertThat(node.director().virtualServers().get("home-agents").metrics()
+                .droppedCount(io.switchboard.codec.DropReason.NO_REAL_AVAILABLE)).isEqualTo(1);
+        assertThat(put(real, "{\"bindings\": 1, \"cpu\": 17, \"memory\": 0}").statusCode()).isEqualTo(400);
+        assertThat(put(real, "not json").statusCode()).isEqualTo(400);
     }
 
     private HttpResponse<String> get(String path) throws Exception {
