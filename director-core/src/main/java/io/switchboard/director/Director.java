@@ -6,9 +6,10 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramService;
 import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.vertx.core.Future;
@@ -36,7 +37,9 @@ public final class Director {
     private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
     private final Ticker ticker;
+    private final MeterRegistry registry;
     private Vertx vertx;
+    private ProbeScheduler probes;
     private long timer = -1;
     private final List<String> deployments = new ArrayList<>();
 
@@ -46,13 +49,20 @@ public final class Director {
      */
     public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
             MeterRegistry registry, Ticker ticker) {
+        this(config, services, registry, ticker, StickyTableFactory.IN_MEMORY);
+    }
+
+    /** @param tables makes the sticky tables: in memory, or shared by the cluster */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
         this.config = config;
         this.ticker = ticker;
+        this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
         for (VirtualServerConfig vs : config.virtualServers().values()) {
             VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
-            StickyTable sticky = vs.sticky().map(s -> stickyTable(vs, s)).orElse(null);
+            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s)).orElse(null);
             if (sticky != null) {
                 metrics.bindStickyTable(sticky);
                 stickyTables.add(sticky);
@@ -63,15 +73,16 @@ public final class Director {
         }
     }
 
-    private static StickyTable stickyTable(VirtualServerConfig vs, StickyConfig sticky) {
-        return new InMemoryStickyTable(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(),
-                sticky.maxEntries());
+    private static StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky) {
+        return tables.create(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(), sticky.maxEntries());
     }
 
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
         timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> housekeep());
+        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry);
+        probes.start();
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
@@ -91,6 +102,7 @@ public final class Director {
             return Future.succeededFuture();
         }
         vertx.cancelTimer(timer);
+        probes.stop();
         List<Future<Void>> undeploys = new ArrayList<>();
         for (String id : deployments) {
             undeploys.add(vertx.undeploy(id));

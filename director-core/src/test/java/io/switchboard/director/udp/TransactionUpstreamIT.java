@@ -144,9 +144,13 @@ class TransactionUpstreamIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             socket.close();
-            thread.join(2000);
+            try {
+                thread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

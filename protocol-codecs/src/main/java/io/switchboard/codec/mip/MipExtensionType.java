@@ -1,7 +1,7 @@
 package io.switchboard.codec.mip;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
 
 /**
  * The Type of a Mobile IPv4 registration extension. An open value class.
@@ -14,9 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Length (2) — the Generalized Authentication extension 36 (RFC 3012 §5), CVSE 38 (RFC 3115 §3.1,
  * whose second octet is Reserved) and the non-skippable PMIPv4 extension 47 (RFC 5563 §3).
  */
-public final class MipExtensionType {
+public final class MipExtensionType extends OctetCode {
 
-    private static final Map<Integer, MipExtensionType> NAMED = new ConcurrentHashMap<>();
+    private static final OctetCodes<MipExtensionType> CODES = new OctetCodes<>("Mobile IP extension type");
 
     public static final MipExtensionType MN_HA_AUTHENTICATION = named(32, "MN-HA-Authentication");   // RFC 5944 §3.5.2
     public static final MipExtensionType MN_FA_AUTHENTICATION = named(33, "MN-FA-Authentication");   // RFC 5944 §3.5.3
@@ -28,26 +28,21 @@ public final class MipExtensionType {
     public static final MipExtensionType MN_FA_CHALLENGE = named(132, "MN-FA-Challenge");             // RFC 3012 §3
     public static final MipExtensionType NORMAL_VENDOR_SPECIFIC = named(134, "NVSE");                 // RFC 3115 §3.2
 
-    private final int value;
-    private final String name;
+    static {
+        CODES.complete(value -> new MipExtensionType(value, "Extension-" + value, false));
+    }
 
-    private MipExtensionType(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private MipExtensionType(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static MipExtensionType named(int value, String name) {
-        MipExtensionType type = new MipExtensionType(value, name);
-        NAMED.put(value, type);
-        return type;
+        return CODES.define(new MipExtensionType(value, name, true));
     }
 
+    /** The code with this value, named or not; never null for 0..255. */
     public static MipExtensionType valueOf(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("extension type out of range: " + value);
-        }
-        MipExtensionType known = NAMED.get(value);
-        return known != null ? known : new MipExtensionType(value, "Extension-" + value);
+        return CODES.of(value);
     }
 
     /** Whether extensions of this type use the long header: Type, Sub-Type, 2-octet Length (RFC 5944 §1.10). */
@@ -65,26 +60,8 @@ public final class MipExtensionType {
         return type == 32 || type == 33 || type == 34 || type == 36;
     }
 
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MipExtensionType other && other.value == value;
-    }
-
-    @Override
-    public int hashCode() {
-        return value;
-    }
-
     @Override
     public String toString() {
-        return name + "(" + value + ")";
+        return name() + "(" + value() + ")";
     }
 }

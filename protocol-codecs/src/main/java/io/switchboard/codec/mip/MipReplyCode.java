@@ -1,15 +1,15 @@
 package io.switchboard.codec.mip;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
 
 /**
  * The Code of a Registration Reply (RFC 5944 §3.4). An open value class: 0 and 1 accept, 64..127 are
  * denials by the foreign agent, 128..255 denials by the home agent.
  */
-public final class MipReplyCode {
+public final class MipReplyCode extends OctetCode {
 
-    private static final Map<Integer, MipReplyCode> NAMED = new ConcurrentHashMap<>();
+    private static final OctetCodes<MipReplyCode> CODES = new OctetCodes<>("Registration Reply code");
 
     // RFC 5944 §3.4: accepted
     public static final MipReplyCode ACCEPTED = named(0, "registration accepted");
@@ -36,39 +36,26 @@ public final class MipReplyCode {
     public static final MipReplyCode HA_TOO_MANY_BINDINGS = named(135, "HA: too many simultaneous mobility bindings");
     public static final MipReplyCode HA_UNKNOWN_HOME_AGENT_ADDRESS = named(136, "HA: unknown home agent address");
 
-    private final int value;
-    private final String name;
+    static {
+        CODES.complete(value -> new MipReplyCode(value, "code " + value, false));
+    }
 
-    private MipReplyCode(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private MipReplyCode(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static MipReplyCode named(int value, String name) {
-        MipReplyCode code = new MipReplyCode(value, name);
-        NAMED.put(value, code);
-        return code;
+        return CODES.define(new MipReplyCode(value, name, true));
     }
 
+    /** The code with this value, named or not; never null for 0..255. */
     public static MipReplyCode valueOf(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("Registration Reply code out of range: " + value);
-        }
-        MipReplyCode known = NAMED.get(value);
-        return known != null ? known : new MipReplyCode(value, "code " + value);
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(value);
     }
 
     /** 0 or 1 (RFC 5944 §3.4). */
     public boolean isAccepted() {
-        return isAccepted(value);
+        return isAccepted(value());
     }
 
     public static boolean isAccepted(int code) {
@@ -77,26 +64,16 @@ public final class MipReplyCode {
 
     /** 64..127: the foreign agent refused the registration. */
     public boolean isForeignAgentDenial() {
-        return value >= 64 && value < 128;
+        return value() >= 64 && value() < 128;
     }
 
     /** 128..255: the home agent refused the registration (a director's signal that a real is unwell, e.g. 130). */
     public boolean isHomeAgentDenial() {
-        return value >= 128;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MipReplyCode other && other.value == value;
-    }
-
-    @Override
-    public int hashCode() {
-        return value;
+        return value() >= 128;
     }
 
     @Override
     public String toString() {
-        return name + " (" + value + ")";
+        return name() + " (" + value() + ")";
     }
 }

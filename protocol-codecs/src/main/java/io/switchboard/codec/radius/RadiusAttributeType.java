@@ -1,16 +1,16 @@
 package io.switchboard.codec.radius;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
 
 /**
  * A RADIUS attribute type (first octet of an attribute). An open value class: unnamed types are kept,
  * never rejected. Only the types a director reads or rewrites are named; the full list is the IANA
  * "RADIUS Attribute Types" registry.
  */
-public final class RadiusAttributeType implements Comparable<RadiusAttributeType> {
+public final class RadiusAttributeType extends OctetCode implements Comparable<RadiusAttributeType> {
 
-    private static final Map<Integer, RadiusAttributeType> NAMED = new ConcurrentHashMap<>();
+    private static final OctetCodes<RadiusAttributeType> CODES = new OctetCodes<>("RADIUS attribute type");
 
     public static final RadiusAttributeType USER_NAME = named(1, "User-Name");                   // RFC 2865 §5.1
     public static final RadiusAttributeType USER_PASSWORD = named(2, "User-Password");           // RFC 2865 §5.2
@@ -37,54 +37,30 @@ public final class RadiusAttributeType implements Comparable<RadiusAttributeType
     public static final RadiusAttributeType MESSAGE_AUTHENTICATOR = named(80, "Message-Authenticator"); // RFC 3579 §3.2
     public static final RadiusAttributeType ERROR_CAUSE = named(101, "Error-Cause");             // RFC 5176 §3.5
 
-    private final int value;
-    private final String name;
+    static {
+        CODES.complete(value -> new RadiusAttributeType(value, "Attr-" + value, false));
+    }
 
-    private RadiusAttributeType(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private RadiusAttributeType(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static RadiusAttributeType named(int value, String name) {
-        RadiusAttributeType type = new RadiusAttributeType(value, name);
-        NAMED.put(value, type);
-        return type;
+        return CODES.define(new RadiusAttributeType(value, name, true));
     }
 
-    /** The named constant for {@code value}, or a new unnamed type. */
+    /** The code with this value, named or not; never null for 0..255. */
     public static RadiusAttributeType valueOf(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("RADIUS attribute type out of range: " + value);
-        }
-        RadiusAttributeType known = NAMED.get(value);
-        return known != null ? known : new RadiusAttributeType(value, "Attr-" + value);
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RadiusAttributeType other && other.value == value;
-    }
-
-    @Override
-    public int hashCode() {
-        return value;
+        return CODES.of(value);
     }
 
     @Override
     public int compareTo(RadiusAttributeType o) {
-        return Integer.compare(value, o.value);
+        return Integer.compare(value(), o.value());
     }
 
     @Override
     public String toString() {
-        return name + "(" + value + ")";
+        return name() + "(" + value() + ")";
     }
 }

@@ -1,15 +1,15 @@
 package io.switchboard.codec.radius;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
 
 /**
  * A RADIUS packet code (octet 0 of the header). An open value class: codes this class does not name
  * are still representable, because a director relays what it does not understand.
  */
-public final class RadiusCode implements Comparable<RadiusCode> {
+public final class RadiusCode extends OctetCode implements Comparable<RadiusCode> {
 
-    private static final Map<Integer, RadiusCode> NAMED = new ConcurrentHashMap<>();
+    private static final OctetCodes<RadiusCode> CODES = new OctetCodes<>("RADIUS code");
 
     public static final RadiusCode ACCESS_REQUEST = named(1, "Access-Request");           // RFC 2865 §4.1
     public static final RadiusCode ACCESS_ACCEPT = named(2, "Access-Accept");             // RFC 2865 §4.2
@@ -26,35 +26,21 @@ public final class RadiusCode implements Comparable<RadiusCode> {
     public static final RadiusCode COA_ACK = named(44, "CoA-ACK");                        // RFC 5176 §3.2
     public static final RadiusCode COA_NAK = named(45, "CoA-NAK");                        // RFC 5176 §3.2
 
-    private final int value;
-    private final String name;
+    static {
+        CODES.complete(value -> new RadiusCode(value, "Code-" + value, false));
+    }
 
-    private RadiusCode(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private RadiusCode(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static RadiusCode named(int value, String name) {
-        RadiusCode code = new RadiusCode(value, name);
-        NAMED.put(value, code);
-        return code;
+        return CODES.define(new RadiusCode(value, name, true));
     }
 
-    /** The named constant for {@code value}, or a new unnamed code. */
+    /** The code with this value, named or not; never null for 0..255. */
     public static RadiusCode valueOf(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("RADIUS code out of range: " + value);
-        }
-        RadiusCode known = NAMED.get(value);
-        return known != null ? known : new RadiusCode(value, "Code-" + value);
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(value);
     }
 
     /**
@@ -71,22 +57,12 @@ public final class RadiusCode implements Comparable<RadiusCode> {
     }
 
     @Override
-    public boolean equals(Object o) {
-        return o instanceof RadiusCode other && other.value == value;
-    }
-
-    @Override
-    public int hashCode() {
-        return value;
-    }
-
-    @Override
     public int compareTo(RadiusCode o) {
-        return Integer.compare(value, o.value);
+        return Integer.compare(value(), o.value());
     }
 
     @Override
     public String toString() {
-        return name + "(" + value + ")";
+        return name() + "(" + value() + ")";
     }
 }

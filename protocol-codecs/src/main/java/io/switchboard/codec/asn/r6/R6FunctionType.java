@@ -1,15 +1,15 @@
 package io.switchboard.codec.asn.r6;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
 
 /**
  * The Function Type octet of the R6 header (WiMAX Forum NWG Stage 3, R1.0 v1.2.1 §5.3; values as
  * tshark's wimaxasncp dissector names them). An open value class.
  */
-public final class R6FunctionType {
+public final class R6FunctionType extends OctetCode {
 
-    private static final Map<Integer, R6FunctionType> NAMED = new ConcurrentHashMap<>();
+    private static final OctetCodes<R6FunctionType> CODES = new OctetCodes<>("R6 function type");
 
     public static final R6FunctionType QOS = named(1, "QoS");
     public static final R6FunctionType HO_CONTROL = named(2, "HO Control");
@@ -24,48 +24,25 @@ public final class R6FunctionType {
     public static final R6FunctionType IM_OPERATIONS = named(10, "IM Operations");
     public static final R6FunctionType ACCOUNTING = named(11, "Accounting");
 
-    private final int value;
-    private final String name;
+    static {
+        CODES.complete(value -> new R6FunctionType(value, "Function-" + value, false));
+    }
 
-    private R6FunctionType(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private R6FunctionType(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static R6FunctionType named(int value, String name) {
-        R6FunctionType type = new R6FunctionType(value, name);
-        NAMED.put(value, type);
-        return type;
+        return CODES.define(new R6FunctionType(value, name, true));
     }
 
+    /** The code with this value, named or not; never null for 0..255. */
     public static R6FunctionType valueOf(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("R6 function type out of range: " + value);
-        }
-        R6FunctionType known = NAMED.get(value);
-        return known != null ? known : new R6FunctionType(value, "Function-" + value);
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof R6FunctionType other && other.value == value;
-    }
-
-    @Override
-    public int hashCode() {
-        return value;
+        return CODES.of(value);
     }
 
     @Override
     public String toString() {
-        return name + "(" + value + ")";
+        return name() + "(" + value() + ")";
     }
 }

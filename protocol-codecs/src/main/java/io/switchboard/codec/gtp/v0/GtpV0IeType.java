@@ -1,16 +1,19 @@
 package io.switchboard.codec.gtp.v0;
 
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
+
 /**
  * GTPv0 information element type (GSM 09.60 §7.9, Table 8). Same TV/TLV layout as GTPv1, but a
  * different TV length table: 6 is the GPRS QoS profile, 16/17/18 are flow labels (2, 2 and 3
  * octets), not TEIDs. An unknown TV type (length -1) cannot be skipped and is rejected.
  */
-public final class GtpV0IeType {
+public final class GtpV0IeType extends OctetCode {
 
     /** {@link #tvLength()} of a TLV type. */
     public static final int TLV = Integer.MIN_VALUE;
 
-    private static final GtpV0IeType[] ALL = new GtpV0IeType[256];
+    private static final OctetCodes<GtpV0IeType> CODES = new OctetCodes<>("GTPv0 IE type");
 
     // TV, GSM 09.60 §7.9.x, value length after the type octet
     public static final GtpV0IeType CAUSE = tv(1, "cause", 1);                             // §7.9.1
@@ -43,61 +46,34 @@ public final class GtpV0IeType {
     public static final GtpV0IeType PRIVATE_EXTENSION = tlv(255, "private-extension");     // §7.9.27
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV0IeType(i, "unknown(" + i + ")", i >= 128 ? TLV : -1);
-            }
-        }
+        CODES.complete(value -> new GtpV0IeType(value, "unknown(" + value + ")", value >= 128 ? TLV : -1, false));
     }
 
-    private final int value;
-    private final String name;
     private final int tvLength;
 
-    private GtpV0IeType(int value, String name, int tvLength) {
-        this.value = value;
-        this.name = name;
+    private GtpV0IeType(int value, String name, int tvLength, boolean named) {
+        super(value, name, named);
         this.tvLength = tvLength;
     }
 
     private static GtpV0IeType tv(int value, String name, int length) {
-        GtpV0IeType type = new GtpV0IeType(value, name, length);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV0IeType(value, name, length, true));
     }
 
     private static GtpV0IeType tlv(int value, String name) {
-        GtpV0IeType type = new GtpV0IeType(value, name, TLV);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV0IeType(value, name, TLV, true));
     }
 
     public static GtpV0IeType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("IE type out of range: " + value);
-        }
-        return ALL[value];
+        return CODES.of(value);
     }
 
-    /** The fixed value length of TV {@code type}; -1 if unknown, {@link #TLV} for TLV types. */
+    /** The fixed value length of a TV type, -1 if unknown; {@link #TLV} for TLV types. */
     public static int tvLength(int type) {
-        return ALL[type].tvLength;
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(type).tvLength;
     }
 
     public int tvLength() {
         return tvLength;
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

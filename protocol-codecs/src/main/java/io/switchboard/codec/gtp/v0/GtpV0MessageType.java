@@ -1,17 +1,15 @@
 package io.switchboard.codec.gtp.v0;
 
+import io.switchboard.codec.OctetCodes;
+import io.switchboard.codec.gtp.GtpMessageTypeCode;
+
 /**
  * GTPv0 message type (GSM 09.60 §7.1, Table 1). Open value class: every value 0..255 has an
  * instance, unknown ones are named {@code unknown(NN)} and kept raw.
  */
-public final class GtpV0MessageType {
+public final class GtpV0MessageType extends GtpMessageTypeCode {
 
-    private static final int REQUEST = 1;
-    private static final int RESPONSE = 2;
-    private static final int NOTIFICATION = 3;
-    private static final int TUNNEL = 0x10;
-
-    private static final GtpV0MessageType[] ALL = new GtpV0MessageType[256];
+    private static final OctetCodes<GtpV0MessageType> CODES = new OctetCodes<>("GTPv0 message type");
 
     // GSM 09.60 §7.4 path management
     public static final GtpV0MessageType ECHO_REQUEST = define(1, "echo-request", REQUEST);
@@ -50,66 +48,24 @@ public final class GtpV0MessageType {
     public static final GtpV0MessageType T_PDU = define(255, "t-pdu", 0);
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV0MessageType(i, "unknown(" + i + ")", 0, false);
-            }
-        }
+        CODES.complete(value -> new GtpV0MessageType(value, "unknown(" + value + ")", 0, false));
     }
 
-    private final int value;
-    private final String name;
-    private final int kind;
-    private final boolean known;
-
-    private GtpV0MessageType(int value, String name, int kind, boolean known) {
-        this.value = value;
-        this.name = name;
-        this.kind = kind;
-        this.known = known;
+    private GtpV0MessageType(int value, String name, int kind, boolean named) {
+        super(value, name, kind, named);
     }
 
     private static GtpV0MessageType define(int value, String name, int kind) {
-        GtpV0MessageType type = new GtpV0MessageType(value, name, kind, true);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV0MessageType(value, name, kind, true));
     }
 
+    /** The type with this wire value (0..255); never {@code null}, never throws for an unknown value. */
     public static GtpV0MessageType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("message type out of range: " + value);
-        }
-        return ALL[value];
+        return CODES.of(value);
     }
 
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    /** A type whose body is decoded as IEs (T-PDU and unknown types are kept raw). */
+    /** A type this codec knows; its body is decoded as information elements, an unknown one is kept raw. */
     public boolean isKnown() {
-        return known && value != T_PDU.value;
-    }
-
-    public boolean isRequest() {
-        return (kind & 0x0F) == REQUEST;
-    }
-
-    public boolean isResponse() {
-        return (kind & 0x0F) == RESPONSE;
-    }
-
-    /** Create (AA) PDP Context Request: opens a tunnel, balanced with IMSI stickiness. */
-    public boolean createsTunnel() {
-        return (kind & TUNNEL) != 0;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return isNamed() && value() != T_PDU.value();
     }
 }

@@ -1,12 +1,15 @@
 package io.switchboard.codec.gtp.v1;
 
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
+
 /**
  * GTPv1 cause value (TS 29.060 §7.7.1 Table 38; GSM 09.60 §7.9.1 uses the same values). Open: every
  * value 0..255 has an instance. 0..127 are request causes, 128..191 acceptances, 192..255 rejections.
  */
-public final class GtpV1Cause {
+public final class GtpV1Cause extends OctetCode {
 
-    private static final GtpV1Cause[] ALL = new GtpV1Cause[256];
+    private static final OctetCodes<GtpV1Cause> CODES = new OctetCodes<>("GTPv1 cause");
 
     public static final GtpV1Cause REQUEST_ACCEPTED = define(128, "request-accepted");
     public static final GtpV1Cause NON_EXISTENT = define(192, "non-existent");
@@ -26,54 +29,28 @@ public final class GtpV1Cause {
     public static final GtpV1Cause UNKNOWN_PDP_ADDRESS_OR_TYPE = define(220, "unknown-pdp-address-or-type");
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV1Cause(i, "unknown(" + i + ")");
-            }
-        }
+        CODES.complete(value -> new GtpV1Cause(value, "unknown(" + value + ")", false));
     }
 
-    private final int value;
-    private final String name;
-
-    private GtpV1Cause(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private GtpV1Cause(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static GtpV1Cause define(int value, String name) {
-        GtpV1Cause cause = new GtpV1Cause(value, name);
-        ALL[value] = cause;
-        return cause;
+        return CODES.define(new GtpV1Cause(value, name, true));
     }
 
     public static GtpV1Cause of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("cause out of range: " + value);
-        }
-        return ALL[value];
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(value);
     }
 
     /** TS 29.060 §7.7.1: values 128..191 mean the request was accepted (fully or partly). */
     public boolean isAccepted() {
-        return value >= 128 && value <= 191;
+        return value() >= 128 && value() <= 191;
     }
 
     /** TS 29.060 §7.7.1: values 192..255 reject the request. */
     public boolean isRejected() {
-        return value >= 192;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return value() >= 192;
     }
 }

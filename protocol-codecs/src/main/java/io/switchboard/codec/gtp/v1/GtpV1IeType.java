@@ -1,17 +1,20 @@
 package io.switchboard.codec.gtp.v1;
 
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
+
 /**
  * GTPv1 information element type (TS 29.060 §7.7, Table 37). Types below 128 are TV with a length
  * fixed by the specification; 128 and above are TLV with a 2-octet length. An open value class:
  * every value 0..255 has an instance; {@link #tvLength()} is -1 for a TV type whose length is not
  * known, which the decoder must reject because it cannot skip it.
  */
-public final class GtpV1IeType {
+public final class GtpV1IeType extends OctetCode {
 
     /** {@link #tvLength()} of a TLV type. */
     public static final int TLV = Integer.MIN_VALUE;
 
-    private static final GtpV1IeType[] ALL = new GtpV1IeType[256];
+    private static final OctetCodes<GtpV1IeType> CODES = new OctetCodes<>("GTPv1 IE type");
 
     // TV types, TS 29.060 §7.7.x, value length in octets after the type octet
     public static final GtpV1IeType CAUSE = tv(1, "cause", 1);                            // §7.7.1
@@ -60,65 +63,38 @@ public final class GtpV1IeType {
     public static final GtpV1IeType PRIVATE_EXTENSION = tlv(255, "private-extension");     // §7.7.46
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV1IeType(i, "unknown(" + i + ")", i >= 128 ? TLV : -1);
-            }
-        }
+        CODES.complete(value -> new GtpV1IeType(value, "unknown(" + value + ")", value >= 128 ? TLV : -1, false));
     }
 
-    private final int value;
-    private final String name;
     private final int tvLength;
 
-    private GtpV1IeType(int value, String name, int tvLength) {
-        this.value = value;
-        this.name = name;
+    private GtpV1IeType(int value, String name, int tvLength, boolean named) {
+        super(value, name, named);
         this.tvLength = tvLength;
     }
 
     private static GtpV1IeType tv(int value, String name, int length) {
-        GtpV1IeType type = new GtpV1IeType(value, name, length);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV1IeType(value, name, length, true));
     }
 
     private static GtpV1IeType tlv(int value, String name) {
-        GtpV1IeType type = new GtpV1IeType(value, name, Integer.MIN_VALUE);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV1IeType(value, name, TLV, true));
     }
 
     public static GtpV1IeType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("IE type out of range: " + value);
-        }
-        return ALL[value];
+        return CODES.of(value);
     }
 
-    /** The fixed value length of a TV type (0..255 would be valid), -1 if unknown; {@link #TLV} for TLV types. */
+    /** The fixed value length of a TV type, -1 if unknown; {@link #TLV} for TLV types. */
     public static int tvLength(int type) {
-        return ALL[type].tvLength;
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(type).tvLength;
     }
 
     public boolean isTlv() {
-        return value >= 128;
+        return value() >= 128;
     }
 
     public int tvLength() {
         return tvLength;
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

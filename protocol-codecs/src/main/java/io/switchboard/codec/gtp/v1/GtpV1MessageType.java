@@ -1,17 +1,15 @@
 package io.switchboard.codec.gtp.v1;
 
+import io.switchboard.codec.OctetCodes;
+import io.switchboard.codec.gtp.GtpMessageTypeCode;
+
 /**
  * GTPv1 message type (TS 29.060 §7.1 Table 1). An open value class: every value 0..255 has an
  * instance, unknown ones are named {@code unknown(NN)} and never rejected.
  */
-public final class GtpV1MessageType {
+public final class GtpV1MessageType extends GtpMessageTypeCode {
 
-    private static final int REQUEST = 1;
-    private static final int RESPONSE = 2;
-    private static final int NOTIFICATION = 3;
-    private static final int TUNNEL = 4;
-
-    private static final GtpV1MessageType[] ALL = new GtpV1MessageType[256];
+    private static final OctetCodes<GtpV1MessageType> CODES = new OctetCodes<>("GTPv1 message type");
 
     // TS 29.060 §7.2 path management
     public static final GtpV1MessageType ECHO_REQUEST = define(1, "echo-request", REQUEST);
@@ -23,7 +21,7 @@ public final class GtpV1MessageType {
     public static final GtpV1MessageType REDIRECTION_RESPONSE = define(7, "redirection-response", RESPONSE);
     // TS 29.060 §7.3 tunnel management
     public static final GtpV1MessageType CREATE_PDP_CONTEXT_REQUEST =
-            define(16, "create-pdp-context-request", REQUEST | TUNNEL << 4);
+            define(16, "create-pdp-context-request", REQUEST | TUNNEL);
     public static final GtpV1MessageType CREATE_PDP_CONTEXT_RESPONSE = define(17, "create-pdp-context-response", RESPONSE);
     public static final GtpV1MessageType UPDATE_PDP_CONTEXT_REQUEST = define(18, "update-pdp-context-request", REQUEST);
     public static final GtpV1MessageType UPDATE_PDP_CONTEXT_RESPONSE = define(19, "update-pdp-context-response", RESPONSE);
@@ -56,67 +54,24 @@ public final class GtpV1MessageType {
     public static final GtpV1MessageType T_PDU = define(255, "t-pdu", 0);
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV1MessageType(i, "unknown(" + i + ")", 0, false);
-            }
-        }
+        CODES.complete(value -> new GtpV1MessageType(value, "unknown(" + value + ")", 0, false));
     }
 
-    private final int value;
-    private final String name;
-    private final int kind;
-    private final boolean known;
-
-    private GtpV1MessageType(int value, String name, int kind, boolean known) {
-        this.value = value;
-        this.name = name;
-        this.kind = kind;
-        this.known = known;
+    private GtpV1MessageType(int value, String name, int kind, boolean named) {
+        super(value, name, kind, named);
     }
 
     private static GtpV1MessageType define(int value, String name, int kind) {
-        GtpV1MessageType type = new GtpV1MessageType(value, name, kind, true);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV1MessageType(value, name, kind, true));
     }
 
     /** The type with this wire value (0..255); never {@code null}, never throws for an unknown value. */
     public static GtpV1MessageType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("message type out of range: " + value);
-        }
-        return ALL[value];
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(value);
     }
 
     /** A type this codec knows; its body is decoded as information elements, an unknown one is kept raw. */
     public boolean isKnown() {
-        return known && value != T_PDU.value && value != END_MARKER.value;
-    }
-
-    public boolean isRequest() {
-        return (kind & 0x0F) == REQUEST;
-    }
-
-    public boolean isResponse() {
-        return (kind & 0x0F) == RESPONSE;
-    }
-
-    /** A request that opens a tunnel (a new PDP context) and so is balanced with IMSI stickiness. */
-    public boolean createsTunnel() {
-        return (kind >> 4) == TUNNEL;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return isNamed() && value() != T_PDU.value() && value() != END_MARKER.value();
     }
 }

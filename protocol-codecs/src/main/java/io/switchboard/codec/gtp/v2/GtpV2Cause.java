@@ -1,12 +1,15 @@
 package io.switchboard.codec.gtp.v2;
 
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
+
 /**
  * GTPv2-C cause value (TS 29.274 §8.4, Table 8.4-1). Open: every value 0..255 has an instance.
  * 16..63 are acceptances, 64..239 rejections.
  */
-public final class GtpV2Cause {
+public final class GtpV2Cause extends OctetCode {
 
-    private static final GtpV2Cause[] ALL = new GtpV2Cause[256];
+    private static final OctetCodes<GtpV2Cause> CODES = new OctetCodes<>("GTPv2 cause");
 
     public static final GtpV2Cause REQUEST_ACCEPTED = define(16, "request-accepted");
     public static final GtpV2Cause REQUEST_ACCEPTED_PARTIALLY = define(17, "request-accepted-partially");
@@ -25,54 +28,28 @@ public final class GtpV2Cause {
     public static final GtpV2Cause USER_AUTHENTICATION_FAILED = define(92, "user-authentication-failed");
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV2Cause(i, "unknown(" + i + ")");
-            }
-        }
+        CODES.complete(value -> new GtpV2Cause(value, "unknown(" + value + ")", false));
     }
 
-    private final int value;
-    private final String name;
-
-    private GtpV2Cause(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private GtpV2Cause(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static GtpV2Cause define(int value, String name) {
-        GtpV2Cause cause = new GtpV2Cause(value, name);
-        ALL[value] = cause;
-        return cause;
+        return CODES.define(new GtpV2Cause(value, name, true));
     }
 
     public static GtpV2Cause of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("cause out of range: " + value);
-        }
-        return ALL[value];
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
+        return CODES.of(value);
     }
 
     /** TS 29.274 §8.4: 16..63 accept the request. */
     public boolean isAccepted() {
-        return value >= 16 && value <= 63;
+        return value() >= 16 && value() <= 63;
     }
 
     /** TS 29.274 §8.4: 64..239 reject it. */
     public boolean isRejected() {
-        return value >= 64 && value <= 239;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return value() >= 64 && value() <= 239;
     }
 }

@@ -1,12 +1,15 @@
 package io.switchboard.codec.gtp.v2;
 
+import io.switchboard.codec.OctetCode;
+import io.switchboard.codec.OctetCodes;
+
 /**
  * GTPv2-C information element type (TS 29.274 §8.1, Table 8.1-1). Every IE is TLV (type 1, length
  * 2, spare and instance 1), so an unknown type can always be skipped. Open value class.
  */
-public final class GtpV2IeType {
+public final class GtpV2IeType extends OctetCode {
 
-    private static final GtpV2IeType[] ALL = new GtpV2IeType[256];
+    private static final OctetCodes<GtpV2IeType> CODES = new OctetCodes<>("GTPv2 IE type");
 
     public static final GtpV2IeType IMSI = define(1, "imsi");                          // §8.3
     public static final GtpV2IeType CAUSE = define(2, "cause");                        // §8.4
@@ -43,44 +46,18 @@ public final class GtpV2IeType {
     public static final GtpV2IeType PRIVATE_EXTENSION = define(255, "private-extension"); // §8.67
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV2IeType(i, "unknown(" + i + ")");
-            }
-        }
+        CODES.complete(value -> new GtpV2IeType(value, "unknown(" + value + ")", false));
     }
 
-    private final int value;
-    private final String name;
-
-    private GtpV2IeType(int value, String name) {
-        this.value = value;
-        this.name = name;
+    private GtpV2IeType(int value, String name, boolean named) {
+        super(value, name, named);
     }
 
     private static GtpV2IeType define(int value, String name) {
-        GtpV2IeType type = new GtpV2IeType(value, name);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV2IeType(value, name, true));
     }
 
     public static GtpV2IeType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("IE type out of range: " + value);
-        }
-        return ALL[value];
-    }
-
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return CODES.of(value);
     }
 }

@@ -1,17 +1,15 @@
 package io.switchboard.codec.gtp.v2;
 
+import io.switchboard.codec.OctetCodes;
+import io.switchboard.codec.gtp.GtpMessageTypeCode;
+
 /**
  * GTPv2-C message type (TS 29.274 §6.1, Table 6.1-1). An open value class: every value 0..255 has
  * an instance, unknown ones are named {@code unknown(NN)} and kept raw by the codec.
  */
-public final class GtpV2MessageType {
+public final class GtpV2MessageType extends GtpMessageTypeCode {
 
-    private static final int REQUEST = 1;
-    private static final int RESPONSE = 2;
-    private static final int NOTIFICATION = 3;
-    private static final int TUNNEL = 0x10;
-
-    private static final GtpV2MessageType[] ALL = new GtpV2MessageType[256];
+    private static final OctetCodes<GtpV2MessageType> CODES = new OctetCodes<>("GTPv2 message type");
 
     // TS 29.274 §7.1 path management
     public static final GtpV2MessageType ECHO_REQUEST = define(1, "echo-request", REQUEST);
@@ -70,66 +68,24 @@ public final class GtpV2MessageType {
             define(212, "modify-access-bearers-response", RESPONSE);
 
     static {
-        for (int i = 0; i < ALL.length; i++) {
-            if (ALL[i] == null) {
-                ALL[i] = new GtpV2MessageType(i, "unknown(" + i + ")", 0, false);
-            }
-        }
+        CODES.complete(value -> new GtpV2MessageType(value, "unknown(" + value + ")", 0, false));
     }
 
-    private final int value;
-    private final String name;
-    private final int kind;
-    private final boolean known;
-
-    private GtpV2MessageType(int value, String name, int kind, boolean known) {
-        this.value = value;
-        this.name = name;
-        this.kind = kind;
-        this.known = known;
+    private GtpV2MessageType(int value, String name, int kind, boolean named) {
+        super(value, name, kind, named);
     }
 
     private static GtpV2MessageType define(int value, String name, int kind) {
-        GtpV2MessageType type = new GtpV2MessageType(value, name, kind, true);
-        ALL[value] = type;
-        return type;
+        return CODES.define(new GtpV2MessageType(value, name, kind, true));
     }
 
+    /** The type with this wire value (0..255); never {@code null}, never throws for an unknown value. */
     public static GtpV2MessageType of(int value) {
-        if (value < 0 || value > 255) {
-            throw new IllegalArgumentException("message type out of range: " + value);
-        }
-        return ALL[value];
+        return CODES.of(value);
     }
 
-    public int value() {
-        return value;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    /** A type whose body this codec decodes as IEs; the body of an unknown type is kept raw. */
+    /** A type this codec knows; its body is decoded as information elements, an unknown one is kept raw. */
     public boolean isKnown() {
-        return known;
-    }
-
-    public boolean isRequest() {
-        return (kind & 0x0F) == REQUEST;
-    }
-
-    public boolean isResponse() {
-        return (kind & 0x0F) == RESPONSE;
-    }
-
-    /** Create Session Request: opens a PDN connection, balanced with IMSI stickiness. */
-    public boolean createsTunnel() {
-        return (kind & TUNNEL) != 0;
-    }
-
-    @Override
-    public String toString() {
-        return name;
+        return isNamed();
     }
 }
