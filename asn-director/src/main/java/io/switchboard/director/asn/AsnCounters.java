@@ -14,7 +14,9 @@ final class AsnCounters {
 
     private final MeterRegistry registry;
     private final String virtualServer;
-    private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+    /** direction → real → type → counter. */
+    private final ConcurrentMap<String, ConcurrentMap<String, ConcurrentMap<String, Counter>>> counters =
+            new ConcurrentHashMap<>();
 
     AsnCounters(MeterRegistry registry, String virtualServer) {
         this.registry = registry;
@@ -23,10 +25,11 @@ final class AsnCounters {
 
     /** @param direction {@code to-gateway} or {@code from-gateway} */
     void message(String direction, String type, String real) {
-        String key = direction + '/' + type + '/' + real;
-        Counter c = counters.get(key);
+        ConcurrentMap<String, Counter> byType = counters.computeIfAbsent(direction, d -> new ConcurrentHashMap<>())
+                .computeIfAbsent(real, r -> new ConcurrentHashMap<>());
+        Counter c = byType.get(type);
         if (c == null) {
-            c = counters.computeIfAbsent(key, k -> Counter.builder("switchboard.asn.messages")
+            c = byType.computeIfAbsent(type, k -> Counter.builder("switchboard.asn.messages")
                     .description("R6 messages sent to a gateway or relayed from it, by message type")
                     .tag("vserver", virtualServer).tag("direction", direction).tag("type", type).tag("real", real)
                     .register(registry));

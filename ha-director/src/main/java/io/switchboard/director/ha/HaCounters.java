@@ -17,7 +17,8 @@ final class HaCounters {
     private final MeterRegistry registry;
     private final String virtualServer;
     private final ConcurrentMap<String, Counter> requests = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Counter> replies = new ConcurrentHashMap<>();
+    /** Per real, one slot per reply code (0..255), filled on first use. */
+    private final ConcurrentMap<String, Counter[]> replies = new ConcurrentHashMap<>();
 
     HaCounters(MeterRegistry registry, String virtualServer) {
         this.registry = registry;
@@ -35,13 +36,18 @@ final class HaCounters {
     }
 
     void reply(String real, int code) {
-        String key = real + '/' + code;
-        Counter c = replies.get(key);
+        Counter[] byCode = replies.get(real);
+        if (byCode == null) {
+            byCode = replies.computeIfAbsent(real, r -> new Counter[256]);
+        }
+        Counter c = byCode[code & 0xff];
         if (c == null) {
-            c = replies.computeIfAbsent(key, k -> Counter.builder("switchboard.ipmobile.replies")
+            // Registering twice (two event loops at once) returns the same meter: no lock needed.
+            c = Counter.builder("switchboard.ipmobile.replies")
                     .description("Registration Replies from a home agent relayed to the requester, by code")
-                    .tag("vserver", virtualServer).tag("real", real).tag("code", Integer.toString(code))
-                    .register(registry));
+                    .tag("vserver", virtualServer).tag("real", real).tag("code", Integer.toString(code & 0xff))
+                    .register(registry);
+            byCode[code & 0xff] = c;
         }
         c.increment();
     }
