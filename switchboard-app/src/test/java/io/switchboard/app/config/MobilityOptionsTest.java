@@ -100,4 +100,37 @@ class MobilityOptionsTest {
                 "virtual-servers.asn-gw.asn.nwg-release: must be one of 1.0.0, 1.2.0, 1.2.1 (NWG R1.0 release), not '1.1.0'",
                 "virtual-servers.asn-gw.asn.relay-responses: must be true or false, not an integer");
     }
+
+    @Test
+    void aMobileIpProbeBindsAndItsMistakesAreReported() throws Exception {
+        String servers = """
+                virtual-servers:
+                  home-agents: { listen: 127.0.0.10:434, service: ipmobile, farm: ha }
+                """;
+        SwitchboardConfig config = LOADER.parse("""
+                probes:
+                  mip:
+                    type: mip
+                    home-address: 10.99.255.1
+                    home-agent: 10.30.0.10
+                    nai: probe@ha.example.net
+                    spi: 4096
+                    key: "hex:00112233445566778899aabbccddeeff"
+                """ + FARMS.replace("  ha:\n", "  ha:\n    probes: [mip]\n") + servers);
+        assertThat(config.probes().get("mip").check()).isEqualTo(new io.switchboard.director.config.ProbeCheck.MobileIp(
+                java.net.InetAddress.getByName("10.99.255.1"),
+                java.util.Optional.of(java.net.InetAddress.getByName("10.30.0.10")),
+                java.util.Optional.of("probe@ha.example.net"), 4096,
+                java.util.HexFormat.of().parseHex("00112233445566778899aabbccddeeff"), 0));
+
+        assertThat(errors("""
+                probes:
+                  mip: { type: mip, home-address: "2001:db8::1", spi: 12, expect-code: 300, send: x }
+                """ + FARMS + servers)).containsExactlyInAnyOrder(
+                "probes.mip.send: only for probes of type udp",
+                "probes.mip.key: required for a mip probe: the MN-HA key",
+                "probes.mip.home-address: must be an IPv4 address (Mobile IPv4)",
+                "probes.mip.spi: must be at least 256",
+                "probes.mip.expect-code: must be 0..255");
+    }
 }
