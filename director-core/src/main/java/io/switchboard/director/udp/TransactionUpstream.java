@@ -165,6 +165,11 @@ final class TransactionUpstream implements Upstream {
             oneWay.put(clientTransaction, new OneWay(real, now + oneWayTimeoutNanos));
         }
         real.requestSentOneWay();
+        if (selection.reason() != Selection.Reason.STICKY) {
+            // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
+            // claim back, or the real would stay TESTING for good.
+            real.releaseClaim();
+        }
         lane.metrics.forwarded(selection.reason());
         send(datagram.retain(), real);
     }
