@@ -10,8 +10,9 @@ import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
+import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
-import io.switchboard.director.udp.UdpDirectorVerticle;
+import io.switchboard.director.udp.PluginContext;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -34,7 +35,8 @@ public final class Director {
     private final SwitchboardConfig config;
     private final Farms farms;
     private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
-    private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
+    private final Map<String, VirtualServerListener> listeners = new LinkedHashMap<>();
+    private final Map<String, DatagramService> servicesByServer = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
     private final Ticker ticker;
     private final MeterRegistry registry;
@@ -60,21 +62,40 @@ public final class Director {
         this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
+        Map<String, StickyTable> groups = new LinkedHashMap<>();
         for (VirtualServerConfig vs : config.virtualServers().values()) {
             VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
-            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s)).orElse(null);
+            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s, groups)).orElse(null);
             if (sticky != null) {
                 metrics.bindStickyTable(sticky);
-                stickyTables.add(sticky);
             }
-            RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky);
+            boolean grouped = vs.sticky().flatMap(StickyConfig::group).isPresent();
+            RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky, grouped);
             DatagramService service = services.apply(vs);
-            virtualServers.put(vs.name(), new VirtualServer(vs, service.create(vs, registry), selector, metrics));
+            servicesByServer.put(vs.name(), service);
+            DatagramPlugin plugin = service.create(vs, registry);
+            plugin.attach(new PluginContext(vs, sticky, farms, ticker));
+            virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
         }
     }
 
-    private static StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky) {
-        return tables.create(vs.name() + "/" + sticky.keys().get(0).configName(), sticky.idle(), sticky.maxEntries());
+    /**
+     * The virtual server's own table, or its sticky group's, created by the group's first virtual
+     * server (its idle time and size bound hold for the group).
+     */
+    private StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky,
+            Map<String, StickyTable> groups) {
+        if (sticky.group().isPresent()) {
+            return groups.computeIfAbsent(sticky.group().get(), group -> {
+                StickyTable table = tables.create("group/" + group, sticky.idle(), sticky.maxEntries());
+                stickyTables.add(table);
+                return table;
+            });
+        }
+        StickyTable table = tables.create(vs.name() + "/" + sticky.keys().get(0).configName(),
+                sticky.idle(), sticky.maxEntries());
+        stickyTables.add(table);
+        return table;
     }
 
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
@@ -86,10 +107,10 @@ public final class Director {
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
-                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, farms, ticker);
-                return vertx.deployVerticle(verticle).map(id -> {
+                VirtualServerListener listener = servicesByServer.get(vs.name()).listener(vs, farms, ticker);
+                return vertx.deployVerticle(listener).map(id -> {
                     deployments.add(id);
-                    verticles.put(vs.name(), verticle);
+                    listeners.put(vs.name(), listener);
                     return null;
                 });
             });
@@ -134,7 +155,7 @@ public final class Director {
 
     /** The bound address of a started virtual server (its real port when configured as 0). */
     public InetSocketAddress localAddress(String virtualServer) {
-        UdpDirectorVerticle v = verticles.get(virtualServer);
-        return v == null ? null : v.localAddress();
+        VirtualServerListener listener = listeners.get(virtualServer);
+        return listener == null ? null : listener.localAddress();
     }
 }

@@ -17,12 +17,76 @@ public final class RealSelector {
     private final Farms farms;
     private final ServerFarm farm;
     private final StickyTable sticky;
+    private final boolean grouped;
+    private volatile java.util.List<ServerFarm> chain;
 
     /** @param sticky null when the virtual server keeps no bindings */
     public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
+        this(farms, farm, sticky, false);
+    }
+
+    /**
+     * @param sticky  null when the virtual server keeps no bindings
+     * @param grouped the table is a sticky group's, shared with virtual servers of other farms: a
+     *                binding to a real of a farm outside this one's backup chain means the real of
+     *                this farm (or its backups) with the same IP address
+     */
+    public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky, boolean grouped) {
         this.farms = farms;
         this.farm = farm;
         this.sticky = sticky;
+        this.grouped = grouped;
+    }
+
+    /** The real a binding names, translated into this farm's chain for a sticky group; null if none. */
+    public RealServer resolve(StickyBinding binding) {
+        RealServer real = farms.real(binding.farm(), binding.real());
+        if (!grouped || real == null || inChain(real.farm())) {
+            return real;
+        }
+        java.net.InetAddress address = real.address().getAddress();
+        for (ServerFarm f : chain()) {
+            for (RealServer candidate : f.reals()) {
+                if (candidate.address().getAddress().equals(address)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
+    }
+
+    private boolean inChain(String farmName) {
+        for (ServerFarm f : chain()) {
+            if (f.name().equals(farmName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** This farm and its backups, each once (a chain built outside the loader may loop). */
+    private java.util.List<ServerFarm> chain() {
+        if (chain != null) {
+            return chain;
+        }
+        java.util.List<ServerFarm> chain = new java.util.ArrayList<>();
+        for (ServerFarm f = farm; f != null && !chain.contains(f); f = f.backup()) {
+            chain.add(f);
+        }
+        this.chain = java.util.List.copyOf(chain);
+        return chain;
+    }
+
+    /** The farm's pick, skipping excluded reals (each pick moves the predictor on, so it ends). */
+    private static RealServer pick(ServerFarm farm, StickyKey key, java.util.Set<RealServer> excluded) {
+        for (int tries = 0; tries <= excluded.size(); tries++) {
+            RealServer real = farm.pick(key.hash() + tries);
+            if (real == null || !excluded.contains(real)) {
+                return real;
+            }
+            real.releaseClaim();
+        }
+        return null;
     }
 
     public ServerFarm farm() {
@@ -40,25 +104,33 @@ public final class RealSelector {
      *         real of the farm or its backups may take the request
      */
     public Selection select(StickyKey key, long nowNanos) {
+        return select(key, nowNanos, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #select(StickyKey, long)}, never choosing a real of {@code excluded}: a connection
+     * that one real refused is reassigned to another (IOS {@code reassign}).
+     */
+    public Selection select(StickyKey key, long nowNanos, java.util.Set<RealServer> excluded) {
         StickyBinding stale = null;
         if (sticky != null) {
             StickyBinding binding = sticky.lookup(key, nowNanos);
             if (binding != null) {
-                RealServer real = farms.real(binding.farm(), binding.real());
-                if (real != null && real.servesBoundClients()) {
+                RealServer real = resolve(binding);
+                if (real != null && real.servesBoundClients() && !excluded.contains(real)) {
                     return new Selection(real, Selection.Reason.STICKY);
                 }
                 stale = binding;
             }
         }
         Selection.Reason reason = stale != null ? Selection.Reason.REASSIGNED : Selection.Reason.PREDICTOR;
-        RealServer chosen = farm.pick(key.hash());
+        RealServer chosen = pick(farm, key, excluded);
         // Each farm of the backup chain at most once: a chain may loop (the loader refuses cycles,
         // but farms are also built by tests and tools).
         java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
         tried.add(farm);
         for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
-            chosen = f.pick(key.hash());
+            chosen = pick(f, key, excluded);
             reason = Selection.Reason.BACKUP;
         }
         if (chosen == null || sticky == null) {
@@ -72,7 +144,7 @@ public final class RealSelector {
             return new Selection(chosen, reason);
         }
         // Another event loop or node bound this key first: follow its choice so all agree.
-        RealServer winner = farms.real(holding.farm(), holding.real());
+        RealServer winner = resolve(holding);
         if (winner != null && winner != chosen && winner.servesBoundClients()) {
             chosen.releaseClaim();
             return new Selection(winner, Selection.Reason.STICKY);

@@ -129,6 +129,16 @@ public final class VirtualServerMetrics {
         return received.count();
     }
 
+    public double retransmittedCount() {
+        return retransmitted.count();
+    }
+
+    /** Current count of unmatched answers for one reason. */
+    public double unmatchedCount(String reason) {
+        Counter c = unmatched.get(reason);
+        return c == null ? 0 : c.count();
+    }
+
     public StickyStats stickyStats(StickyTable table) {
         return table.stats();
     }

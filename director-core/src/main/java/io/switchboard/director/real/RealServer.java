@@ -23,6 +23,7 @@ public final class RealServer {
     private final int slot;
     private final InetSocketAddress address;
     private final int staticWeight;
+    private final java.util.Optional<String> secret;
     private volatile int weight;
     private final int maxConns;
     private final long retryNanos;
@@ -48,6 +49,7 @@ public final class RealServer {
         this.id = config.endpoint().toString();
         this.slot = slot;
         this.staticWeight = config.weight();
+        this.secret = config.secret();
         this.weight = config.weight();
         this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
         this.retryNanos = failure.retry().toNanos();
@@ -70,6 +72,11 @@ public final class RealServer {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** The shared secret between the director and this real ({@code secret:}), empty when none is configured. */
+    public java.util.Optional<String> secret() {
+        return secret;
     }
 
     public RealState state() {

@@ -22,4 +22,12 @@ public interface DatagramPlugin {
      *                         the director counts it under the exception's reason and drops it
      */
     StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException;
+
+    /**
+     * Called once by the engine when the virtual server is built, before any datagram: what the
+     * plug-in may use besides the bytes (its sticky table, the farms, the clock). Does nothing by
+     * default.
+     */
+    default void attach(PluginContext context) {
+    }
 }

@@ -1,8 +1,12 @@
 package io.switchboard.director.udp;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
 
 /**
  * A protocol plug-in as the launcher finds it: which service it implements and how it is set up for
@@ -21,5 +25,13 @@ public interface DatagramService {
      */
     default DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
         return create(config);
+    }
+
+    /**
+     * What listens for one of this service's virtual servers: the UDP director, unless the service
+     * brings a listener of its own (TCP).
+     */
+    default VirtualServerListener listener(VirtualServer virtualServer, Farms farms, Ticker ticker) {
+        return new UdpDirectorVerticle(virtualServer, farms, ticker);
     }
 }

@@ -3,6 +3,7 @@ package io.switchboard.director.udp;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
+import java.net.InetSocketAddress;
 
 /**
  * A plug-in for protocols whose answers carry the request's transaction id (GTP sequence numbers,
@@ -48,6 +49,16 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
+     * How many director sockets each event loop opens toward the reals when the director allocates
+     * ids: each socket has its own id space toward every real, so a narrow id (RADIUS's 8 bits) can
+     * have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real and loop.
+     * Ignored (one socket) when the plug-in keeps the client's ids.
+     */
+    default int upstreamSockets() {
+        return 1;
+    }
+
+    /**
      * The client's own transaction id of a request, with whatever else makes a retransmission
      * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
      * the same value is a retransmission and goes to the same real with the same director id.
@@ -61,6 +72,16 @@ public interface TransactionPlugin extends DatagramPlugin {
      * @return what {@link #prepareResponse} needs later (e.g. the original authenticator), or null
      */
     Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException;
+
+    /**
+     * {@link #prepareRequest(ByteBuf, long, RealServer)} for plug-ins that also need the client the
+     * request came from (a RADIUS client's shared secret). The director calls this one; by default
+     * it ignores the client.
+     */
+    default Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
+        return prepareRequest(request, transactionId, real);
+    }
 
     /** The transaction id of an answer from a real (the director's, as written by prepareRequest). */
     long responseTransactionId(ByteBuf response) throws DecodeException;

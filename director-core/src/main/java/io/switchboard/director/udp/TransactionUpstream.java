@@ -24,7 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Upstream for protocols with transaction ids: one director socket per lane toward every real,
+ * Upstream for protocols with transaction ids: one director socket per lane toward every real (or
+ * {@link TransactionPlugin#upstreamSockets()} of them, each with its own id space, for narrow ids),
  * director-allocated ids per real written into each request, and the client's own id restored in
  * the answer. A retransmission (same client, same client id) goes to the same real with the same
  * director id and is counted as such, not as a new request. Requests forwarded one way (the real
@@ -41,13 +42,17 @@ final class TransactionUpstream implements Upstream {
     private final TransactionPlugin plugin;
     private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
     private final long idMask;
+    private final int idBits;
+    /** Director sockets of this lane; each has an id space of its own toward every real. */
+    private final Channel[] sockets;
+    /** Ids to try before a real counts as having no free id: the whole space when it is small. */
+    private final long probes;
     private final long[] nextId;
     private final PendingTable<Pending> pending;
     private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
     /** Requests forwarded one way, oldest first (all share one timeout), for retransmissions. */
     private final LinkedHashMap<ClientTransaction, OneWay> oneWay = new LinkedHashMap<>();
     private final long oneWayTimeoutNanos;
-    private Channel socket;
 
     private record ClientTransaction(InetSocketAddress client, long id) {
     }
@@ -62,6 +67,12 @@ final class TransactionUpstream implements Upstream {
         this.lane = lane;
         this.plugin = plugin;
         this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
+        this.idBits = Long.bitCount(idMask);
+        // Pending ids carry the socket index above the wire id; they must fit the table's 40 bits.
+        int wanted = plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1;
+        this.sockets = new Channel[idBits + 32 - Integer.numberOfLeadingZeros(wanted - 1) <= 40 ? wanted : 1];
+        long space = (idMask + 1) * sockets.length;
+        this.probes = sockets.length > 1 ? space : MAX_ID_PROBES;
         int slots = 0;
         Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
         for (ServerFarm farm : farms.all()) {
@@ -78,11 +89,28 @@ final class TransactionUpstream implements Upstream {
 
     @Override
     public Future<?> start() {
+        io.netty.util.concurrent.Promise<Void> all = lane.loop.newPromise();
+        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(sockets.length);
+        for (int i = 0; i < sockets.length; i++) {
+            int index = i;
+            bind(index).addListener(f -> {
+                if (!f.isSuccess()) {
+                    all.tryFailure(f.cause());
+                } else if (remaining.decrementAndGet() == 0) {
+                    all.trySuccess(null);
+                }
+            });
+        }
+        return all;
+    }
+
+    private ChannelFuture bind(int index) {
+        long socketBits = (long) index << idBits;
         ChannelFuture bound = lane.bootstrap.get()
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-                        answer(packet);
+                        answer(packet, socketBits);
                     }
 
                     @Override
@@ -92,7 +120,8 @@ final class TransactionUpstream implements Upstream {
                     }
                 })
                 .bind(0);
-        return bound.addListener(f -> socket = bound.channel());
+        bound.addListener(f -> sockets[index] = bound.channel());
+        return bound;
     }
 
     @Override
@@ -132,7 +161,7 @@ final class TransactionUpstream implements Upstream {
         }
         Object context;
         try {
-            context = plugin.prepareRequest(datagram, id, real);
+            context = plugin.prepareRequest(datagram, id & idMask, real, client);
         } catch (DecodeException e) {
             real.releaseClaim();
             lane.drop(e.reason(), client, e.getMessage());
@@ -147,14 +176,17 @@ final class TransactionUpstream implements Upstream {
         byClient.put(clientTransaction, request);
         real.requestForwarded();
         lane.metrics.forwarded(selection.reason());
-        send(datagram.retain(), real);
+        send(datagram.retain(), real, id);
     }
 
-    /** A request whose answer goes from the real to the client directly: nothing to remember. */
+    /**
+     * A request answered from the real to the client directly, or not at all: nothing waits for an
+     * answer; only the real is remembered for retransmissions.
+     */
     private void forwardOneWay(ByteBuf datagram, ClientTransaction clientTransaction, Selection selection, long now) {
         RealServer real = selection.real();
         try {
-            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real);
+            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real, clientTransaction.client);
         } catch (DecodeException e) {
             real.releaseClaim();
             lane.drop(e.reason(), clientTransaction.client, e.getMessage());
@@ -171,37 +203,39 @@ final class TransactionUpstream implements Upstream {
             real.releaseClaim();
         }
         lane.metrics.forwarded(selection.reason());
-        send(datagram.retain(), real);
-    }
-
-    /** The same director id again: the real sees a retransmission of what it already has. */
-    private void resend(ByteBuf datagram, Pending original) {
-        try {
-            plugin.prepareRequest(datagram, original.id, original.real);
-        } catch (DecodeException e) {
-            lane.drop(e.reason(), original.clientTransaction.client, e.getMessage());
-            return;
-        }
-        lane.metrics.retransmitted();
-        send(datagram.retain(), original.real);
+        send(datagram.retain(), real, 0);
     }
 
     /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
     private void resendOneWay(ByteBuf datagram, ClientTransaction clientTransaction, RealServer real) {
         try {
-            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real);
+            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real, clientTransaction.client);
         } catch (DecodeException e) {
             lane.drop(e.reason(), clientTransaction.client, e.getMessage());
             return;
         }
         lane.metrics.retransmitted();
-        send(datagram.retain(), real);
+        send(datagram.retain(), real, 0);
     }
 
+    /** The same director id again: the real sees a retransmission of what it already has. */
+    private void resend(ByteBuf datagram, Pending original) {
+        try {
+            plugin.prepareRequest(datagram, original.id & idMask, original.real, original.clientTransaction.client);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), original.clientTransaction.client, e.getMessage());
+            return;
+        }
+        lane.metrics.retransmitted();
+        send(datagram.retain(), original.real, original.id);
+    }
+
+    /** A free pending id toward {@code real}: the socket index above the wire id. */
     private long freeId(RealServer real) {
         int slot = real.slot();
-        for (int probe = 0; probe < MAX_ID_PROBES; probe++) {
-            long id = nextId[slot]++ & idMask;
+        long space = sockets.length == 1 ? idMask + 1 : (idMask + 1) * sockets.length;
+        for (long probe = 0; probe < probes; probe++) {
+            long id = sockets.length == 1 ? nextId[slot]++ & idMask : Math.floorMod(nextId[slot]++, space);
             if (!pending.contains(slot, id)) {
                 return id;
             }
@@ -209,12 +243,14 @@ final class TransactionUpstream implements Upstream {
         return -1;
     }
 
-    private void send(ByteBuf datagram, RealServer real) {
+    /** Sends on the socket that {@code pendingId} belongs to. */
+    private void send(ByteBuf datagram, RealServer real, long pendingId) {
+        Channel socket = sockets[(int) (pendingId >>> idBits)];
         socket.writeAndFlush(new DatagramPacket(datagram, real.address()), socket.voidPromise());
     }
 
     /** An answer from a real: find its request, restore it for the client, relay it. */
-    private void answer(DatagramPacket packet) {
+    private void answer(DatagramPacket packet, long socketBits) {
         RealServer[] reals = realsByAddress.get(packet.sender());
         if (reals == null) {
             lane.metrics.unmatched("unknown-source");
@@ -232,6 +268,7 @@ final class TransactionUpstream implements Upstream {
                     packet.sender(), e.getMessage());
             return;
         }
+        id = socketBits | (id & idMask);
         Pending request = null;
         for (int i = 0; i < reals.length && request == null; i++) {
             request = pending.remove(reals[i].slot(), id);
@@ -273,8 +310,10 @@ final class TransactionUpstream implements Upstream {
 
     @Override
     public void close() {
-        if (socket != null) {
-            socket.close();
+        for (Channel socket : sockets) {
+            if (socket != null) {
+                socket.close();
+            }
         }
     }
 }

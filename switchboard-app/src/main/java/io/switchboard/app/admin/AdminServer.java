@@ -227,6 +227,16 @@ public final class AdminServer extends VerticleBase {
         }
         String keyText = ctx.queryParams().get("key");
         StickyKind kind = vs.config().sticky().orElseThrow().keys().get(0);
+        String kindText = ctx.queryParams().get("kind");
+        if (kindText != null) {
+            java.util.Optional<StickyKind> named = StickyKind.fromConfigName(kindText);
+            if (named.isEmpty() || !vs.config().service().allows(named.get())) {
+                error(ctx, 400, "kind " + kindText + " is not a sticky key of service "
+                        + vs.config().service().configName());
+                return;
+            }
+            kind = named.get();
+        }
         if (keyText == null) {
             error(ctx, 400, "query parameter key is required (a " + kind.configName() + ")");
             return;

@@ -58,7 +58,7 @@ final class ConfigBinder {
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice"));
-    static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries");
+    static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
 
@@ -305,21 +305,25 @@ final class ConfigBinder {
      * refused with the service they belong to. Empty after an error.
      */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
-        boolean foreignKeys = false;
+        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        List<String> ownKeys = binder == null ? List.of() : binder.keys();
+        // Each key another service's binder owns (two services may each own one of the same name,
+        // e.g. clients:) is refused once, naming every service that takes it.
+        Map<String, java.util.SortedSet<String>> foreign = new LinkedHashMap<>();
         for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
             if (other.services().contains(service)) {
                 continue;
             }
             for (String key : other.keys()) {
-                if (s.has(key)) {
-                    error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
-                            .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
-                            + service.configName());
-                    foreignKeys = true;
+                if (s.has(key) && !ownKeys.contains(key)) {
+                    other.services().forEach(k -> foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                            .add(k.configName()));
                 }
             }
         }
-        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
+                + String.join(" or ", services) + ", not " + service.configName()));
+        boolean foreignKeys = !foreign.isEmpty();
         Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
         return foreignKeys ? Optional.empty() : options;
     }
@@ -421,10 +425,14 @@ final class ConfigBinder {
             }
         }
         int maxEntries = s.integer("max-entries", 1, Integer.MAX_VALUE).orElse(StickyConfig.DEFAULT_MAX_ENTRIES);
+        Optional<String> group = s.has("group") ? s.string("group") : Optional.empty();
+        if (group.isPresent() && group.get().isBlank()) {
+            error(s.pathOf("group"), "must not be empty");
+        }
         if (errors.size() > before || idle.isEmpty() || keys.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new StickyConfig(keys, idle.get(), netmaskBits, maxEntries));
+        return Optional.of(new StickyConfig(keys, idle.get(), netmaskBits, maxEntries, group));
     }
 
     private Optional<StickyKind> stickyKind(String text, String path, Optional<ServiceKind> service) {

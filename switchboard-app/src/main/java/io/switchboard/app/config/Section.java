@@ -50,6 +50,11 @@ final class Section {
         return path;
     }
 
+    /** Where this section reports problems (for binders that open list items as sections). */
+    List<ConfigError> errors() {
+        return errors;
+    }
+
     String pathOf(String key) {
         return ConfigPath.child(path, key);
     }

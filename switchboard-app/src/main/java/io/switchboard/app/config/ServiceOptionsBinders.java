@@ -10,6 +10,8 @@ import java.util.Map;
 final class ServiceOptionsBinders {
 
     private static final List<ServiceOptionsBinder> ALL = List.of(
+            new TcpOptionsBinder(),
+            new RadiusOptionsBinder(),
             new HaOptionsBinder(),
             new AsnOptionsBinder()
     );

@@ -17,6 +17,7 @@ import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -119,9 +120,12 @@ class ConfigLoaderTest {
                 entry("radius-auth", new VirtualServerConfig("radius-auth", endpoint("::1", 1812),
                         ServiceKind.RADIUS, "aaa",
                         Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
-                                Duration.ofDays(1), OptionalInt.empty(), 50000)),
+                                Duration.ofDays(1), OptionalInt.empty(), 50000, Optional.of("subscribers"))),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
-                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true)),
+                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true,
+                        new RadiusOptions(List.of(new RadiusOptions.Client(ip("10.3.0.0"), 16, "nas-secret"),
+                                new RadiusOptions.Client(ip("2001:db8::7"), 128, "other")),
+                                new RadiusOptions.FramedIp(true, true, false), Duration.ofSeconds(30)))),
                 entry("web-udp", new VirtualServerConfig("web-udp", endpoint("0.0.0.0", 0), ServiceKind.UDP,
                         "web",
                         Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS), Duration.ofMinutes(10),
@@ -131,7 +135,7 @@ class ConfigLoaderTest {
                 entry("web-tcp", new VirtualServerConfig("web-tcp", endpoint("127.0.0.1", 2123), ServiceKind.TCP,
                         "web", Optional.empty(),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
-                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true)));
+                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true, io.switchboard.l4.tcp.TcpOptions.DEFAULT)));
     }
 
     @Test
@@ -317,13 +321,10 @@ class ConfigLoaderTest {
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
-                    // The plug-ins' option keys (ipmobile, asn, ...) follow the engine's own.
-                    "virtual-servers.gtp-c.stiky: unknown key (known: listen, service, farm, sticky,"
-                            + " response-timeout, idle, max-datagram, inservice"
-                            + ConfigBinder.VIRTUAL_SERVER_KEYS.subList(8, ConfigBinder.VIRTUAL_SERVER_KEYS.size())
-                                    .stream().map(k -> ", " + k).collect(java.util.stream.Collectors.joining())
-                            + ")",
-                    "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries)");
+                    // The list grows with each plug-in's own keys (ServiceOptionsBinders).
+                    "virtual-servers.gtp-c.stiky: unknown key (known: "
+                            + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
+                    "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries, group)");
         }
 
         @Test
@@ -648,7 +649,7 @@ class ConfigLoaderTest {
             assertThat(errors(GGSN_FARM + """
                     virtual-servers:
                       a: { listen: 127.0.0.1:1812, service: udp, farm: ggsn }
-                      b: { listen: 127.0.0.1:1812, service: radius, farm: ggsn }
+                      b: { listen: 127.0.0.1:1812, service: radius, farm: ggsn, clients: [{ address: 127.0.0.1, secret: s }] }
                       c: { listen: 127.0.0.1:1812, service: tcp, farm: ggsn }
                       d: { listen: 127.0.0.1:1812, service: tcp, farm: ggsn }
                       e: { listen: 127.0.0.2:1812, service: udp, farm: ggsn }
@@ -668,12 +669,18 @@ class ConfigLoaderTest {
 
         private List<String> stickyErrors(String service, String sticky) {
             return errors(GGSN_FARM + "virtual-servers:\n  v: { listen: 127.0.0.1:1, service: " + service
-                    + ", farm: ggsn, sticky: " + sticky + " }\n");
+                    + ", farm: ggsn, sticky: " + sticky + clients(service) + " }\n");
         }
 
         private Optional<StickyConfig> sticky(String service, String sticky) {
             return ALL_SERVICES.parse(GGSN_FARM + "virtual-servers:\n  v: { listen: 127.0.0.1:1, service: "
-                    + service + ", farm: ggsn, sticky: " + sticky + " }\n").virtualServers().get("v").sticky();
+                    + service + ", farm: ggsn, sticky: " + sticky + clients(service) + " }\n").virtualServers()
+                    .get("v").sticky();
+        }
+
+        /** RADIUS virtual servers must name their clients. */
+        private String clients(String service) {
+            return service.equals("radius") ? ", clients: [{ subnet: 127.0.0.0/8, secret: s }]" : "";
         }
 
         @Test

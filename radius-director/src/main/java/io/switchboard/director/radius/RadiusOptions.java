@@ -1,0 +1,93 @@
+package io.switchboard.director.radius;
+
+import io.switchboard.director.config.ServiceOptions;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The settings of a {@code service: radius} virtual server: its known clients ({@code clients:}) and
+ * the {@code radius:} block.
+ *
+ * @param clients    the clients (NAS, GGSN/PGW) allowed to send, each with its shared secret; the
+ *                   entry with the longest matching prefix applies
+ * @param framedIp   the Framed-IP-Address table
+ * @param stateIdle  how long an Access-Challenge's State is remembered so that the next round of the
+ *                   conversation goes to the real that issued it
+ */
+public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle) implements ServiceOptions {
+
+    public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
+
+    public RadiusOptions {
+        clients = List.copyOf(clients);
+        Objects.requireNonNull(framedIp, "framedIp");
+        Objects.requireNonNull(stateIdle, "stateIdle");
+    }
+
+    /** Clients only, everything else at its default. */
+    public RadiusOptions(List<Client> clients) {
+        this(clients, FramedIp.DEFAULT, DEFAULT_STATE_IDLE);
+    }
+
+    /**
+     * A known client network and its shared secret.
+     *
+     * @param network    the network address (host bits zero) or a single address
+     * @param prefixBits 32 (IPv4) or 128 (IPv6) for a single address
+     */
+    public record Client(InetAddress network, int prefixBits, String secret) {
+
+        public Client {
+            Objects.requireNonNull(network, "network");
+            Objects.requireNonNull(secret, "secret");
+            if (prefixBits < 0 || prefixBits > network.getAddress().length * 8) {
+                throw new IllegalArgumentException("prefix /" + prefixBits + " for " + network.getHostAddress());
+            }
+        }
+
+        public byte[] secretBytes() {
+            return secret.getBytes(StandardCharsets.UTF_8);
+        }
+
+        /** Whether {@code address} lies in this client's network. */
+        public boolean matches(InetAddress address) {
+            byte[] a = address.getAddress();
+            byte[] n = network.getAddress();
+            if (a.length != n.length) {
+                return false;
+            }
+            int bits = prefixBits;
+            for (int i = 0; i < a.length && bits > 0; i++, bits -= 8) {
+                int mask = bits >= 8 ? 0xff : (0xff00 >> bits) & 0xff;
+                if (((a[i] ^ n[i]) & mask) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "Client[" + network.getHostAddress() + "/" + prefixBits + ", secret=***]";
+        }
+    }
+
+    /**
+     * The Framed-IP-Address table (sticky key kind {@code framed-ip}, kept in the virtual server's
+     * sticky table or its group's).
+     *
+     * @param learn                  bind a Framed-IP-Address to the real that acknowledged an
+     *                               Accounting-Start (or Interim-Update) carrying it, or that sent an
+     *                               Access-Accept carrying it
+     * @param purgeOnStop            remove the binding when an Accounting-Stop for it is acknowledged
+     * @param purgeOnAccountingOnOff remove every binding learned from a client when that client sends
+     *                               Accounting-On or Accounting-Off (it rebooted: its sessions are gone)
+     */
+    public record FramedIp(boolean learn, boolean purgeOnStop, boolean purgeOnAccountingOnOff) {
+
+        public static final FramedIp DEFAULT = new FramedIp(true, true, true);
+    }
+}

@@ -1,0 +1,349 @@
+package io.switchboard.director.radius;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.radius.RadiusAcctStatusType;
+import io.switchboard.codec.radius.RadiusAttributeType;
+import io.switchboard.codec.radius.RadiusAuthenticators;
+import io.switchboard.codec.radius.RadiusCode;
+import io.switchboard.codec.radius.RadiusView;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The RADIUS plug-in of one virtual server. Requests: only Access-Request and Accounting-Request
+ * from a known client, whose Accounting-Request authenticator and Message-Authenticator verify with
+ * that client's secret, are directed; the director's identifier is written and the request re-signed
+ * in place for the real's secret (User-Password re-hidden when the secrets differ). Answers: the
+ * real's Response Authenticator (and Message-Authenticator) must verify with the real's secret and
+ * the forwarded request's authenticator; the answer is then re-signed for the client with its own
+ * identifier and authenticator. No other byte changes.
+ *
+ * <p>Shared by all event loops of the virtual server: its own state (State of open EAP conversations,
+ * Framed-IP-Addresses learned per client) lives in concurrent maps.
+ */
+final class RadiusPlugin implements TransactionPlugin {
+
+    static final DropReason BAD_AUTHENTICATOR = DropReason.of("radius-bad-authenticator");
+    static final DropReason BAD_MESSAGE_AUTHENTICATOR = DropReason.of("radius-bad-message-authenticator");
+    /** An answer from a real whose authenticators do not verify with the real's secret. */
+    static final DropReason BAD_ANSWER = DropReason.of("radius-bad-answer");
+
+    private static final byte[] ZERO_16 = new byte[16];
+    private static final int STATE_SWEEP_EVERY = 4096;
+    static final int UPSTREAM_SOCKETS = 8;
+
+    private final String name;
+    private final RadiusOptions options;
+    private final List<StickyKind> keys;
+    private final RadiusOptions.Client[] clients;
+    private final byte[][] clientSecrets;
+    private final long stateIdleNanos;
+
+    private volatile StickyTable sticky;
+    private volatile Ticker ticker = Ticker.SYSTEM;
+    private volatile Map<Integer, byte[]> realSecrets = Map.of();
+
+    /** State of an Access-Challenge → the key of its conversation, until it expires. */
+    private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
+    private final AtomicInteger stateInserts = new AtomicInteger();
+    /** Framed-IP-Addresses learned per client address, for the purge on Accounting-On/Off. */
+    private final ConcurrentHashMap<InetAddress, Set<StickyKey>> framedByClient = new ConcurrentHashMap<>();
+
+    private record StateEntry(StickyKey key, long deadline) {
+    }
+
+    /** What the answer needs of its request. */
+    record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
+            byte[] realSecret, RealServer real, InetAddress client, int code, long statusType, long framedIp,
+            StickyKey key) {
+    }
+
+    RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
+        this.name = name;
+        this.options = options;
+        this.keys = List.copyOf(keys);
+        List<RadiusOptions.Client> sorted = new ArrayList<>(options.clients());
+        sorted.sort(Comparator.comparingInt(RadiusOptions.Client::prefixBits).reversed());
+        this.clients = sorted.toArray(new RadiusOptions.Client[0]);
+        this.clientSecrets = new byte[clients.length][];
+        for (int i = 0; i < clients.length; i++) {
+            clientSecrets[i] = clients[i].secretBytes();
+        }
+        this.stateIdleNanos = options.stateIdle().toNanos();
+    }
+
+    @Override
+    public void attach(PluginContext context) {
+        this.sticky = context.sticky();
+        this.ticker = context.ticker();
+        Map<Integer, byte[]> secrets = new HashMap<>();
+        for (ServerFarm farm : context.farms().all()) {
+            for (RealServer real : farm.reals()) {
+                real.secret().ifPresent(s -> secrets.put(real.slot(), s.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        this.realSecrets = Map.copyOf(secrets);
+    }
+
+    /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
+    StickyTable sticky() {
+        return sticky;
+    }
+
+    // ---- requests --------------------------------------------------------------------------------
+
+    @Override
+    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        RadiusView view = RadiusView.wrap(datagram);
+        int code = view.code();
+        if (code != RadiusCode.ACCESS_REQUEST.value() && code != RadiusCode.ACCOUNTING_REQUEST.value()) {
+            throw new DecodeException(DropReason.UNEXPECTED_MESSAGE,
+                    RadiusCode.valueOf(code) + " is not directed by a radius virtual server");
+        }
+        int client = clientIndex(sender.getAddress());
+        if (client < 0) {
+            throw new DecodeException(DropReason.CLIENT_NOT_ALLOWED, "no client entry for " + sender.getAddress());
+        }
+        byte[] secret = clientSecrets[client];
+        boolean hashed = RadiusCode.hasHashedRequestAuthenticator(code);
+        if (hashed && !equalsAt(datagram, view.base() + RadiusView.AUTHENTICATOR_OFFSET,
+                RadiusAuthenticators.requestAuthenticator(view, secret))) {
+            throw new DecodeException(BAD_AUTHENTICATOR, "Request Authenticator does not verify with the client's secret");
+        }
+        int ma = view.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+        if (ma >= 0 && !equalsAt(datagram, view.base() + ma + 2,
+                RadiusAuthenticators.messageAuthenticator(view, hashed ? ZERO_16 : null, secret))) {
+            throw new DecodeException(BAD_MESSAGE_AUTHENTICATOR,
+                    "Message-Authenticator does not verify with the client's secret");
+        }
+        return key(view, sender.getAddress());
+    }
+
+    /**
+     * The sticky key: the conversation's key when the request carries the State of a challenge this
+     * virtual server relayed, else the first configured key present, else the client's address.
+     */
+    private StickyKey key(RadiusView view, InetAddress client) {
+        int state = view.find(RadiusAttributeType.STATE.value());
+        if (state >= 0 && !states.isEmpty()) {
+            StateEntry entry = states.get(ByteBuffer.wrap(view.value(state)));
+            if (entry != null && entry.deadline - ticker.nanos() > 0) {
+                return entry.key;
+            }
+        }
+        for (StickyKind kind : keys) {
+            StickyKey key = keyOf(view, kind);
+            if (key != null) {
+                return key;
+            }
+        }
+        return StickyKey.clientAddress(client, 128);
+    }
+
+    static StickyKey keyOf(RadiusView view, StickyKind kind) {
+        int type = switch (kind) {
+            case CALLING_STATION_ID -> RadiusAttributeType.CALLING_STATION_ID.value();
+            case USERNAME -> RadiusAttributeType.USER_NAME.value();
+            case FRAMED_IP -> RadiusAttributeType.FRAMED_IP_ADDRESS.value();
+            default -> -1;
+        };
+        if (type < 0) {
+            return null;
+        }
+        int a = view.find(type);
+        if (a < 0 || view.valueLength(a) == 0 || (kind == StickyKind.FRAMED_IP && view.valueLength(a) != 4)) {
+            return null;
+        }
+        return StickyKey.of(kind, view.value(a));
+    }
+
+    private int clientIndex(InetAddress address) {
+        for (int i = 0; i < clients.length; i++) {
+            if (clients[i].matches(address)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public int transactionIdBits() {
+        return 8;
+    }
+
+    /** 256 identifiers per socket are not enough for a busy real: 2048 outstanding per real and event loop. */
+    @Override
+    public int upstreamSockets() {
+        return UPSTREAM_SOCKETS;
+    }
+
+    /** The identifier with the first seven octets of the Request Authenticator above it. */
+    @Override
+    public long clientTransactionId(ByteBuf request) throws DecodeException {
+        int base = request.readerIndex();
+        if (request.readableBytes() < RadiusView.HEADER_LENGTH) {
+            throw DecodeException.truncated("RADIUS header", 0, RadiusView.HEADER_LENGTH, request.readableBytes());
+        }
+        long authenticator = request.getLong(base + RadiusView.AUTHENTICATOR_OFFSET);
+        return (authenticator << 8) | request.getUnsignedByte(base + 1);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        throw new UnsupportedOperationException("the director passes the client (prepareRequest with 4 arguments)");
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
+        RadiusView view = RadiusView.wrap(request);
+        int index = clientIndex(client.getAddress());
+        if (index < 0) {
+            throw new DecodeException(DropReason.CLIENT_NOT_ALLOWED, "no client entry for " + client.getAddress());
+        }
+        byte[] clientSecret = clientSecrets[index];
+        byte[] realSecret = realSecrets.getOrDefault(real.slot(), clientSecret);
+        byte[] clientAuthenticator = view.authenticator();
+        int code = view.code();
+        view.rewriteIdentifier((int) transactionId);
+        if (code == RadiusCode.ACCESS_REQUEST.value() && !Arrays.equals(clientSecret, realSecret)) {
+            RadiusAuthenticators.rehideUserPassword(view, clientSecret, realSecret);
+        }
+        RadiusAuthenticators.signRequest(view, realSecret);
+        byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
+        long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
+        long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
+        StickyKey key = key(view, client.getAddress());
+        return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(), code,
+                statusType, framedIp, key);
+    }
+
+    // ---- answers ---------------------------------------------------------------------------------
+
+    @Override
+    public long responseTransactionId(ByteBuf response) throws DecodeException {
+        if (response.readableBytes() < RadiusView.HEADER_LENGTH) {
+            throw DecodeException.truncated("RADIUS header", 0, RadiusView.HEADER_LENGTH, response.readableBytes());
+        }
+        return response.getUnsignedByte(response.readerIndex() + 1);
+    }
+
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+        Context request = (Context) context;
+        RadiusView view = RadiusView.wrap(response);
+        if (!RadiusAuthenticators.verifyResponse(view, request.forwardedAuthenticator, request.realSecret)) {
+            throw new DecodeException(BAD_ANSWER, RadiusCode.valueOf(view.code())
+                    + " does not verify with the secret of " + request.real.id());
+        }
+        learn(view, request);
+        RadiusAuthenticators.resignResponse(view, (int) (clientTransactionId & 0xff), request.clientAuthenticator,
+                request.clientSecret);
+    }
+
+    /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
+    private void learn(RadiusView answer, Context request) {
+        int code = answer.code();
+        if (code == RadiusCode.ACCESS_CHALLENGE.value()) {
+            int state = answer.find(RadiusAttributeType.STATE.value());
+            if (state >= 0) {
+                rememberState(answer.value(state), request.key);
+            }
+            return;
+        }
+        StickyTable table = sticky;
+        RadiusOptions.FramedIp framed = options.framedIp();
+        if (table == null) {
+            return;
+        }
+        if (code == RadiusCode.ACCESS_ACCEPT.value() && framed.learn()) {
+            long ip = answer.framedIpAddress();
+            if (ip >= 0) {
+                bindFramedIp(table, ip, request);
+            }
+        } else if (code == RadiusCode.ACCOUNTING_RESPONSE.value()) {
+            long status = request.statusType;
+            if ((status == RadiusAcctStatusType.START || status == RadiusAcctStatusType.INTERIM_UPDATE)
+                    && framed.learn() && request.framedIp >= 0) {
+                bindFramedIp(table, request.framedIp, request);
+            } else if (status == RadiusAcctStatusType.STOP && framed.purgeOnStop() && request.framedIp >= 0) {
+                StickyKey key = framedIpKey(request.framedIp);
+                table.remove(key);
+                Set<StickyKey> learned = framedByClient.get(request.client);
+                if (learned != null) {
+                    learned.remove(key);
+                }
+            } else if ((status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF)
+                    && framed.purgeOnAccountingOnOff()) {
+                Set<StickyKey> learned = framedByClient.remove(request.client);
+                if (learned != null) {
+                    learned.forEach(table::remove);
+                }
+            }
+        }
+    }
+
+    private void bindFramedIp(StickyTable table, long ip, Context request) {
+        StickyKey key = framedIpKey(ip);
+        StickyBinding binding = new StickyBinding(request.real.farm(), request.real.id());
+        long now = ticker.nanos();
+        StickyBinding holding = table.bindIfAbsent(key, binding, now);
+        if (!holding.equals(binding)) {
+            table.rebind(key, holding, binding, now);
+        }
+        framedByClient.computeIfAbsent(request.client, c -> ConcurrentHashMap.newKeySet()).add(key);
+    }
+
+    static StickyKey framedIpKey(long ip) {
+        return StickyKey.of(StickyKind.FRAMED_IP,
+                new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip});
+    }
+
+    private void rememberState(byte[] state, StickyKey key) {
+        long now = ticker.nanos();
+        states.put(ByteBuffer.wrap(state), new StateEntry(key, now + stateIdleNanos));
+        if (stateInserts.incrementAndGet() % STATE_SWEEP_EVERY == 0) {
+            states.values().removeIf(e -> e.deadline - now <= 0);
+        }
+    }
+
+    /** Open challenge States (for tests). */
+    int openStates() {
+        return states.size();
+    }
+
+    private static boolean equalsAt(ByteBuf buf, int index, byte[] expected) {
+        int diff = 0;
+        for (int i = 0; i < expected.length; i++) {
+            diff |= buf.getByte(index + i) ^ expected[i];
+        }
+        return diff == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "RadiusPlugin[" + name + "]";
+    }
+}

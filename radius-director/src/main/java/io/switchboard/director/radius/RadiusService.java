@@ -1,0 +1,36 @@
+package io.switchboard.director.radius;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+import java.util.List;
+
+/**
+ * {@code service: radius}: RADIUS authentication and accounting (RFC 2865, 2866) balanced over a
+ * farm of AAA servers or RADIUS-aware gateways, re-signed hop by hop, sticky by subscriber.
+ */
+public final class RadiusService implements DatagramService {
+
+    /** The key order used when a virtual server keeps no sticky table (only for hashing). */
+    static final List<StickyKind> DEFAULT_KEYS = List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME);
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.RADIUS;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        ServiceOptions options = config.options();
+        if (!(options instanceof RadiusOptions radius)) {
+            throw new IllegalArgumentException("virtual server " + config.name()
+                    + ": service radius needs its clients (clients: [{subnet: ..., secret: ...}])");
+        }
+        List<StickyKind> keys = config.sticky().map(StickyConfig::keys).orElse(DEFAULT_KEYS);
+        return new RadiusPlugin(config.name(), radius, keys);
+    }
+}

@@ -1,0 +1,409 @@
+package io.switchboard.director.radius;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.radius.RadiusView;
+import io.switchboard.director.Director;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.AdminConfig;
+import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.RealState;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The director in front of two real FreeRADIUS 3.2 servers (Debian {@code freeradius}, one copied
+ * configuration directory each, on 127.0.0.2 and 127.0.0.3 with ports of their own), driven by
+ * {@code radclient} (Debian {@code freeradius-utils}), which verifies every answer's authenticator.
+ * Client and real secrets all differ. Which server handled what is read from the servers' own
+ * logs (authentication log with the Calling-Station-Id, accounting detail files), not from the
+ * director's counters. {@code .ci/run} installs both packages; this test installs nothing.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FreeRadiusIT {
+
+    static final String CLIENT_SECRET = "nas-to-director";
+    static final String[] REAL_SECRETS = {"director-to-aaa1", "director-to-aaa2"};
+    static final String[] ADDRESSES = {"127.0.0.2", "127.0.0.3"};
+    static final int[] WEIGHTS = {3, 1};
+
+    @TempDir
+    static Path work;
+
+    static final List<Process> servers = new ArrayList<>(List.of());
+    static final Path[] dirs = new Path[2];
+    static final int[] authPorts = new int[2];
+    static final int[] acctPorts = new int[2];
+    static Vertx vertx;
+    static Director director;
+    static InetSocketAddress authVip;
+    static InetSocketAddress acctVip;
+    static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    @BeforeAll
+    static void start() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            authPorts[i] = freePort(ADDRESSES[i]);
+            acctPorts[i] = freePort(ADDRESSES[i]);
+            dirs[i] = work.resolve("aaa" + (i + 1));
+            run(List.of("bash", script().toString(), dirs[i].toString(), "aaa" + (i + 1), ADDRESSES[i],
+                    String.valueOf(authPorts[i]), String.valueOf(acctPorts[i]), REAL_SECRETS[i]), 60);
+            servers.add(null);
+            startServer(i);
+        }
+        List<RealConfig> auth = new ArrayList<>();
+        List<RealConfig> acct = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            InetAddress address = InetAddress.getByName(ADDRESSES[i]);
+            auth.add(new RealConfig(address, authPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
+                    Optional.of(REAL_SECRETS[i])));
+            acct.add(new RealConfig(address, acctPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
+                    Optional.of(REAL_SECRETS[i])));
+        }
+        FailureDetection failure = new FailureDetection(2, 1, Duration.ofMinutes(5));
+        Map<String, FarmConfig> farms = new LinkedHashMap<>();
+        farms.put("aaa-auth", new FarmConfig("aaa-auth", PredictorKind.ROUNDROBIN, failure, auth, Optional.empty()));
+        farms.put("aaa-acct", new FarmConfig("aaa-acct", PredictorKind.ROUNDROBIN, failure, acct, Optional.empty()));
+        StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
+                Duration.ofHours(1), OptionalInt.empty(), 100_000, Optional.of("subscribers"));
+        // Only 127.0.0.1 (where radclient sends from) is a client.
+        RadiusOptions options = new RadiusOptions(List.of(
+                new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)));
+        InetAddress vip = InetAddress.getByName("127.0.0.10");
+        Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
+        vservers.put("radius-auth", new VirtualServerConfig("radius-auth", new Endpoint(vip, 0), ServiceKind.RADIUS,
+                "aaa-auth", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
+        vservers.put("radius-acct", new VirtualServerConfig("radius-acct", new Endpoint(vip, 0), ServiceKind.RADIUS,
+                "aaa-acct", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
+        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farms, vservers),
+                vs -> new RadiusService(), registry, Ticker.SYSTEM);
+        vertx = Vertx.vertx();
+        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        authVip = director.localAddress("radius-auth");
+        acctVip = director.localAddress("radius-acct");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (director != null) {
+            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        if (vertx != null) {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        for (int i = 0; i < servers.size(); i++) {
+            stopServer(i);
+        }
+    }
+
+    static Path script() {
+        return Path.of("src", "test", "resources", "freeradius", "make-instance.sh").toAbsolutePath();
+    }
+
+    static void startServer(int i) throws IOException {
+        Path log = dirs[i].resolve("log").resolve("radius.log");
+        Process p = new ProcessBuilder("freeradius", "-f", "-d", dirs[i].toString(), "-n", "radiusd", "-l",
+                log.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dirs[i].resolve("log").resolve("stdout.log").toFile())
+                .start();
+        servers.set(i, p);
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            if (!p.isAlive()) {
+                throw new AssertionError("freeradius aaa" + (i + 1) + " exited: "
+                        + Files.readString(dirs[i].resolve("log").resolve("stdout.log")));
+            }
+            return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
+        });
+    }
+
+    /** Stops one server by its own pid. */
+    static void stopServer(int i) throws InterruptedException {
+        Process p = servers.get(i);
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    static int freePort(String address) throws IOException {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(address, 0))) {
+            return s.getLocalPort();
+        }
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    static Result run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(work, "out", ".txt");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s: " + Files.readString(out));
+        }
+        Result result = new Result(p.exitValue(), Files.readString(out));
+        if (command.get(0).equals("bash") && result.exit != 0) {
+            throw new AssertionError(command + " failed: " + result.output);
+        }
+        return result;
+    }
+
+    /** radclient with a file of requests (blank-line separated), through the director. */
+    static Result radclient(InetSocketAddress vip, String type, String secret, List<String> requests, String... options)
+            throws IOException, InterruptedException {
+        Path file = Files.createTempFile(work, "requests", ".txt");
+        Files.writeString(file, String.join("\n\n", requests) + "\n");
+        List<String> command = new ArrayList<>(List.of("radclient", "-x"));
+        command.addAll(List.of(options));
+        command.addAll(List.of("-f", file.toString(), vip.getAddress().getHostAddress() + ":" + vip.getPort(), type,
+                secret));
+        return run(command, 120);
+    }
+
+    static String access(String user, String csid) {
+        return "User-Name = \"" + user + "\"\nUser-Password = \"testpw\"\nCalling-Station-Id = \"" + csid + "\""
+                + "\nMessage-Authenticator = 0x00";
+    }
+
+    static String accounting(String status, String user, String csid, String framedIp, String session) {
+        return "User-Name = \"" + user + "\"\nAcct-Status-Type = " + status + "\nAcct-Session-Id = \"" + session
+                + "\"\nCalling-Station-Id = \"" + csid + "\"" + (framedIp == null ? "" : "\nFramed-IP-Address = "
+                + framedIp);
+    }
+
+    private static final Pattern LOGIN = Pattern.compile("Login OK: \\[([^\\]]*)\\] .* cli (\\S+)\\)");
+
+    /** Calling-Station-Id → how many logins each server logged for it. */
+    static Map<String, int[]> loginsByCsid() throws IOException {
+        Map<String, int[]> logins = new HashMap<>();
+        for (int i = 0; i < 2; i++) {
+            for (String line : Files.readAllLines(dirs[i].resolve("log").resolve("radius.log"))) {
+                Matcher m = LOGIN.matcher(line);
+                if (m.find()) {
+                    logins.computeIfAbsent(m.group(2), k -> new int[2])[i]++;
+                }
+            }
+        }
+        return logins;
+    }
+
+    /** The accounting detail a server wrote, all files together. */
+    static String detail(int i) throws IOException {
+        Path radacct = dirs[i].resolve("log").resolve("radacct");
+        StringBuilder text = new StringBuilder();
+        try (Stream<Path> files = Files.walk(radacct)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                text.append(Files.readString(f));
+            }
+        }
+        return text.toString();
+    }
+
+    static VirtualServerMetrics metrics(String vs) {
+        return director.virtualServers().get(vs).metrics();
+    }
+
+    static StickyTable groupTable() {
+        return director.virtualServers().get("radius-auth").selector().sticky();
+    }
+
+    static String csid(int n) {
+        return String.format("49151%08d", n);
+    }
+
+    @Test
+    @Order(1)
+    void accessRequestsSpreadByWeightAndEachCallingStationStaysOnOneServer() throws Exception {
+        List<String> requests = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            requests.add(access("user" + n, csid(n)));
+        }
+        for (int round = 0; round < 2; round++) {
+            Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
+            assertThat(r.exit).as(r.output).isZero();
+            assertThat(r.output.split("Received Access-Accept", -1)).hasSize(41);
+            assertThat(r.output).contains("served by aaa1").contains("served by aaa2");
+        }
+        Map<String, int[]> logins = loginsByCsid();
+        int[] subscribers = new int[2];
+        for (int n = 0; n < 40; n++) {
+            int[] count = logins.get(csid(n));
+            assertThat(count).as(csid(n)).isNotNull();
+            // Both logins of a subscriber on the same server, none on the other.
+            assertThat(count[0] == 2 && count[1] == 0 || count[0] == 0 && count[1] == 2).as(csid(n)).isTrue();
+            subscribers[count[0] == 2 ? 0 : 1]++;
+        }
+        // Weights 3:1 over 40 new subscribers.
+        assertThat(subscribers[0]).isBetween(27, 33);
+        assertThat(subscribers[1]).isBetween(7, 13);
+    }
+
+    @Test
+    @Order(2)
+    void accountingFollowsAuthenticationAndTheFramedIpIsBoundUntilStop() throws Exception {
+        Map<String, int[]> logins = loginsByCsid();
+        // One subscriber authenticated by each server.
+        int[] subscriber = {-1, -1};
+        for (int n = 0; n < 40; n++) {
+            int server = logins.get(csid(n))[0] > 0 ? 0 : 1;
+            if (subscriber[server] < 0) {
+                subscriber[server] = n;
+            }
+        }
+        for (int server = 0; server < 2; server++) {
+            int n = subscriber[server];
+            String ip = "10.9.0." + (n + 1);
+            Result start = radclient(acctVip, "acct", CLIENT_SECRET,
+                    List.of(accounting("Start", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
+            assertThat(start.exit).as(start.output).isZero();
+            assertThat(start.output).contains("Received Accounting-Response");
+            String session = "Acct-Session-Id = \"session-" + n + "\"";
+            assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip);
+            assertThat(detail(1 - server)).doesNotContain(session);
+
+            StickyKey key = StickyKey.parse(StickyKind.FRAMED_IP, ip);
+            StickyBinding binding = groupTable().lookup(key, System.nanoTime());
+            assertThat(binding).isEqualTo(new StickyBinding("aaa-acct", ADDRESSES[server] + ":" + acctPorts[server]));
+
+            Result stop = radclient(acctVip, "acct", CLIENT_SECRET,
+                    List.of(accounting("Stop", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
+            assertThat(stop.exit).as(stop.output).isZero();
+            assertThat(groupTable().lookup(key, System.nanoTime())).isNull();
+        }
+    }
+
+    @Test
+    @Order(3)
+    void badRequestsAreDroppedEachWithItsReasonWhileValidTrafficContinues() throws Exception {
+        VirtualServerMetrics auth = metrics("radius-auth");
+        VirtualServerMetrics acct = metrics("radius-acct");
+        // Accounting signed with the wrong secret: never reaches a real, radclient gets no answer.
+        Result wrong = radclient(acctVip, "acct", "not-the-secret",
+                List.of(accounting("Start", "mallory", csid(99), "10.9.9.9", "bad")), "-t", "1", "-r", "1");
+        assertThat(wrong.exit).isNotZero();
+        assertThat(acct.droppedCount(RadiusPlugin.BAD_AUTHENTICATOR)).isGreaterThanOrEqualTo(1);
+        assertThat(detail(0) + detail(1)).doesNotContain("mallory");
+        // Access-Request with a Message-Authenticator under the wrong secret.
+        Result badMa = radclient(authVip, "auth", "not-the-secret", List.of(access("mallory", csid(98))),
+                "-t", "1", "-r", "1");
+        assertThat(badMa.exit).isNotZero();
+        assertThat(auth.droppedCount(RadiusPlugin.BAD_MESSAGE_AUTHENTICATOR)).isGreaterThanOrEqualTo(1);
+        assertThat(loginsByCsid()).doesNotContainKey(csid(98));
+
+        // Unknown client, truncated packet, attribute overrun: crafted by hand.
+        byte[] valid = validLookingRequest();
+        byte[] truncated = java.util.Arrays.copyOf(valid, 12);
+        byte[] overrun = valid.clone();
+        overrun[RadiusView.HEADER_LENGTH + 1] = (byte) 250;
+        try (DatagramSocket stranger = new DatagramSocket(new InetSocketAddress("127.0.0.7", 0));
+             DatagramSocket nas = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            stranger.send(new DatagramPacket(valid, valid.length, authVip));
+            nas.send(new DatagramPacket(truncated, truncated.length, authVip));
+            nas.send(new DatagramPacket(overrun, overrun.length, authVip));
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(auth.droppedCount(DropReason.CLIENT_NOT_ALLOWED)).isEqualTo(1);
+            assertThat(auth.droppedCount(DropReason.TRUNCATED)).isEqualTo(1);
+            assertThat(auth.droppedCount(RadiusView.BAD_ATTRIBUTE)).isEqualTo(1);
+        });
+        // Valid traffic still flows.
+        Result ok = radclient(authVip, "auth", CLIENT_SECRET, List.of(access("user0", csid(0))), "-t", "3", "-r", "2");
+        assertThat(ok.exit).as(ok.output).isZero();
+    }
+
+    private static byte[] validLookingRequest() {
+        byte[] user = "stranger".getBytes(StandardCharsets.US_ASCII);
+        byte[] packet = new byte[20 + 2 + user.length];
+        packet[0] = 1;
+        packet[1] = 42;
+        packet[2] = (byte) (packet.length >> 8);
+        packet[3] = (byte) packet.length;
+        packet[20] = 1;
+        packet[21] = (byte) (2 + user.length);
+        System.arraycopy(user, 0, packet, 22, user.length);
+        return packet;
+    }
+
+    @Test
+    @Order(4)
+    void aStoppedServerFailsOverAndItsSubscribersAreServedByTheOther() throws Exception {
+        Map<String, int[]> before = loginsByCsid();
+        List<String> onAaa2 = new ArrayList<>();
+        for (int n = 0; n < 40; n++) {
+            if (before.get(csid(n))[1] > 0) {
+                onAaa2.add(csid(n));
+            }
+        }
+        assertThat(onAaa2).isNotEmpty();
+        stopServer(1);
+        List<String> requests = new ArrayList<>();
+        for (String csid : onAaa2.subList(0, Math.min(4, onAaa2.size()))) {
+            requests.add(access("failover-" + csid, csid));
+        }
+        // radclient retries; the director's retransmission handling sends each retry to the same real
+        // until the request expires; then the unanswered requests mark aaa2 FAILED and the
+        // subscribers are reassigned to aaa1, which answers.
+        Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "1", "-r", "6");
+        assertThat(r.exit).as(r.output).isZero();
+        RealServer aaa2 = director.farms().real("aaa-auth", ADDRESSES[1] + ":" + authPorts[1]);
+        assertThat(aaa2.state()).isEqualTo(RealState.FAILED);
+        Map<String, int[]> after = loginsByCsid();
+        Set<String> servedByAaa1 = new TreeSet<>();
+        for (String csid : onAaa2.subList(0, Math.min(4, onAaa2.size()))) {
+            if (after.get(csid)[0] > 0) {
+                servedByAaa1.add(csid);
+            }
+        }
+        assertThat(servedByAaa1).hasSize(Math.min(4, onAaa2.size()));
+    }
+}

@@ -1,0 +1,285 @@
+package io.switchboard.director.radius;
+
+import static io.switchboard.director.radius.RadiusPackets.accessRequest;
+import static io.switchboard.director.radius.RadiusPackets.accountingRequest;
+import static io.switchboard.director.radius.RadiusPackets.answer;
+import static io.switchboard.director.radius.RadiusPackets.bytes;
+import static io.switchboard.director.radius.RadiusPackets.messageAuthenticator;
+import static io.switchboard.director.radius.RadiusPackets.text;
+import static io.switchboard.director.radius.RadiusPackets.view;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.radius.RadiusAcctStatusType;
+import io.switchboard.codec.radius.RadiusAttribute;
+import io.switchboard.codec.radius.RadiusAttributeType;
+import io.switchboard.codec.radius.RadiusAuthenticators;
+import io.switchboard.codec.radius.RadiusCode;
+import io.switchboard.codec.radius.RadiusView;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.InMemoryStickyTable;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PluginContext;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The RADIUS plug-in on its own: admission, keys, re-signing both ways, and what answers teach. */
+class RadiusPluginTest {
+
+    static final String CLIENT_SECRET = "nas-secret";
+    static final String REAL_SECRET = "aaa-secret-which-differs";
+    static final InetSocketAddress NAS = new InetSocketAddress(addr("127.0.0.20"), 40000);
+    static final InetSocketAddress STRANGER = new InetSocketAddress(addr("192.0.2.1"), 40000);
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private RadiusPlugin plugin;
+    private RealServer real;
+    private StickyTable table;
+
+    static InetAddress addr(String text) {
+        try {
+            return InetAddress.getByName(text);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        RealConfig rc = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true, Optional.of(REAL_SECRET));
+        Map<String, FarmConfig> farms = new LinkedHashMap<>();
+        farms.put("aaa", new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(rc),
+                Optional.empty()));
+        Farms f = new Farms(farms);
+        real = f.farm("aaa").reals().get(0);
+        RadiusOptions options = new RadiusOptions(List.of(
+                new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET),
+                new RadiusOptions.Client(addr("127.0.0.99"), 32, "other")));
+        StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
+                Duration.ofHours(1), OptionalInt.empty(), 1000);
+        VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 0),
+                ServiceKind.RADIUS, "aaa", Optional.of(sticky), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096,
+                true, options);
+        plugin = (RadiusPlugin) new RadiusService().create(vs);
+        table = new InMemoryStickyTable("t", Duration.ofHours(1), 1000);
+        plugin.attach(new PluginContext(vs, table, f, now::get));
+    }
+
+    private static DropReason reason(ThrowingRunnable r) {
+        try {
+            r.run();
+        } catch (DecodeException e) {
+            return e.reason();
+        }
+        throw new AssertionError("not dropped");
+    }
+
+    interface ThrowingRunnable {
+        void run() throws DecodeException;
+    }
+
+    @Test
+    void admitsOnlyKnownClientsWithValidAuthenticators() throws Exception {
+        ByteBuf good = accessRequest(7, CLIENT_SECRET, "alice", "pw", List.of(messageAuthenticator()));
+        assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(StickyKind.USERNAME, bytes("alice")));
+        assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(DropReason.CLIENT_NOT_ALLOWED);
+        // 127.0.0.99 has a more specific entry with another secret: the longest prefix wins.
+        assertThat(reason(() -> plugin.classify(good, new InetSocketAddress(addr("127.0.0.99"), 1))))
+                .isEqualTo(RadiusPlugin.BAD_MESSAGE_AUTHENTICATOR);
+
+        ByteBuf badMa = accessRequest(7, "wrong", "alice", "pw", List.of(messageAuthenticator()));
+        assertThat(reason(() -> plugin.classify(badMa, NAS))).isEqualTo(RadiusPlugin.BAD_MESSAGE_AUTHENTICATOR);
+
+        ByteBuf badAcct = accountingRequest(8, "wrong", List.of(RadiusAttribute.integer(
+                RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START)));
+        assertThat(reason(() -> plugin.classify(badAcct, NAS))).isEqualTo(RadiusPlugin.BAD_AUTHENTICATOR);
+
+        ByteBuf truncated = good.copy(0, 12);
+        assertThat(reason(() -> plugin.classify(truncated, NAS))).isEqualTo(DropReason.TRUNCATED);
+
+        ByteBuf overrun = good.copy();
+        overrun.setByte(RadiusView.HEADER_LENGTH + 1, 200); // User-Name claims 200 octets
+        assertThat(reason(() -> plugin.classify(overrun, NAS))).isEqualTo(RadiusView.BAD_ATTRIBUTE);
+
+        ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, good, CLIENT_SECRET, List.of());
+        assertThat(reason(() -> plugin.classify(accept, NAS))).isEqualTo(DropReason.UNEXPECTED_MESSAGE);
+    }
+
+    @Test
+    void keysInConfiguredOrderThenClientAddress() throws Exception {
+        ByteBuf both = accessRequest(1, CLIENT_SECRET, "alice", "pw",
+                List.of(text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
+        assertThat(plugin.classify(both, NAS))
+                .isEqualTo(StickyKey.of(StickyKind.CALLING_STATION_ID, bytes("4915100000001")));
+        ByteBuf none = accountingRequest(2, CLIENT_SECRET, List.of(RadiusAttribute.integer(
+                RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.ACCOUNTING_ON)));
+        assertThat(plugin.classify(none, NAS).kind()).isEqualTo(StickyKind.CLIENT_ADDRESS);
+    }
+
+    @Test
+    void accessRequestReSignedForTheRealAndAnswerForTheClient() throws Exception {
+        ByteBuf request = accessRequest(77, CLIENT_SECRET, "alice", "s3cret-password!",
+                List.of(text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001"), messageAuthenticator()));
+        byte[] original = ByteBufUtil.getBytes(request);
+        byte[] clientAuthenticator = view(request).authenticator();
+        long clientTx = plugin.clientTransactionId(request);
+
+        Object context = plugin.prepareRequest(request, 3, real, NAS);
+        RadiusView forwarded = view(request);
+        assertThat(forwarded.identifier()).isEqualTo(3);
+        assertThat(RadiusAuthenticators.verifyRequest(forwarded, bytes(REAL_SECRET))).isTrue();
+        assertThat(RadiusAuthenticators.verifyRequest(forwarded, bytes(CLIENT_SECRET))).isFalse();
+        byte[] hidden = forwarded.value(forwarded.find(RadiusAttributeType.USER_PASSWORD.value()));
+        assertThat(new String(RadiusAuthenticators.revealUserPassword(hidden, bytes(REAL_SECRET),
+                forwarded.authenticator()), StandardCharsets.UTF_8)).isEqualTo("s3cret-password!");
+        assertThat(sameExcept(original, ByteBufUtil.getBytes(request), forwarded)).isTrue();
+
+        ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, request, REAL_SECRET,
+                List.of(text(RadiusAttributeType.REPLY_MESSAGE, "hello"), messageAuthenticator()));
+        RadiusAuthenticators.signResponse(view(accept), forwarded.authenticator(), bytes(REAL_SECRET));
+        assertThat(plugin.responseTransactionId(accept)).isEqualTo(3);
+        plugin.prepareResponse(accept, clientTx, context);
+        RadiusView relayed = view(accept);
+        assertThat(relayed.identifier()).isEqualTo(77);
+        assertThat(RadiusAuthenticators.verifyResponse(relayed, clientAuthenticator, bytes(CLIENT_SECRET))).isTrue();
+        assertThat(relayed.text(relayed.find(RadiusAttributeType.REPLY_MESSAGE.value()))).isEqualTo("hello");
+    }
+
+    /** Only identifier, authenticator, User-Password and Message-Authenticator may differ. */
+    private static boolean sameExcept(byte[] a, byte[] b, RadiusView view) {
+        if (a.length != b.length) {
+            return false;
+        }
+        int pw = view.find(RadiusAttributeType.USER_PASSWORD.value());
+        int ma = view.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+        for (int i = 0; i < a.length; i++) {
+            boolean mutable = i == 1 || (i >= 4 && i < 20)
+                    || (pw >= 0 && i >= pw + 2 && i < pw + view.attributeLength(pw))
+                    || (ma >= 0 && i >= ma + 2 && i < ma + 18);
+            if (!mutable && a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void accountingReSignedAndAnswerWithWrongSecretRefused() throws Exception {
+        ByteBuf request = accountingRequest(9, CLIENT_SECRET, List.of(
+                RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.INTERIM_UPDATE),
+                text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
+        long clientTx = plugin.clientTransactionId(request);
+        byte[] clientAuthenticator = view(request).authenticator();
+        Object context = plugin.prepareRequest(request, 200, real, NAS);
+        assertThat(RadiusAuthenticators.verifyRequest(view(request), bytes(REAL_SECRET))).isTrue();
+
+        ByteBuf forged = answer(RadiusCode.ACCOUNTING_RESPONSE, request, CLIENT_SECRET, List.of());
+        assertThat(reason(() -> plugin.prepareResponse(forged, clientTx, context))).isEqualTo(RadiusPlugin.BAD_ANSWER);
+
+        ByteBuf response = answer(RadiusCode.ACCOUNTING_RESPONSE, request, REAL_SECRET, List.of());
+        plugin.prepareResponse(response, clientTx, context);
+        assertThat(view(response).identifier()).isEqualTo(9);
+        assertThat(RadiusAuthenticators.verifyResponse(view(response), clientAuthenticator, bytes(CLIENT_SECRET)))
+                .isTrue();
+    }
+
+    @Test
+    void retransmissionHasTheSameClientTransactionIdAndANewRequestDoesNot() throws Exception {
+        ByteBuf request = accessRequest(5, CLIENT_SECRET, "alice", "pw", List.of());
+        ByteBuf again = request.copy();
+        ByteBuf other = accessRequest(5, CLIENT_SECRET, "alice", "pw", List.of());
+        assertThat(plugin.clientTransactionId(again)).isEqualTo(plugin.clientTransactionId(request));
+        assertThat(plugin.clientTransactionId(other)).isNotEqualTo(plugin.clientTransactionId(request));
+    }
+
+    @Test
+    void challengeStateKeepsTheConversationOnItsKey() throws Exception {
+        ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
+        StickyKey key = plugin.classify(first, NAS);
+        Object context = plugin.prepareRequest(first, 1, real, NAS);
+        ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-1"))));
+        plugin.prepareResponse(challenge, plugin.clientTransactionId(first), context);
+        assertThat(plugin.openStates()).isEqualTo(1);
+
+        // The second round names the user differently, but carries the State: same key.
+        ByteBuf second = accessRequest(2, CLIENT_SECRET, "alice@realm", "pw",
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-1"))));
+        assertThat(plugin.classify(second, NAS)).isEqualTo(key);
+        ByteBuf unrelated = accessRequest(3, CLIENT_SECRET, "alice@realm", "pw",
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-2"))));
+        assertThat(plugin.classify(unrelated, NAS)).isNotEqualTo(key);
+        now.addAndGet(RadiusOptions.DEFAULT_STATE_IDLE.toNanos() + 1);
+        assertThat(plugin.classify(second, NAS)).isNotEqualTo(key);
+    }
+
+    @Test
+    void framedIpLearnedFromStartAndAcceptPurgedByStopAndAccountingOn() throws Exception {
+        StickyKey ip1 = RadiusPlugin.framedIpKey(0x0a010203L);
+        StickyKey ip2 = RadiusPlugin.framedIpKey(0x0a010204L);
+        account(RadiusAcctStatusType.START, "10.1.2.3");
+        assertThat(table.lookup(ip1, now.get())).isNotNull();
+        assertThat(table.lookup(ip1, now.get()).real()).isEqualTo(real.id());
+        account(RadiusAcctStatusType.STOP, "10.1.2.3");
+        assertThat(table.lookup(ip1, now.get())).isNull();
+
+        ByteBuf auth = accessRequest(1, CLIENT_SECRET, "bob", "pw", List.of());
+        long tx = plugin.clientTransactionId(auth);
+        Object context = plugin.prepareRequest(auth, 1, real, NAS);
+        ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, auth, REAL_SECRET, List.of(new RadiusAttribute(
+                RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 1, 2, 4})));
+        plugin.prepareResponse(accept, tx, context);
+        account(RadiusAcctStatusType.START, "10.1.2.3");
+        assertThat(table.lookup(ip2, now.get())).isNotNull();
+        assertThat(table.lookup(ip1, now.get())).isNotNull();
+        account(RadiusAcctStatusType.ACCOUNTING_ON, null);
+        assertThat(table.lookup(ip1, now.get())).isNull();
+        assertThat(table.lookup(ip2, now.get())).isNull();
+    }
+
+    private void account(int status, String framedIp) throws Exception {
+        List<RadiusAttribute> attributes = new java.util.ArrayList<>();
+        attributes.add(RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, status));
+        if (framedIp != null) {
+            attributes.add(new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(),
+                    addr(framedIp).getAddress()));
+        }
+        ByteBuf request = accountingRequest(4, CLIENT_SECRET, attributes);
+        plugin.classify(request, NAS);
+        long tx = plugin.clientTransactionId(request);
+        Object context = plugin.prepareRequest(request, 4, real, NAS);
+        ByteBuf response = answer(RadiusCode.ACCOUNTING_RESPONSE, request, REAL_SECRET, List.of());
+        plugin.prepareResponse(response, tx, context);
+    }
+
+    @SuppressWarnings("unused")
+    private static ByteBuf copy(byte[] bytes) {
+        return Unpooled.wrappedBuffer(bytes);
+    }
+}

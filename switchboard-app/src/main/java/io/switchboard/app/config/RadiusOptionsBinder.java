@@ -1,0 +1,111 @@
+package io.switchboard.app.config;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.radius.RadiusOptions;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code service: radius}: the virtual server's {@code clients:} (each {@code address} or
+ * {@code subnet}, with its {@code secret}) and its {@code radius:} block.
+ */
+final class RadiusOptionsBinder implements ServiceOptionsBinder {
+
+    static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
+    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle");
+    static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
+
+    @Override
+    public Set<ServiceKind> services() {
+        return Set.of(ServiceKind.RADIUS);
+    }
+
+    @Override
+    public List<String> keys() {
+        return List.of("clients", "radius");
+    }
+
+    @Override
+    public Optional<ServiceOptions> bind(Section vs) {
+        List<ConfigError> errors = vs.errors();
+        int before = errors.size();
+        List<RadiusOptions.Client> clients = new ArrayList<>();
+        if (vs.require("clients", "required for service radius (a list of {subnet|address, secret})")) {
+            vs.list("clients").ifPresent(items -> {
+                if (items.isEmpty()) {
+                    vs.error(vs.pathOf("clients"), "must list at least one client");
+                }
+                for (int i = 0; i < items.size(); i++) {
+                    String path = ConfigPath.index(vs.pathOf("clients"), i);
+                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(this::client).ifPresent(clients::add);
+                }
+            });
+        }
+        RadiusOptions.FramedIp framedIp = RadiusOptions.FramedIp.DEFAULT;
+        Duration stateIdle = RadiusOptions.DEFAULT_STATE_IDLE;
+        if (vs.has("radius")) {
+            Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
+            if (radius.isPresent()) {
+                stateIdle = radius.get().positiveDuration("state-idle").orElse(stateIdle);
+                Optional<Section> framed = radius.get().has("framed-ip")
+                        ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
+                if (framed.isPresent()) {
+                    RadiusOptions.FramedIp d = RadiusOptions.FramedIp.DEFAULT;
+                    framedIp = new RadiusOptions.FramedIp(framed.get().bool("learn").orElse(d.learn()),
+                            framed.get().bool("purge-on-stop").orElse(d.purgeOnStop()),
+                            framed.get().bool("purge-on-accounting-on-off").orElse(d.purgeOnAccountingOnOff()));
+                }
+            }
+        }
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle));
+    }
+
+    private Optional<RadiusOptions.Client> client(Section c) {
+        Optional<String> secret = c.require("secret", "required") ? c.string("secret") : Optional.empty();
+        InetAddress network = null;
+        int prefix = -1;
+        if (c.has("address") == c.has("subnet")) {
+            c.error(c.path(), "give either address or subnet");
+        } else if (c.has("address")) {
+            Optional<String> text = c.string("address");
+            if (text.isPresent()) {
+                try {
+                    network = AddressLiterals.parseAddress(text.get());
+                    prefix = network.getAddress().length * 8;
+                } catch (IllegalArgumentException e) {
+                    c.error(c.pathOf("address"), e.getMessage());
+                }
+            }
+        } else {
+            Optional<String> text = c.string("subnet");
+            if (text.isPresent()) {
+                String[] parts = text.get().split("/", -1);
+                try {
+                    if (parts.length != 2 || !parts[1].matches("[0-9]{1,3}")) {
+                        throw new IllegalArgumentException("'" + text.get() + "' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8");
+                    }
+                    network = AddressLiterals.parseAddress(parts[0]);
+                    prefix = Integer.parseInt(parts[1]);
+                    if (prefix > network.getAddress().length * 8) {
+                        throw new IllegalArgumentException("'" + text.get() + "': prefix longer than the address");
+                    }
+                } catch (IllegalArgumentException e) {
+                    c.error(c.pathOf("subnet"), e.getMessage());
+                    network = null;
+                }
+            }
+        }
+        if (network == null || secret.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RadiusOptions.Client(network, prefix, secret.get()));
+    }
+}

@@ -1,0 +1,102 @@
+package io.switchboard.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.radius.RadiusOptions;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** {@code clients:} and {@code radius:} of {@code service: radius}, as the issue's example writes them. */
+class RadiusOptionsBinderTest {
+
+    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+
+    private static final String FARMS = """
+            farms:
+              aaa-auth:
+                reals:
+                  - { address: 127.0.0.2, port: 1812, weight: 1, secret: testing123 }
+                  - { address: 127.0.0.3, port: 1812, weight: 1, secret: testing123 }
+              aaa-acct:
+                reals:
+                  - { address: 127.0.0.2, port: 1813, weight: 1, secret: testing123 }
+                  - { address: 127.0.0.3, port: 1813, weight: 1, secret: testing123 }
+            """;
+
+    private static List<String> errors(String yaml) {
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
+        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
+        return e.errors().stream().map(ConfigError::toString).toList();
+    }
+
+    @Test
+    void theIssuesExampleBinds() throws Exception {
+        SwitchboardConfig config = LOADER.parse(FARMS + """
+                virtual-servers:
+                  radius-auth:
+                    listen: 127.0.0.10:1812
+                    service: radius
+                    farm: aaa-auth
+                    clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
+                    sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
+                  radius-acct:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
+                    sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
+                    radius: { framed-ip: { learn: true, purge-on-stop: true, purge-on-accounting-on-off: true } }
+                """);
+        VirtualServerConfig acct = config.virtualServers().get("radius-acct");
+        assertThat(acct.sticky().orElseThrow().group()).isEqualTo(Optional.of("subscribers"));
+        assertThat(acct.options(RadiusOptions.class)).isEqualTo(new RadiusOptions(
+                List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8, "testing123")),
+                new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE));
+        assertThat(config.farms().get("aaa-auth").reals().get(0).secret()).isEqualTo(Optional.of("testing123"));
+        assertThat(config.virtualServers().get("radius-auth").options(RadiusOptions.class).stateIdle())
+                .isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void clientsAreRequiredAndChecked() {
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  a: { listen: 127.0.0.10:1812, service: radius, farm: aaa-auth }
+                  b:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients:
+                      - { subnet: 10.0.0.0, secret: s }
+                      - { address: 10.0.0.1, subnet: 10.0.0.0/8, secret: s }
+                      - { subnet: 10.0.0.0/33, secret: s }
+                      - { address: 10.0.0.1 }
+                      - { address: 10.0.0.1, secret: s, port: 1 }
+                    radius: { framed-ip: { learn: maybe }, ttl: 1s }
+                """)).containsExactly(
+                "virtual-servers.a.clients: required for service radius (a list of {subnet|address, secret})",
+                "virtual-servers.b.clients[0].subnet: '10.0.0.0' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8",
+                "virtual-servers.b.clients[1]: give either address or subnet",
+                "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
+                "virtual-servers.b.clients[3].secret: required",
+                "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
+                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle)",
+                "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
+    }
+
+    @Test
+    void radiusKeysAreRefusedOnOtherServices() {
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, clients: [] }
+                """)).containsExactly("virtual-servers.u.clients: only for service radius or tcp, not udp");
+    }
+}
