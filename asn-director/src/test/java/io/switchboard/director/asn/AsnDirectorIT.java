@@ -89,7 +89,7 @@ class AsnDirectorIT {
                 new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.ASN, "gateways",
                 Optional.of(new StickyConfig(List.of(StickyKind.MSID), Duration.ofMinutes(30), OptionalInt.empty(),
                         1000)),
-                Duration.ofSeconds(1), Duration.ofMinutes(1), 4096, true, options);
+                Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                 Map.of("gateways", farm), Map.of("asn-gw", vs)), v -> new AsnService(), registry, Ticker.SYSTEM);
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
@@ -141,7 +141,7 @@ class AsnDirectorIT {
         assertBindings("AAABCC");
 
         // The Acks waited for nothing: nothing expires, no gateway is charged an unanswered request.
-        await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+        await().pollDelay(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5))
                 .until(() -> metrics().expiredCount() == 0);
         assertThat(director.farms().farm("gateways").reals()).allSatisfy(r -> assertThat(r.unanswered()).isZero());
         assertThat(metrics().relayedCount()).isEqualTo(7);

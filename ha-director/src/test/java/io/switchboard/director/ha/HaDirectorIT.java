@@ -104,7 +104,8 @@ class HaDirectorIT {
                 new FailureDetection(100, 1, Duration.ofMinutes(1)), reals, Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("home-agents",
                 new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.IPMOBILE, "ha", Optional.empty(),
-                Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true, options);
+                // Generous: the one-way test retransmits after three more requests, on a possibly loaded machine.
+                Duration.ofSeconds(10), Duration.ofMinutes(1), 4096, true, options);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                 Map.of("ha", farm), Map.of("home-agents", vs)), v -> new HaService(), registry, Ticker.SYSTEM);
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
