@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
 final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "probes", "farms", "virtual-servers");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port");
+    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
@@ -171,7 +171,15 @@ final class ConfigBinder {
             }
         });
         int port = s.integer("port", 1, 65535).orElse(d.port());
-        return new ClusterConfig(enabled, name, members, port);
+        Optional<InetAddress> bind = s.string("bind").flatMap(text -> {
+            try {
+                return Optional.of(AddressLiterals.parseAddress(text));
+            } catch (IllegalArgumentException e) {
+                error(s.pathOf("bind"), e.getMessage());
+                return Optional.empty();
+            }
+        });
+        return new ClusterConfig(enabled, name, members, port, bind);
     }
 
     /** A member is {@code address} or {@code address:port}; kept as written for Hazelcast. */
