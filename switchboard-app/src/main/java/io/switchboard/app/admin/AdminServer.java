@@ -33,12 +33,16 @@ public final class AdminServer extends VerticleBase {
     private final AdminConfig config;
     private final Director director;
     private final PrometheusMeterRegistry registry;
+    private final java.util.function.Supplier<JsonObject> cluster;
     private HttpServer server;
 
-    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry) {
+    /** @param cluster the cluster's state as {@code GET /api/v1/cluster} shows it */
+    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
+            java.util.function.Supplier<JsonObject> cluster) {
         this.config = config;
         this.director = director;
         this.registry = registry;
+        this.cluster = cluster;
     }
 
     public InetSocketAddress localAddress() {
@@ -67,6 +71,8 @@ public final class AdminServer extends VerticleBase {
         router.put("/api/v1/reals/:farm/:real/weight").handler(ctx -> withReal(ctx, real -> setWeight(ctx, real)));
         router.put("/api/v1/reals/:farm/:real/load").handler(ctx -> withReal(ctx, real -> setLoad(ctx, real)));
         router.get("/api/v1/vservers").handler(ctx -> json(ctx, 200, vservers()));
+        // Reads the cluster's member list: off the event loop.
+        router.get("/api/v1/cluster").blockingHandler(ctx -> json(ctx, 200, cluster.get()));
         router.get("/api/v1/sticky/:vserver").handler(ctx -> withSticky(ctx, (table, key) -> {
             StickyBinding b = table.lookup(key, System.nanoTime());
             if (b == null) {
