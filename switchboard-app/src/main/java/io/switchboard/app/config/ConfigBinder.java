@@ -9,6 +9,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
@@ -42,20 +43,24 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "probes", "farms", "virtual-servers");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
+            "virtual-servers");
+    static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
+    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect");
+            "expect-status", "host", "name", "expect-address", "send", "expect", "home-address", "home-agent", "nai",
+            "spi", "key", "expect-code");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
-            "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"));
+            "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
+            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
-            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice"));
+            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
@@ -76,6 +81,7 @@ final class ConfigBinder {
     /** Every farm name in the document, even of farms too broken to read. */
     private final Set<String> farmNames = new HashSet<>();
     private final Set<String> probeNames = new HashSet<>();
+    private final Set<String> advertised = new java.util.TreeSet<>();
     private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ServerDraft> servers = new LinkedHashMap<>();
@@ -120,7 +126,15 @@ final class ConfigBinder {
         farms.forEach((name, farm) -> farmConfigs.put(name, farm.config()));
         Map<String, VirtualServerConfig> serverConfigs = new LinkedHashMap<>();
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes));
+        RouteHealthConfig routeHealth = new RouteHealthConfig(
+                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.string("hook")).map(java.nio.file.Path::of),
+                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.positiveDuration("timeout"))
+                        .orElse(RouteHealthConfig.DEFAULT_TIMEOUT),
+                advertised);
+        if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
+            error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
+        }
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -169,7 +183,15 @@ final class ConfigBinder {
             }
         });
         int port = s.integer("port", 1, 65535).orElse(d.port());
-        return new ClusterConfig(enabled, name, members, port);
+        Optional<InetAddress> bind = s.string("bind").flatMap(text -> {
+            try {
+                return Optional.of(AddressLiterals.parseAddress(text));
+            } catch (IllegalArgumentException e) {
+                error(s.pathOf("bind"), e.getMessage());
+                return Optional.empty();
+            }
+        });
+        return new ClusterConfig(enabled, name, members, port, bind);
     }
 
     /** A member is {@code address} or {@code address:port}; kept as written for Hazelcast. */
@@ -347,6 +369,9 @@ final class ConfigBinder {
         Duration idle = s.positiveDuration("idle").orElse(VirtualServerConfig.DEFAULT_IDLE);
         int maxDatagram = s.integer("max-datagram", 1, MAX_DATAGRAM).orElse(VirtualServerConfig.DEFAULT_MAX_DATAGRAM);
         boolean inService = s.bool("inservice").orElse(true);
+        if (s.bool("advertise").orElse(false)) {
+            advertised.add(name);
+        }
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
 
         Optional<VirtualServerConfig> config = Optional.empty();
@@ -475,6 +500,7 @@ final class ConfigBinder {
             case "http" -> Optional.of(new ProbeCheck.Http(s.string("path").orElse("/"),
                     s.integer("expect-status", 100, 599).orElse(200), s.string("host")));
             case "dns" -> dnsCheck(s);
+            case "mip" -> mobileIpCheck(s);
             default -> udpCheck(s);
         };
         check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
@@ -494,6 +520,43 @@ final class ConfigBinder {
         }) : Optional.empty();
         return lookup.isPresent() && expect.isPresent()
                 ? Optional.of(new ProbeCheck.Dns(lookup.get(), expect.get())) : Optional.empty();
+    }
+
+    /** A Mobile IP registration probe (Home Agent Director). */
+    private Optional<ProbeCheck> mobileIpCheck(Section s) {
+        boolean hasHome = s.require("home-address", "required for a mip probe: the probe mobile node's home address");
+        boolean hasSpi = s.require("spi", "required for a mip probe: the MN-HA security parameter index");
+        boolean hasKey = s.require("key", "required for a mip probe: the MN-HA key");
+        Optional<InetAddress> home = hasHome ? s.string("home-address").flatMap(t -> ipv4(t, s.pathOf("home-address")))
+                : Optional.empty();
+        Optional<InetAddress> agent = s.string("home-agent").flatMap(t -> ipv4(t, s.pathOf("home-agent")));
+        boolean agentOk = !s.has("home-agent") || agent.isPresent();
+        Optional<String> nai = s.string("nai");
+        boolean naiOk = !s.has("nai") || nai.isPresent();
+        if (nai.isPresent() && nai.get().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 255) {
+            error(s.pathOf("nai"), "must be at most 255 bytes");
+            naiOk = false;
+        }
+        Optional<Integer> spi = hasSpi ? s.integer("spi", 256, Integer.MAX_VALUE) : Optional.empty();
+        Optional<byte[]> key = hasKey ? s.string("key").flatMap(text -> probeBytes(text, s.pathOf("key")))
+                : Optional.empty();
+        Optional<Integer> code = s.has("expect-code") ? s.integer("expect-code", 0, 255) : Optional.of(0);
+        return home.isPresent() && agentOk && naiOk && spi.isPresent() && key.isPresent() && code.isPresent()
+                ? Optional.of(new ProbeCheck.MobileIp(home.get(), agent, nai, spi.get(), key.get(), code.get()))
+                : Optional.empty();
+    }
+
+    private Optional<InetAddress> ipv4(String text, String path) {
+        try {
+            InetAddress address = AddressLiterals.parseAddress(text);
+            if (address instanceof java.net.Inet4Address) {
+                return Optional.of(address);
+            }
+            error(path, "must be an IPv4 address (Mobile IPv4)");
+        } catch (IllegalArgumentException e) {
+            error(path, e.getMessage());
+        }
+        return Optional.empty();
     }
 
     private Optional<ProbeCheck> udpCheck(Section s) {

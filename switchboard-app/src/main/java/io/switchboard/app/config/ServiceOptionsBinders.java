@@ -12,7 +12,9 @@ final class ServiceOptionsBinders {
     private static final List<ServiceOptionsBinder> ALL = List.of(
             new TcpOptionsBinder(),
             new RadiusOptionsBinder(),
-            new GtpOptionsBinder()
+            new GtpOptionsBinder(),
+            new HaOptionsBinder(),
+            new AsnOptionsBinder()
     );
 
     private ServiceOptionsBinders() {
