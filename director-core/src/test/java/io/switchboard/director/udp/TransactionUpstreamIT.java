@@ -165,7 +165,7 @@ class TransactionUpstreamIT {
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "toys",
                 Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
-                Duration.ofMillis(300), Duration.ofMinutes(1), 2048, true);
+                Duration.ofMillis(1500), Duration.ofMinutes(1), 2048, true); // room for a loaded CI machine
         DatagramService toy = new DatagramService() {
             @Override
             public ServiceKind kind() {

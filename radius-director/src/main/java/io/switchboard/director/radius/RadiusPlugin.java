@@ -64,6 +64,9 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile StickyTable sticky;
     private volatile Ticker ticker = Ticker.SYSTEM;
     private volatile Map<Integer, byte[]> realSecrets = Map.of();
+    /** The route map, longest prefix first, and the real of each entry (resolved at attach). */
+    private final RadiusOptions.Route[] routes;
+    private volatile RealServer[] routeReals = new RealServer[0];
 
     /** State of an Access-Challenge → the key of its conversation, until it expires. */
     private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
@@ -92,6 +95,9 @@ final class RadiusPlugin implements TransactionPlugin {
             clientSecrets[i] = clients[i].secretBytes();
         }
         this.stateIdleNanos = options.stateIdle().toNanos();
+        List<RadiusOptions.Route> sortedRoutes = new ArrayList<>(options.routeMap());
+        sortedRoutes.sort(Comparator.comparingInt(RadiusOptions.Route::prefixBits).reversed());
+        this.routes = sortedRoutes.toArray(new RadiusOptions.Route[0]);
     }
 
     @Override
@@ -105,6 +111,19 @@ final class RadiusPlugin implements TransactionPlugin {
             }
         }
         this.realSecrets = Map.copyOf(secrets);
+        ServerFarm farm = context.farms().farm(context.config().farm());
+        RealServer[] resolved = new RealServer[routes.length];
+        for (int i = 0; i < routes.length; i++) {
+            resolved[i] = farm == null ? null : farm.real(routes[i].real());
+            if (resolved[i] == null) {
+                throw new IllegalArgumentException("virtual server " + name + ": route-map real " + routes[i].real()
+                        + " is not a real of farm " + context.config().farm());
+            }
+        }
+        if (routes.length > 0 && context.sticky() == null) {
+            throw new IllegalArgumentException("virtual server " + name + ": a route-map needs a sticky table");
+        }
+        this.routeReals = resolved;
     }
 
     /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
@@ -138,7 +157,46 @@ final class RadiusPlugin implements TransactionPlugin {
             throw new DecodeException(BAD_MESSAGE_AUTHENTICATOR,
                     "Message-Authenticator does not verify with the client's secret");
         }
+        if (routes.length > 0) {
+            StickyKey routed = route(view);
+            if (routed != null) {
+                return routed;
+            }
+        }
         return key(view, sender.getAddress());
+    }
+
+    /**
+     * The route-map predictor: a request whose Framed-IP-Address matches a route is keyed by that
+     * address, and the key is bound to the route's real (moved back to it when it serves again), so
+     * the engine's sticky lookup sends it there; while that real cannot serve, the farm's predictor
+     * picks another. Null when no route matches.
+     */
+    private StickyKey route(RadiusView view) {
+        long ip = view.framedIpAddress();
+        if (ip < 0) {
+            return null;
+        }
+        RealServer[] reals = routeReals;
+        for (int i = 0; i < routes.length; i++) {
+            if (routes[i].matches(ip)) {
+                StickyKey key = framedIpKey(ip);
+                RealServer target = reals[i];
+                StickyTable table = sticky;
+                if (target.servesBoundClients()) {
+                    StickyBinding wanted = new StickyBinding(target.farm(), target.id());
+                    long now = ticker.nanos();
+                    StickyBinding current = table.lookup(key, now);
+                    if (current == null) {
+                        table.bindIfAbsent(key, wanted, now);
+                    } else if (!current.equals(wanted)) {
+                        table.rebind(key, current, wanted, now);
+                    }
+                }
+                return key;
+            }
+        }
+        return null;
     }
 
     /**

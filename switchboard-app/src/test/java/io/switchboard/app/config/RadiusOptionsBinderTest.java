@@ -88,8 +88,45 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
-                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle)",
+                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
+    }
+
+    @Test
+    void routeMapBindsAndIsChecked() throws Exception {
+        SwitchboardConfig config = LOADER.parse(FARMS + """
+                virtual-servers:
+                  acct:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    sticky: { key: calling-station-id, idle: 1h }
+                    radius:
+                      route-map:
+                        - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
+                        - { prefix: 10.1.2.0/24, real: 127.0.0.3:1813 }
+                """);
+        assertThat(config.virtualServers().get("acct").options(RadiusOptions.class).routeMap()).containsExactly(
+                new RadiusOptions.Route(InetAddress.getByName("10.1.0.0"), 16, "127.0.0.2:1813"),
+                new RadiusOptions.Route(InetAddress.getByName("10.1.2.0"), 24, "127.0.0.3:1813"));
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  acct:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    radius:
+                      route-map:
+                        - { prefix: "2001:db8::/32", real: 127.0.0.2:1813 }
+                        - { prefix: 10.1.2.0/24, real: nowhere }
+                        - { prefix: 10.1.2.0/24 }
+                """)).containsExactly(
+                "virtual-servers.acct.radius.route-map: needs a sticky table (sticky: on this virtual server)",
+                "virtual-servers.acct.radius.route-map[0].prefix: must be an IPv4 prefix (Framed-IP-Address is IPv4)",
+                "virtual-servers.acct.radius.route-map[1].real: 'nowhere': missing port, e.g. 127.0.0.1:2123 (a real of the farm, ADDRESS:PORT)",
+                "virtual-servers.acct.radius.route-map[2].real: required");
     }
 
     @Test
