@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings of a {@code service: radius} virtual server: its known clients ({@code clients:}) and
@@ -17,8 +18,8 @@ import java.util.Objects;
  * @param stateIdle  how long an Access-Challenge's State is remembered so that the next round of the
  *                   conversation goes to the real that issued it
  */
-public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap)
-        implements ServiceOptions {
+public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
+        Optional<VsaCorrelation> vsaCorrelation) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
 
@@ -27,11 +28,33 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         Objects.requireNonNull(framedIp, "framedIp");
         Objects.requireNonNull(stateIdle, "stateIdle");
         routeMap = List.copyOf(routeMap);
+        vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
+    }
+
+    /** Without VSA correlation. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap) {
+        this(clients, framedIp, stateIdle, routeMap, Optional.empty());
     }
 
     /** Without a route map. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle) {
         this(clients, framedIp, stateIdle, List.of());
+    }
+
+    /**
+     * VSA correlation: the vendor sub-attribute {@code vendorType} of {@code vendorId}, seen in a
+     * subscriber's Access-Request or Access-Accept, is remembered for {@code hold} and added to that
+     * subscriber's Accounting-Start (when it lacks one), which is then re-signed. The subscriber is
+     * the request's sticky key; virtual servers share what they remember through their sticky group.
+     */
+    public record VsaCorrelation(int vendorId, int vendorType, Duration hold) {
+
+        public VsaCorrelation {
+            if (vendorType < 0 || vendorType > 255) {
+                throw new IllegalArgumentException("vendor type 0..255: " + vendorType);
+            }
+            Objects.requireNonNull(hold, "hold");
+        }
     }
 
     /** Clients only, everything else at its default. */

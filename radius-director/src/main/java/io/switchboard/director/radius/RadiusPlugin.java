@@ -67,6 +67,9 @@ final class RadiusPlugin implements TransactionPlugin {
     /** The route map, longest prefix first, and the real of each entry (resolved at attach). */
     private final RadiusOptions.Route[] routes;
     private volatile RealServer[] routeReals = new RealServer[0];
+    /** VSA correlation, or null. */
+    private final RadiusOptions.VsaCorrelation vsa;
+    private volatile VsaStore vsaStore = new VsaStore();
 
     /** State of an Access-Challenge → the key of its conversation, until it expires. */
     private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
@@ -98,6 +101,7 @@ final class RadiusPlugin implements TransactionPlugin {
         List<RadiusOptions.Route> sortedRoutes = new ArrayList<>(options.routeMap());
         sortedRoutes.sort(Comparator.comparingInt(RadiusOptions.Route::prefixBits).reversed());
         this.routes = sortedRoutes.toArray(new RadiusOptions.Route[0]);
+        this.vsa = options.vsaCorrelation().orElse(null);
     }
 
     @Override
@@ -124,6 +128,12 @@ final class RadiusPlugin implements TransactionPlugin {
             throw new IllegalArgumentException("virtual server " + name + ": a route-map needs a sticky table");
         }
         this.routeReals = resolved;
+        this.vsaStore = VsaStore.of(context.sticky());
+    }
+
+    /** The correlated VSA values this plug-in shares (for tests). */
+    VsaStore vsaStore() {
+        return vsaStore;
     }
 
     /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
@@ -285,6 +295,10 @@ final class RadiusPlugin implements TransactionPlugin {
         byte[] realSecret = realSecrets.getOrDefault(real.slot(), clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();
+        StickyKey key = key(view, client.getAddress());
+        if (vsa != null) {
+            view = correlate(request, view, code, key);
+        }
         view.rewriteIdentifier((int) transactionId);
         if (code == RadiusCode.ACCESS_REQUEST.value() && !Arrays.equals(clientSecret, realSecret)) {
             RadiusAuthenticators.rehideUserPassword(view, clientSecret, realSecret);
@@ -293,9 +307,54 @@ final class RadiusPlugin implements TransactionPlugin {
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
         long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
-        StickyKey key = key(view, client.getAddress());
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(), code,
                 statusType, framedIp, key);
+    }
+
+    /**
+     * VSA correlation on a request: remembers the VSA of an Access-Request; adds the remembered one
+     * to an Accounting-Start that lacks it (the packet grows: the buffer's writer index moves).
+     *
+     * @return the view of the request as it is now
+     */
+    private RadiusView correlate(ByteBuf request, RadiusView view, int code, StickyKey key) throws DecodeException {
+        int present = view.findVendor(vsa.vendorId(), vsa.vendorType());
+        long now = ticker.nanos();
+        if (code == RadiusCode.ACCESS_REQUEST.value()) {
+            if (present >= 0) {
+                vsaStore.put(key, subValue(view, present), now + vsa.hold().toNanos(), now);
+            }
+            return view;
+        }
+        if (code != RadiusCode.ACCOUNTING_REQUEST.value() || present >= 0
+                || view.acctStatusType() != RadiusAcctStatusType.START) {
+            return view;
+        }
+        byte[] value = vsaStore.get(key, now);
+        if (value == null) {
+            return view;
+        }
+        ByteBuf copy = io.netty.buffer.Unpooled.buffer(view.length() + RadiusView.VSA_HEADER_LENGTH + 2 + value.length);
+        int length;
+        try {
+            length = io.switchboard.codec.radius.RadiusVendorAttributes.put(view, vsa.vendorId(), vsa.vendorType(), value,
+                    copy);
+        } catch (IllegalArgumentException e) {
+            return view; // it would not fit in 4096 octets: forward without it
+        }
+        int base = request.readerIndex();
+        if (request.capacity() < base + length) {
+            request.capacity(base + length);
+        }
+        request.setBytes(base, copy, 0, length);
+        request.writerIndex(base + length);
+        return RadiusView.wrap(request);
+    }
+
+    private static byte[] subValue(RadiusView view, int sub) {
+        byte[] value = new byte[view.attributeLength(sub) - 2];
+        view.buffer().getBytes(view.base() + sub + 2, value);
+        return value;
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -324,6 +383,13 @@ final class RadiusPlugin implements TransactionPlugin {
     /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
     private void learn(RadiusView answer, Context request) {
         int code = answer.code();
+        if (vsa != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
+            int sub = answer.findVendor(vsa.vendorId(), vsa.vendorType());
+            if (sub >= 0) {
+                long now = ticker.nanos();
+                vsaStore.put(request.key, subValue(answer, sub), now + vsa.hold().toNanos(), now);
+            }
+        }
         if (code == RadiusCode.ACCESS_CHALLENGE.value()) {
             int state = answer.find(RadiusAttributeType.STATE.value());
             if (state >= 0) {

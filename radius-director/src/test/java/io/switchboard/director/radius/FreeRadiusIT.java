@@ -113,8 +113,11 @@ class FreeRadiusIT {
         StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 100_000, Optional.of("subscribers"));
         // Only 127.0.0.1 (where radclient sends from) is a client.
+        // 3GPP-IMSI-MCC-MNC (10415/8) seen in authentication is copied into the Accounting-Start.
         RadiusOptions options = new RadiusOptions(List.of(
-                new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)));
+                new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)),
+                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                Optional.of(new RadiusOptions.VsaCorrelation(10415, 8, Duration.ofMinutes(5))));
         InetAddress vip = InetAddress.getByName("127.0.0.10");
         Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
         vservers.put("radius-auth", new VirtualServerConfig("radius-auth", new Endpoint(vip, 0), ServiceKind.RADIUS,
@@ -291,6 +294,7 @@ class FreeRadiusIT {
     @Test
     @Order(2)
     void accountingFollowsAuthenticationAndTheFramedIpIsBoundUntilStop() throws Exception {
+        // (and the VSA of the Access-Request is added to the Accounting-Start, re-signed)
         Map<String, int[]> logins = loginsByCsid();
         // One subscriber authenticated by each server.
         int[] subscriber = {-1, -1};
@@ -303,12 +307,18 @@ class FreeRadiusIT {
         for (int server = 0; server < 2; server++) {
             int n = subscriber[server];
             String ip = "10.9.0." + (n + 1);
+            String mccMnc = "2620" + server;
+            Result again = radclient(authVip, "auth", CLIENT_SECRET, List.of(access("user" + n, csid(n))
+                    + "\n3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\""), "-t", "3", "-r", "2");
+            assertThat(again.exit).as(again.output).isZero();
+            assertThat(again.output).contains("served by aaa" + (server + 1));
             Result start = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Start", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
             assertThat(start.exit).as(start.output).isZero();
             assertThat(start.output).contains("Received Accounting-Response");
             String session = "Acct-Session-Id = \"session-" + n + "\"";
-            assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip);
+            assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip)
+                    .contains("3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\"");
             assertThat(detail(1 - server)).doesNotContain(session);
 
             StickyKey key = StickyKey.parse(StickyKind.FRAMED_IP, ip);

@@ -17,7 +17,8 @@ import java.util.Set;
 final class RadiusOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
-    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map");
+    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map", "vsa-correlation");
+    static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     static final List<String> ROUTE_KEYS = List.of("prefix", "real");
     static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
@@ -50,6 +51,7 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         RadiusOptions.FramedIp framedIp = RadiusOptions.FramedIp.DEFAULT;
         Duration stateIdle = RadiusOptions.DEFAULT_STATE_IDLE;
         List<RadiusOptions.Route> routes = new ArrayList<>();
+        Optional<RadiusOptions.VsaCorrelation> vsa = Optional.empty();
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("route-map")) {
@@ -63,6 +65,19 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
                         Section.open(items.get(i), path, errors, ROUTE_KEYS).flatMap(this::route).ifPresent(routes::add);
                     }
                 });
+            }
+            if (radius.isPresent() && radius.get().has("vsa-correlation")) {
+                Optional<Section> v = radius.get().section("vsa-correlation", VSA_KEYS);
+                if (v.isPresent()) {
+                    Section c = v.get();
+                    Optional<Integer> vendor = c.require("vendor", "required")
+                            ? c.integer("vendor", 0, Integer.MAX_VALUE) : Optional.empty();
+                    Optional<Integer> type = c.require("type", "required") ? c.integer("type", 0, 255) : Optional.empty();
+                    Duration hold = c.positiveDuration("hold").orElse(Duration.ofHours(1));
+                    if (vendor.isPresent() && type.isPresent()) {
+                        vsa = Optional.of(new RadiusOptions.VsaCorrelation(vendor.get(), type.get(), hold));
+                    }
+                }
             }
             if (radius.isPresent()) {
                 stateIdle = radius.get().positiveDuration("state-idle").orElse(stateIdle);
@@ -79,7 +94,7 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         if (errors.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes));
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes, vsa));
     }
 
     private Optional<RadiusOptions.Route> route(Section r) {

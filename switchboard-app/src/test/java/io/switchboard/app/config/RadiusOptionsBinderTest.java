@@ -53,13 +53,16 @@ class RadiusOptionsBinderTest {
                     farm: aaa-acct
                     clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
                     sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
-                    radius: { framed-ip: { learn: true, purge-on-stop: true, purge-on-accounting-on-off: true } }
+                    radius:
+                      framed-ip: { learn: true, purge-on-stop: true, purge-on-accounting-on-off: true }
+                      vsa-correlation: { vendor: 10415, type: 22, hold: 30m }
                 """);
         VirtualServerConfig acct = config.virtualServers().get("radius-acct");
         assertThat(acct.sticky().orElseThrow().group()).isEqualTo(Optional.of("subscribers"));
         assertThat(acct.options(RadiusOptions.class)).isEqualTo(new RadiusOptions(
                 List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8, "testing123")),
-                new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE));
+                new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                Optional.of(new RadiusOptions.VsaCorrelation(10415, 22, Duration.ofMinutes(30)))));
         assertThat(config.farms().get("aaa-auth").reals().get(0).secret()).isEqualTo(Optional.of("testing123"));
         assertThat(config.virtualServers().get("radius-auth").options(RadiusOptions.class).stateIdle())
                 .isEqualTo(Duration.ofMinutes(2));
@@ -88,7 +91,7 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
-                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map)",
+                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map, vsa-correlation)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
     }
 
