@@ -6,13 +6,13 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
 import io.switchboard.director.udp.PluginContext;
-import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -35,10 +35,13 @@ public final class Director {
     private final SwitchboardConfig config;
     private final Farms farms;
     private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
-    private final Map<String, UdpDirectorVerticle> verticles = new LinkedHashMap<>();
+    private final Map<String, VirtualServerListener> listeners = new LinkedHashMap<>();
+    private final Map<String, DatagramService> servicesByServer = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
     private final Ticker ticker;
+    private final MeterRegistry registry;
     private Vertx vertx;
+    private ProbeScheduler probes;
     private long timer = -1;
     private final List<String> deployments = new ArrayList<>();
 
@@ -48,20 +51,28 @@ public final class Director {
      */
     public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
             MeterRegistry registry, Ticker ticker) {
+        this(config, services, registry, ticker, StickyTableFactory.IN_MEMORY);
+    }
+
+    /** @param tables makes the sticky tables: in memory, or shared by the cluster */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
         this.config = config;
         this.ticker = ticker;
+        this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
         Map<String, StickyTable> groups = new LinkedHashMap<>();
         for (VirtualServerConfig vs : config.virtualServers().values()) {
             VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
-            StickyTable sticky = vs.sticky().map(s -> stickyTable(vs, s, groups)).orElse(null);
+            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s, groups)).orElse(null);
             if (sticky != null) {
                 metrics.bindStickyTable(sticky);
             }
             boolean grouped = vs.sticky().flatMap(StickyConfig::group).isPresent();
             RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky, grouped);
             DatagramService service = services.apply(vs);
+            servicesByServer.put(vs.name(), service);
             DatagramPlugin plugin = service.create(vs);
             plugin.attach(new PluginContext(vs, sticky, farms, ticker));
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
@@ -72,15 +83,16 @@ public final class Director {
      * The virtual server's own table, or its sticky group's, created by the group's first virtual
      * server (its idle time and size bound hold for the group).
      */
-    private StickyTable stickyTable(VirtualServerConfig vs, StickyConfig sticky, Map<String, StickyTable> groups) {
+    private StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky,
+            Map<String, StickyTable> groups) {
         if (sticky.group().isPresent()) {
             return groups.computeIfAbsent(sticky.group().get(), group -> {
-                StickyTable table = new InMemoryStickyTable("group/" + group, sticky.idle(), sticky.maxEntries());
+                StickyTable table = tables.create("group/" + group, sticky.idle(), sticky.maxEntries());
                 stickyTables.add(table);
                 return table;
             });
         }
-        StickyTable table = new InMemoryStickyTable(vs.name() + "/" + sticky.keys().get(0).configName(),
+        StickyTable table = tables.create(vs.name() + "/" + sticky.keys().get(0).configName(),
                 sticky.idle(), sticky.maxEntries());
         stickyTables.add(table);
         return table;
@@ -90,13 +102,15 @@ public final class Director {
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
         timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> housekeep());
+        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry);
+        probes.start();
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {
             chain = chain.compose(v -> {
-                UdpDirectorVerticle verticle = new UdpDirectorVerticle(vs, farms, ticker);
-                return vertx.deployVerticle(verticle).map(id -> {
+                VirtualServerListener listener = servicesByServer.get(vs.name()).listener(vs, farms, ticker);
+                return vertx.deployVerticle(listener).map(id -> {
                     deployments.add(id);
-                    verticles.put(vs.name(), verticle);
+                    listeners.put(vs.name(), listener);
                     return null;
                 });
             });
@@ -109,6 +123,7 @@ public final class Director {
             return Future.succeededFuture();
         }
         vertx.cancelTimer(timer);
+        probes.stop();
         List<Future<Void>> undeploys = new ArrayList<>();
         for (String id : deployments) {
             undeploys.add(vertx.undeploy(id));
@@ -140,7 +155,7 @@ public final class Director {
 
     /** The bound address of a started virtual server (its real port when configured as 0). */
     public InetSocketAddress localAddress(String virtualServer) {
-        UdpDirectorVerticle v = verticles.get(virtualServer);
-        return v == null ? null : v.localAddress();
+        VirtualServerListener listener = listeners.get(virtualServer);
+        return listener == null ? null : listener.localAddress();
     }
 }

@@ -77,6 +77,18 @@ public final class RealSelector {
         return chain;
     }
 
+    /** The farm's pick, skipping excluded reals (each pick moves the predictor on, so it ends). */
+    private static RealServer pick(ServerFarm farm, StickyKey key, java.util.Set<RealServer> excluded) {
+        for (int tries = 0; tries <= excluded.size(); tries++) {
+            RealServer real = farm.pick(key.hash() + tries);
+            if (real == null || !excluded.contains(real)) {
+                return real;
+            }
+            real.releaseClaim();
+        }
+        return null;
+    }
+
     public ServerFarm farm() {
         return farm;
     }
@@ -92,25 +104,33 @@ public final class RealSelector {
      *         real of the farm or its backups may take the request
      */
     public Selection select(StickyKey key, long nowNanos) {
+        return select(key, nowNanos, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #select(StickyKey, long)}, never choosing a real of {@code excluded}: a connection
+     * that one real refused is reassigned to another (IOS {@code reassign}).
+     */
+    public Selection select(StickyKey key, long nowNanos, java.util.Set<RealServer> excluded) {
         StickyBinding stale = null;
         if (sticky != null) {
             StickyBinding binding = sticky.lookup(key, nowNanos);
             if (binding != null) {
                 RealServer real = resolve(binding);
-                if (real != null && real.servesBoundClients()) {
+                if (real != null && real.servesBoundClients() && !excluded.contains(real)) {
                     return new Selection(real, Selection.Reason.STICKY);
                 }
                 stale = binding;
             }
         }
         Selection.Reason reason = stale != null ? Selection.Reason.REASSIGNED : Selection.Reason.PREDICTOR;
-        RealServer chosen = farm.pick(key.hash());
+        RealServer chosen = pick(farm, key, excluded);
         // Each farm of the backup chain at most once: a chain may loop (the loader refuses cycles,
         // but farms are also built by tests and tools).
         java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
         tried.add(farm);
         for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
-            chosen = f.pick(key.hash());
+            chosen = pick(f, key, excluded);
             reason = Selection.Reason.BACKUP;
         }
         if (chosen == null || sticky == null) {

@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Test;
  */
 class UdpDirectorIT {
 
-    private static final Duration RESPONSE_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofMillis(500);
     private static final Duration RETRY = Duration.ofSeconds(1);
     private static final Duration ASK = Duration.ofSeconds(2);
 

@@ -6,10 +6,17 @@ import java.util.Map;
 
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
-        Map<String, VirtualServerConfig> virtualServers) {
+        Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
         virtualServers = Collections.unmodifiableMap(new LinkedHashMap<>(virtualServers));
+        probes = Collections.unmodifiableMap(new LinkedHashMap<>(probes));
+    }
+
+    /** A configuration without probes. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers) {
+        this(cluster, admin, farms, virtualServers, Map.of());
     }
 }

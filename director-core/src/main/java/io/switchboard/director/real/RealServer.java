@@ -31,6 +31,7 @@ public final class RealServer {
     private final AtomicInteger connections = new AtomicInteger();
     private final FailureDetector detector;
     private volatile long failedAtNanos;
+    private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
 
     private final LongAdder forwarded = new LongAdder();
@@ -229,6 +230,33 @@ public final class RealServer {
         }
     }
 
+    /**
+     * The verdict of the farm's probes: failing takes the real out of rotation (PROBE_FAILED, bound
+     * clients reassigned) from any state but OUTOFSERVICE; passing again restores it.
+     */
+    public void probesFailing(boolean failing) {
+        this.probesFailing = failing;
+        if (failing) {
+            for (RealState s = state.get(); s != RealState.OUTOFSERVICE && s != RealState.PROBE_FAILED; s = state.get()) {
+                if (move(s, RealState.PROBE_FAILED)) {
+                    LOG.warn("real {} of farm {} failed its probes ({} -> PROBE_FAILED)", id, farm, s);
+                    return;
+                }
+            }
+        } else {
+            synchronized (detector) {
+                detector.reset();
+            }
+            if (move(RealState.PROBE_FAILED, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
+                LOG.info("real {} of farm {} passes its probes again", id, farm);
+            }
+        }
+    }
+
+    public boolean probesFailing() {
+        return probesFailing;
+    }
+
     /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
     public void takeOutOfService() {
         RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
@@ -245,8 +273,10 @@ public final class RealServer {
             synchronized (detector) {
                 detector.reset();
             }
-            if (move(s, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
-                LOG.info("real {} of farm {} put in service", id, farm);
+            RealState next = probesFailing ? RealState.PROBE_FAILED
+                    : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+            if (move(s, next)) {
+                LOG.info("real {} of farm {} put in service: {}", id, farm, next);
             }
         }
     }

@@ -1,7 +1,11 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.Ticker;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
 
 /**
  * A protocol plug-in as the launcher finds it: which service it implements and how it is set up for
@@ -12,4 +16,12 @@ public interface DatagramService {
     ServiceKind kind();
 
     DatagramPlugin create(VirtualServerConfig config);
+
+    /**
+     * What listens for one of this service's virtual servers: the UDP director, unless the service
+     * brings a listener of its own (TCP).
+     */
+    default VirtualServerListener listener(VirtualServer virtualServer, Farms farms, Ticker ticker) {
+        return new UdpDirectorVerticle(virtualServer, farms, ticker);
+    }
 }

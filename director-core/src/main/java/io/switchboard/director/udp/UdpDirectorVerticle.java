@@ -17,6 +17,7 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.transport.Transport;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
+import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.real.Farms;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * everything it touches (flows, pending requests) stays on its own loop (a {@link UdpLane}).
  * Elsewhere (NIO) one socket serves.
  */
-public final class UdpDirectorVerticle extends VerticleBase {
+public final class UdpDirectorVerticle extends VerticleBase implements VirtualServerListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
@@ -47,7 +48,7 @@ public final class UdpDirectorVerticle extends VerticleBase {
         this.ticker = ticker;
     }
 
-    /** The bound virtual address (with the real port when the configuration said 0). */
+    @Override
     public InetSocketAddress localAddress() {
         return localAddress;
     }

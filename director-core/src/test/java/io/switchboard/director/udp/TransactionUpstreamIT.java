@@ -98,7 +98,7 @@ class TransactionUpstreamIT {
     static final class ToyServer implements AutoCloseable {
         final DatagramSocket socket;
         final List<Integer> ids = new CopyOnWriteArrayList<>();
-        /** Director socket port and id: ids are allocated per lane (event loop), each with its own socket. */
+        /** "director port/id" of every request: ids are allocated per director socket (lane). */
         final List<String> transactions = new CopyOnWriteArrayList<>();
         final List<DatagramPacket> held = new CopyOnWriteArrayList<>();
         volatile boolean hold;
@@ -144,9 +144,13 @@ class TransactionUpstreamIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             socket.close();
-            thread.join(2000);
+            try {
+                thread.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -165,7 +169,7 @@ class TransactionUpstreamIT {
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "toys",
                 Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
-                Duration.ofMillis(1500), Duration.ofMinutes(1), 2048, true); // room for a loaded CI machine
+                Duration.ofSeconds(2), Duration.ofMinutes(1), 2048, true);
         DatagramService toy = new DatagramService() {
             @Override
             public ServiceKind kind() {
@@ -222,15 +226,21 @@ class TransactionUpstreamIT {
 
     @Test
     void clientsWithTheSameIdGetDistinctDirectorIdsAndTheirOwnIdBack() throws Exception {
+        server.hold = true;
         try (DatagramSocket a = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
              DatagramSocket b = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            // Both pending at the real at once, with the same client id.
             send(a, request(7, "alice;hello"), vip);
-            byte[] answerA = receive(a, 2000);
             send(b, request(7, "bob;hi"), vip);
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.ids.size() == 2);
+            server.hold = false;
+            server.release();
+            byte[] answerA = receive(a, 2000);
             byte[] answerB = receive(b, 2000);
 
             assertThat(answerA).isEqualTo(withFirst('R', request(7, "alice;hello")));
             assertThat(answerB).isEqualTo(withFirst('R', request(7, "bob;hi")));
+            // The real tells them apart: never the same id from the same director socket.
             assertThat(server.transactions).hasSize(2).doesNotHaveDuplicates();
             assertThat(metrics().forwardedCount()).isEqualTo(2);
             assertThat(metrics().relayedCount()).isEqualTo(2);

@@ -6,6 +6,8 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
@@ -40,10 +42,16 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "farms", "virtual-servers");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "probes", "farms", "virtual-servers");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
-    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup");
+    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
+    static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
+            "expect-status", "host", "name", "expect-address", "send", "expect");
+    /** The keys each probe type takes besides the common ones. */
+    private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
+            "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
+            "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
@@ -67,6 +75,9 @@ final class ConfigBinder {
     private final Map<String, FarmDraft> farms = new LinkedHashMap<>();
     /** Every farm name in the document, even of farms too broken to read. */
     private final Set<String> farmNames = new HashSet<>();
+    private final Set<String> probeNames = new HashSet<>();
+    private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
+    private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ServerDraft> servers = new LinkedHashMap<>();
 
     private record FarmDraft(String name, Optional<PredictorKind> predictor, Optional<String> backup,
@@ -92,11 +103,15 @@ final class ConfigBinder {
         ClusterConfig cluster = doc.section("cluster", CLUSTER_KEYS).map(this::cluster)
                 .orElse(ClusterConfig.SINGLE_NODE);
         AdminConfig admin = doc.section("admin", ADMIN_KEYS).map(this::admin).orElse(AdminConfig.DEFAULT);
+        if (doc.has("probes")) {
+            readNamed(doc, "probes", "must name at least one probe", PROBE_KEYS, this::probe);
+        }
         readNamed(doc, "farms", "at least one farm is required", FARM_KEYS, this::farm);
         readNamed(doc, "virtual-servers", "at least one virtual server is required", VIRTUAL_SERVER_KEYS,
                 this::virtualServer);
 
         checkFarmReferences();
+        checkProbeReferences();
         checkBackups();
         checkPredictors();
         checkListenEndpoints();
@@ -105,7 +120,7 @@ final class ConfigBinder {
         farms.forEach((name, farm) -> farmConfigs.put(name, farm.config()));
         Map<String, VirtualServerConfig> serverConfigs = new LinkedHashMap<>();
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs));
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -129,6 +144,8 @@ final class ConfigBinder {
             }
             if (key.equals("farms")) {
                 farmNames.add(name);
+            } else if (key.equals("probes")) {
+                probeNames.add(name);
             }
             Section.open(node, path, errors, knownKeys).ifPresent(section -> reader.accept(name, section));
         });
@@ -217,8 +234,22 @@ final class ConfigBinder {
             });
         }
         Optional<String> backup = s.string("backup");
+        List<String> farmProbes = new ArrayList<>();
+        s.list("probes").ifPresent(items -> {
+            for (int i = 0; i < items.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("probes"), i);
+                Section.string(items.get(i), path, errors).ifPresent(probe -> {
+                    if (farmProbes.contains(probe)) {
+                        error(path, "probe '" + probe + "' listed twice");
+                    } else {
+                        farmProbes.add(probe);
+                    }
+                });
+            }
+        });
+        farmProbeRefs.put(name, farmProbes);
         farms.put(name, new FarmDraft(name, predictor, backup,
-                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup)));
+                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes)));
     }
 
     private FailureDetection failure(Section s) {
@@ -273,12 +304,15 @@ final class ConfigBinder {
      */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
         boolean foreignKeys = false;
+        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
+        List<String> ownKeys = binder == null ? List.of() : binder.keys();
         for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
             if (other.services().contains(service)) {
                 continue;
             }
             for (String key : other.keys()) {
-                if (s.has(key)) {
+                // Two services may each own a key of the same name (e.g. clients:).
+                if (s.has(key) && !ownKeys.contains(key)) {
                     error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
                             .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
                             + service.configName());
@@ -286,7 +320,6 @@ final class ConfigBinder {
                 }
             }
         }
-        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
         Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
         return foreignKeys ? Optional.empty() : options;
     }
@@ -409,6 +442,90 @@ final class ConfigBinder {
             return Optional.empty();
         }
         return kind;
+    }
+
+    // ---- probes -------------------------------------------------------------------------------
+
+    private void probe(String name, Section s) {
+        if (!s.require("type", "required: one of " + String.join(", ", PROBE_TYPE_KEYS.keySet().stream().sorted().toList()))) {
+            return;
+        }
+        Optional<String> type = s.string("type");
+        if (type.isEmpty()) {
+            return;
+        }
+        List<String> own = PROBE_TYPE_KEYS.get(type.get());
+        if (own == null) {
+            error(s.pathOf("type"), "unknown probe type '" + type.get() + "' (known: "
+                    + String.join(", ", PROBE_TYPE_KEYS.keySet().stream().sorted().toList()) + ")");
+            return;
+        }
+        PROBE_TYPE_KEYS.forEach((otherType, keys) -> keys.stream()
+                .filter(key -> !own.contains(key) && s.has(key))
+                .forEach(key -> error(s.pathOf(key), "only for probes of type " + otherType)));
+        Duration interval = s.positiveDuration("interval").orElse(ProbeConfig.DEFAULT_INTERVAL);
+        Duration timeout = s.positiveDuration("timeout").orElse(ProbeConfig.DEFAULT_TIMEOUT);
+        int failures = s.integer("failures", 1, 100).orElse(ProbeConfig.DEFAULT_FAILURES);
+        OptionalInt port = s.optionalInt("port", 1, 65535);
+        Optional<ProbeCheck> check = switch (type.get()) {
+            case "ping" -> Optional.of(new ProbeCheck.Ping());
+            case "tcp" -> Optional.of(new ProbeCheck.TcpConnect());
+            case "http" -> Optional.of(new ProbeCheck.Http(s.string("path").orElse("/"),
+                    s.integer("expect-status", 100, 599).orElse(200), s.string("host")));
+            case "dns" -> dnsCheck(s);
+            default -> udpCheck(s);
+        };
+        check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
+    }
+
+    private Optional<ProbeCheck> dnsCheck(Section s) {
+        boolean hasName = s.require("name", "required for a dns probe: the name to look up");
+        boolean hasAddress = s.require("expect-address", "required for a dns probe: the address the answer must hold");
+        Optional<String> lookup = hasName ? s.string("name") : Optional.empty();
+        Optional<InetAddress> expect = hasAddress ? s.string("expect-address").flatMap(text -> {
+            try {
+                return Optional.of(AddressLiterals.parseAddress(text));
+            } catch (IllegalArgumentException e) {
+                error(s.pathOf("expect-address"), e.getMessage());
+                return Optional.empty();
+            }
+        }) : Optional.empty();
+        return lookup.isPresent() && expect.isPresent()
+                ? Optional.of(new ProbeCheck.Dns(lookup.get(), expect.get())) : Optional.empty();
+    }
+
+    private Optional<ProbeCheck> udpCheck(Section s) {
+        boolean hasSend = s.require("send", "required for a udp probe: the bytes to send");
+        boolean hasExpect = s.require("expect", "required for a udp probe: how the answer must start");
+        Optional<byte[]> send = hasSend ? s.string("send").flatMap(text -> probeBytes(text, s.pathOf("send")))
+                : Optional.empty();
+        Optional<byte[]> expect = hasExpect ? s.string("expect").flatMap(text -> probeBytes(text, s.pathOf("expect")))
+                : Optional.empty();
+        return send.isPresent() && expect.isPresent()
+                ? Optional.of(new ProbeCheck.Udp(send.get(), expect.get())) : Optional.empty();
+    }
+
+    /** Text as UTF-8, or {@code hex:0a0b...} for binary payloads. */
+    private Optional<byte[]> probeBytes(String text, String path) {
+        if (!text.startsWith("hex:")) {
+            return Optional.of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        try {
+            return Optional.of(java.util.HexFormat.of().parseHex(text.substring(4)));
+        } catch (IllegalArgumentException e) {
+            error(path, "hex: must be followed by an even number of hex digits");
+            return Optional.empty();
+        }
+    }
+
+    private void checkProbeReferences() {
+        farmProbeRefs.forEach((farm, names) -> {
+            for (int i = 0; i < names.size(); i++) {
+                if (!probeNames.contains(names.get(i))) {
+                    error(ConfigPath.index(farmPath(farm, "probes"), i), "no probe named '" + names.get(i) + "'");
+                }
+            }
+        });
     }
 
     // ---- checks across sections -----------------------------------------------------------------

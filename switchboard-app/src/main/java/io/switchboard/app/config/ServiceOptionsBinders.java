@@ -10,6 +10,7 @@ import java.util.Map;
 final class ServiceOptionsBinders {
 
     private static final List<ServiceOptionsBinder> ALL = List.of(
+            new TcpOptionsBinder(),
             new RadiusOptionsBinder()
     );
 

@@ -35,7 +35,7 @@ final class DemoConfiguration {
                     service: udp
                     farm: %s
                     sticky: { key: client-address, idle: 10m }
-                    response-timeout: 300ms
+                    response-timeout: 1s
                 """.formatted(adminPort, FARM, reals.toString().stripTrailing(), VSERVER, FARM);
     }
 }

@@ -135,7 +135,7 @@ class ConfigLoaderTest {
                 entry("web-tcp", new VirtualServerConfig("web-tcp", endpoint("127.0.0.1", 2123), ServiceKind.TCP,
                         "web", Optional.empty(),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
-                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true)));
+                        VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true, io.switchboard.l4.tcp.TcpOptions.DEFAULT)));
     }
 
     @Test
@@ -202,9 +202,9 @@ class ConfigLoaderTest {
                 () -> ALL_SERVICES.load(resource("many-errors.yaml")));
 
         List<String> expected = List.of(
-                "clustr: unknown key (known: cluster, admin, farms, virtual-servers)",
+                "clustr: unknown key (known: cluster, admin, probes, farms, virtual-servers)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
-                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup)",
+                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
                 "farms.ggsn.failure.retry: must be a duration with a unit, e.g. 30s",
                 "farms.ggsn.reals: required: a farm needs at least one real",
@@ -316,13 +316,14 @@ class ConfigLoaderTest {
                         sticky: { key: imsi, idle: 1h, ttl: 5m }
                         stiky: {}
                     """)).containsExactly(
-                    "clustr: unknown key (known: cluster, admin, farms, virtual-servers)",
+                    "clustr: unknown key (known: cluster, admin, probes, farms, virtual-servers)",
                     "cluster.enable: unknown key (known: enabled, name, members, port)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
-                    "virtual-servers.gtp-c.stiky: unknown key (known: listen, service, farm, sticky,"
-                            + " response-timeout, idle, max-datagram, inservice, clients, radius)",
+                    // The list grows with each plug-in's own keys (ServiceOptionsBinders).
+                    "virtual-servers.gtp-c.stiky: unknown key (known: "
+                            + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries, group)");
         }
 

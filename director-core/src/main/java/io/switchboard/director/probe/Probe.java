@@ -1,0 +1,32 @@
+package io.switchboard.director.probe;
+
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+
+/** One health check, run asynchronously on Vert.x against one real at a time. */
+public interface Probe {
+
+    /** Succeeds when the target passes; fails, with the reason as message, when it does not in time. */
+    Future<Void> check(InetSocketAddress target);
+
+    /** Releases sockets and clients. */
+    default void close() {
+    }
+
+    static Probe create(Vertx vertx, ProbeConfig config) {
+        ProbeCheck check = config.check();
+        if (check instanceof ProbeCheck.Http http) {
+            return new HttpProbe(vertx, http, config.timeout());
+        } else if (check instanceof ProbeCheck.Dns dns) {
+            return new DnsProbe(vertx, dns, config.timeout());
+        } else if (check instanceof ProbeCheck.Udp udp) {
+            return new UdpProbe(vertx, udp, config.timeout());
+        } else if (check instanceof ProbeCheck.TcpConnect) {
+            return new TcpConnectProbe(vertx, config.timeout());
+        }
+        return new PingProbe(vertx, config.timeout());
+    }
+}

@@ -1,0 +1,193 @@
+package io.switchboard.l4.tcp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
+import io.vertx.core.spi.transport.Transport;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.RateLimitedLog;
+import io.switchboard.director.Selection;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection: admitted (access list, SYN guard), given a real (sticky, else the
+ * predictor; a real that refuses the connection is skipped up to {@code reassign} times and counts
+ * an in-band failure), then spliced both ways with back-pressure (read the next chunk only after the
+ * previous one is written) and half-close carried across. While spliced, the connection is one of
+ * the real's connections; it ends as an answered request when both sides are closed.
+ */
+final class TcpSplice extends ChannelInboundHandlerAdapter {
+
+    private static final RateLimitedLog LOG =
+            new RateLimitedLog(LoggerFactory.getLogger(TcpSplice.class), Duration.ofSeconds(10), Ticker.SYSTEM);
+    static final DropReason SYN_GUARD = DropReason.of("syn-guard");
+    static final DropReason CONNECT_FAILED = DropReason.of("connect-failed");
+
+    private final VirtualServer virtualServer;
+    private final TcpOptions options;
+    private final Transport transport;
+    private final Ticker ticker;
+    private final BooleanSupplier synGuard;
+    private final Set<RealServer> refused = new HashSet<>();
+    private Channel client;
+    private Channel backend;
+    private RealServer real;
+
+    TcpSplice(VirtualServer virtualServer, TcpOptions options, Transport transport, Ticker ticker,
+            BooleanSupplier synGuard) {
+        this.virtualServer = virtualServer;
+        this.options = options;
+        this.transport = transport;
+        this.ticker = ticker;
+        this.synGuard = synGuard;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        client = ctx.channel();
+        InetSocketAddress from = (InetSocketAddress) client.remoteAddress();
+        virtualServer.metrics().received();
+        if (!options.allows(from.getAddress())) {
+            refuse(DropReason.CLIENT_NOT_ALLOWED, from);
+        } else if (!virtualServer.inService()) {
+            refuse(DropReason.OUT_OF_SERVICE, from);
+        } else if (!synGuard.getAsBoolean()) {
+            refuse(SYN_GUARD, from);
+        } else {
+            StickyKey key;
+            try {
+                key = virtualServer.plugin().classify(Unpooled.EMPTY_BUFFER, from);
+            } catch (io.switchboard.codec.DecodeException e) {
+                refuse(e.reason(), from);
+                return;
+            }
+            connect(key, from);
+        }
+    }
+
+    private void refuse(DropReason reason, InetSocketAddress from) {
+        virtualServer.metrics().dropped(reason);
+        LOG.warn("virtual server {}: connection from {} refused: {}", virtualServer.name(), from, reason);
+        client.close();
+    }
+
+    private void connect(StickyKey key, InetSocketAddress from) {
+        Selection selection = virtualServer.selector().select(key, ticker.nanos(), refused);
+        if (selection == null) {
+            refuse(refused.isEmpty() ? DropReason.NO_REAL_AVAILABLE : CONNECT_FAILED, from);
+            return;
+        }
+        RealServer chosen = selection.real();
+        chosen.requestForwarded();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(client.eventLoop())
+                .channelFactory(() -> transport.channelFactory(false).newChannel())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(new Relay(() -> client));
+        bootstrap.connect(chosen.address()).addListener((ChannelFuture f) -> {
+            if (f.isSuccess() && client.isActive()) {
+                real = chosen;
+                backend = f.channel();
+                virtualServer.metrics().forwarded(selection.reason());
+                client.pipeline().addLast(new Relay(() -> backend));
+                client.closeFuture().addListener(c -> closeWhenFlushed(backend));
+                backend.closeFuture().addListener(c -> closeWhenFlushed(client));
+                client.closeFuture().addListener(c -> backend.closeFuture().addListener(b -> chosen.requestAnswered()));
+                client.read();
+                backend.read();
+            } else if (f.isSuccess()) {
+                f.channel().close(); // the client left while we connected
+                chosen.requestAnswered();
+            } else {
+                chosen.requestUnanswered(from.getAddress(), ticker.nanos());
+                refused.add(chosen);
+                if (refused.size() < options.reassign() && client.isActive()) {
+                    connect(key, from);
+                } else {
+                    refuse(CONNECT_FAILED, from);
+                }
+            }
+        });
+    }
+
+    static void closeWhenFlushed(Channel channel) {
+        if (channel != null && channel.isActive()) {
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("virtual server {}: client connection error: {}", virtualServer.name(), cause.toString());
+        ctx.close();
+    }
+
+    /** Copies what one side reads to the other, one chunk at a time, and carries half-close over. */
+    static final class Relay extends ChannelInboundHandlerAdapter {
+        private final java.util.function.Supplier<Channel> peer;
+
+        Relay(java.util.function.Supplier<Channel> peer) {
+            this.peer = peer;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel other = peer.get();
+            if (other == null || !other.isActive()) {
+                io.netty.util.ReferenceCountUtil.release(msg);
+                ctx.close();
+                return;
+            }
+            other.writeAndFlush(msg).addListener((ChannelFuture f) -> {
+                if (f.isSuccess()) {
+                    ctx.channel().read();
+                } else {
+                    ctx.close();
+                }
+            });
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof ChannelInputShutdownEvent) {
+                Channel other = peer.get();
+                if (other instanceof DuplexChannel duplex && other.isActive()) {
+                    duplex.shutdownOutput();
+                }
+                if (ctx.channel() instanceof DuplexChannel self && self.isOutputShutdown()) {
+                    ctx.close();
+                }
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            closeWhenFlushed(peer.get());
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}
