@@ -24,6 +24,8 @@ public interface Probe {
             return new DnsProbe(vertx, dns, config.timeout());
         } else if (check instanceof ProbeCheck.Udp udp) {
             return new UdpProbe(vertx, udp, config.timeout());
+        } else if (check instanceof ProbeCheck.Radius radius) {
+            return new RadiusProbe(vertx, radius, config.timeout());
         } else if (check instanceof ProbeCheck.TcpConnect) {
             return new TcpConnectProbe(vertx, config.timeout());
         }

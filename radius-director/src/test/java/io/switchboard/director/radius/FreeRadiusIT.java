@@ -14,6 +14,9 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.probe.Probe;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
@@ -415,5 +418,37 @@ class FreeRadiusIT {
             }
         }
         assertThat(servedByAaa1).hasSize(Math.min(4, onAaa2.size()));
+    }
+
+    @Test
+    @Order(5)
+    void theRadiusProbeChecksEachServerWithStatusServerOrAnAccessRequest() throws Exception {
+        InetSocketAddress aaa1 = new InetSocketAddress(ADDRESSES[0], authPorts[0]);
+        InetSocketAddress aaa2 = new InetSocketAddress(ADDRESSES[1], authPorts[1]); // stopped by the failover test
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.empty(), Optional.empty()), aaa1)).isNull();
+        // FreeRADIUS drops a Status-Server whose Message-Authenticator does not verify.
+        assertThat(probe(new ProbeCheck.Radius("wrong", Optional.empty(), Optional.empty()), aaa1))
+                .contains("no answer");
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("testpw")), aaa1))
+                .isNull();
+        // A Reject proves the server alive as well.
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("bad")), aaa1))
+                .isNull();
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[1], Optional.empty(), Optional.empty()), aaa2))
+                .contains("no answer");
+    }
+
+    /** Null when the check passes, else its failure message. */
+    private static String probe(ProbeCheck check, InetSocketAddress target) throws Exception {
+        Probe probe = Probe.create(vertx, new ProbeConfig("p", check, Duration.ofSeconds(10), Duration.ofSeconds(2),
+                1, OptionalInt.empty()));
+        try {
+            probe.check(target).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause().getMessage();
+        } finally {
+            probe.close();
+        }
     }
 }

@@ -47,11 +47,12 @@ final class ConfigBinder {
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect");
+            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
-            "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"));
+            "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
+            "radius", List.of("secret", "user", "password"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
@@ -473,6 +474,7 @@ final class ConfigBinder {
             case "http" -> Optional.of(new ProbeCheck.Http(s.string("path").orElse("/"),
                     s.integer("expect-status", 100, 599).orElse(200), s.string("host")));
             case "dns" -> dnsCheck(s);
+            case "radius" -> radiusCheck(s);
             default -> udpCheck(s);
         };
         check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
@@ -492,6 +494,19 @@ final class ConfigBinder {
         }) : Optional.empty();
         return lookup.isPresent() && expect.isPresent()
                 ? Optional.of(new ProbeCheck.Dns(lookup.get(), expect.get())) : Optional.empty();
+    }
+
+    /** Status-Server, or an Access-Request when {@code user} is given. */
+    private Optional<ProbeCheck> radiusCheck(Section s) {
+        boolean hasSecret = s.require("secret", "required for a radius probe: the shared secret with the reals");
+        Optional<String> secret = hasSecret ? s.string("secret") : Optional.empty();
+        Optional<String> user = s.string("user");
+        Optional<String> password = s.string("password");
+        if (password.isPresent() && user.isEmpty()) {
+            error(s.pathOf("password"), "only with user (an Access-Request probe)");
+            return Optional.empty();
+        }
+        return secret.map(value -> new ProbeCheck.Radius(value, user, password));
     }
 
     private Optional<ProbeCheck> udpCheck(Section s) {

@@ -3,6 +3,7 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -130,6 +131,38 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.acct.radius.route-map[0].prefix: must be an IPv4 prefix (Framed-IP-Address is IPv4)",
                 "virtual-servers.acct.radius.route-map[1].real: 'nowhere': missing port, e.g. 127.0.0.1:2123 (a real of the farm, ADDRESS:PORT)",
                 "virtual-servers.acct.radius.route-map[2].real: required");
+    }
+
+    @Test
+    void radiusProbesBind() throws Exception {
+        SwitchboardConfig config = LOADER.parse("""
+                probes:
+                  status: { type: radius, secret: testing123 }
+                  login: { type: radius, secret: testing123, user: probe, password: pw, timeout: 1s }
+                farms:
+                  aaa:
+                    probes: [status, login]
+                    reals: [{ address: 127.0.0.2, port: 1812, secret: testing123 }]
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """);
+        assertThat(config.probes().get("status").check())
+                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.empty(), Optional.empty()));
+        assertThat(config.probes().get("login").check())
+                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.of("probe"), Optional.of("pw")));
+        assertThat(errors("""
+                probes:
+                  a: { type: radius }
+                  b: { type: radius, secret: s, password: pw }
+                  c: { type: udp, send: x, expect: y, secret: s }
+                farms:
+                  aaa: { reals: [{ address: 127.0.0.2, port: 1812 }] }
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """)).containsExactly(
+                "probes.a.secret: required for a radius probe: the shared secret with the reals",
+                "probes.b.password: only with user (an Access-Request probe)",
+                "probes.c.secret: only for probes of type radius");
     }
 
     @Test
