@@ -70,6 +70,9 @@ final class RadiusPlugin implements TransactionPlugin {
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
     private volatile VsaStore vsaStore = new VsaStore();
+    /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
+    private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
+    private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
 
     /** State of an Access-Challenge → the key of its conversation, until it expires. */
     private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
@@ -129,6 +132,39 @@ final class RadiusPlugin implements TransactionPlugin {
         }
         this.routeReals = resolved;
         this.vsaStore = VsaStore.of(context.sticky());
+        this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
+                "RADIUS requests admitted (known client, authenticators verified), by code",
+                RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
+        this.answerCounters = counters(context.registry(), "switchboard.radius.answers",
+                "RADIUS answers from reals that verified and were relayed, by code",
+                RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
+                RadiusCode.ACCOUNTING_RESPONSE);
+    }
+
+    private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
+            String meter, String description, RadiusCode... codes) {
+        io.micrometer.core.instrument.Counter[] counters = new io.micrometer.core.instrument.Counter[256];
+        io.micrometer.core.instrument.Counter other = io.micrometer.core.instrument.Counter.builder(meter)
+                .description(description).tag("vserver", name).tag("code", "other").register(registry);
+        java.util.Arrays.fill(counters, other);
+        for (RadiusCode code : codes) {
+            counters[code.value()] = io.micrometer.core.instrument.Counter.builder(meter).description(description)
+                    .tag("vserver", name).tag("code", code.name()).register(registry);
+        }
+        return counters;
+    }
+
+    private static void count(io.micrometer.core.instrument.Counter[] counters, int code) {
+        io.micrometer.core.instrument.Counter c = counters[code & 0xff];
+        if (c != null) {
+            c.increment();
+        }
+    }
+
+    /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
+    double count(boolean requests, RadiusCode code) {
+        io.micrometer.core.instrument.Counter c = (requests ? requestCounters : answerCounters)[code.value()];
+        return c == null ? 0 : c.count();
     }
 
     /** The correlated VSA values this plug-in shares (for tests). */
@@ -167,6 +203,7 @@ final class RadiusPlugin implements TransactionPlugin {
             throw new DecodeException(BAD_MESSAGE_AUTHENTICATOR,
                     "Message-Authenticator does not verify with the client's secret");
         }
+        count(requestCounters, code);
         if (routes.length > 0) {
             StickyKey routed = route(view);
             if (routed != null) {
@@ -376,6 +413,7 @@ final class RadiusPlugin implements TransactionPlugin {
                     + " does not verify with the secret of " + request.real.id());
         }
         learn(view, request);
+        count(answerCounters, view.code());
         RadiusAuthenticators.resignResponse(view, (int) (clientTransactionId & 0xff), request.clientAuthenticator,
                 request.clientSecret);
     }

@@ -108,6 +108,7 @@ class RadiusPluginTest {
     void admitsOnlyKnownClientsWithValidAuthenticators() throws Exception {
         ByteBuf good = accessRequest(7, CLIENT_SECRET, "alice", "pw", List.of(messageAuthenticator()));
         assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(StickyKind.USERNAME, bytes("alice")));
+        assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
         assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(DropReason.CLIENT_NOT_ALLOWED);
         // 127.0.0.99 has a more specific entry with another secret: the longest prefix wins.
         assertThat(reason(() -> plugin.classify(good, new InetSocketAddress(addr("127.0.0.99"), 1))))
@@ -129,6 +130,9 @@ class RadiusPluginTest {
 
         ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, good, CLIENT_SECRET, List.of());
         assertThat(reason(() -> plugin.classify(accept, NAS))).isEqualTo(DropReason.UNEXPECTED_MESSAGE);
+        // Only the one admitted request was counted.
+        assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
+        assertThat(plugin.count(true, RadiusCode.ACCOUNTING_REQUEST)).isZero();
     }
 
     @Test
@@ -169,6 +173,7 @@ class RadiusPluginTest {
         assertThat(relayed.identifier()).isEqualTo(77);
         assertThat(RadiusAuthenticators.verifyResponse(relayed, clientAuthenticator, bytes(CLIENT_SECRET))).isTrue();
         assertThat(relayed.text(relayed.find(RadiusAttributeType.REPLY_MESSAGE.value()))).isEqualTo("hello");
+        assertThat(plugin.count(false, RadiusCode.ACCESS_ACCEPT)).isEqualTo(1);
     }
 
     /** Only identifier, authenticator, User-Password and Message-Authenticator may differ. */
