@@ -414,6 +414,11 @@ final class RadiusPlugin implements TransactionPlugin {
         }
         learn(view, request);
         count(answerCounters, view.code());
+        if (!Arrays.equals(request.realSecret, request.clientSecret)
+                || !Arrays.equals(request.forwardedAuthenticator, request.clientAuthenticator)) {
+            SaltedAttributes.reencrypt(view, request.realSecret, request.forwardedAuthenticator, request.clientSecret,
+                    request.clientAuthenticator);
+        }
         RadiusAuthenticators.resignResponse(view, (int) (clientTransactionId & 0xff), request.clientAuthenticator,
                 request.clientSecret);
     }

@@ -279,6 +279,9 @@ class FreeRadiusIT {
             assertThat(r.exit).as(r.output).isZero();
             assertThat(r.output.split("Received Access-Accept", -1)).hasSize(41);
             assertThat(r.output).contains("served by aaa1").contains("served by aaa2");
+            // radclient decrypts the salt-encrypted Tunnel-Password with the client's secret: the
+            // director re-encrypted it from the real's.
+            assertThat(r.output.split("Tunnel-Password:0 = \"tunnel-pw-aaa", -1)).hasSize(41);
         }
         Map<String, int[]> logins = loginsByCsid();
         int[] subscribers = new int[2];
