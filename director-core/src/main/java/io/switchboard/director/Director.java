@@ -31,6 +31,12 @@ public final class Director {
 
     /** How often retry timers are advanced and idle sticky bindings swept. */
     static final long HOUSEKEEPING_MILLIS = 100;
+    /**
+     * How often idle sticky bindings are swept. Lookups already ignore idle bindings, so the sweep
+     * only gives memory back; it walks whole tables, so it runs rarely and on a worker thread, never
+     * on an event loop that serves packets.
+     */
+    static final long STICKY_SWEEP_MILLIS = 5_000;
 
     private final SwitchboardConfig config;
     private final Farms farms;
@@ -43,6 +49,7 @@ public final class Director {
     private Vertx vertx;
     private ProbeScheduler probes;
     private long timer = -1;
+    private long sweepTimer = -1;
     private final List<String> deployments = new ArrayList<>();
 
     /**
@@ -101,7 +108,12 @@ public final class Director {
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
-        timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> housekeep());
+        timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> farms.tick(ticker.nanos()));
+        sweepTimer = vertx.setPeriodic(STICKY_SWEEP_MILLIS,
+                id -> vertx.executeBlocking(() -> {
+                    sweepStickyTables();
+                    return null;
+                }, false));
         probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry);
         probes.start();
         Future<Void> chain = Future.succeededFuture();
@@ -123,6 +135,7 @@ public final class Director {
             return Future.succeededFuture();
         }
         vertx.cancelTimer(timer);
+        vertx.cancelTimer(sweepTimer);
         probes.stop();
         List<Future<Void>> undeploys = new ArrayList<>();
         for (String id : deployments) {
@@ -134,8 +147,12 @@ public final class Director {
 
     /** Advances retry timers and expires idle bindings. Public so tests with a manual ticker can drive it. */
     public void housekeep() {
+        farms.tick(ticker.nanos());
+        sweepStickyTables();
+    }
+
+    private void sweepStickyTables() {
         long now = ticker.nanos();
-        farms.tick(now);
         for (StickyTable table : stickyTables) {
             table.expire(now);
         }

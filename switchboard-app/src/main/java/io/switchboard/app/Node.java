@@ -3,6 +3,7 @@ package io.switchboard.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.app.admin.AdminServer;
+import io.switchboard.cluster.ClusterMember;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -24,14 +25,32 @@ public final class Node implements AutoCloseable {
 
     private final SwitchboardConfig config;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ClusterMember member;
     private final Vertx vertx;
     private final Director director;
     private AdminServer admin;
 
+    /**
+     * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
+     * on which Vert.x runs clustered too) and waits until the shared sticky tables have caught up,
+     * so a node never serves without the cluster's bindings.
+     */
     public Node(SwitchboardConfig config, Services services) {
         this.config = config;
-        this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+        VertxOptions options = new VertxOptions().setPreferNativeTransport(true);
+        if (config.cluster().enabled()) {
+            this.member = ClusterMember.start(config.cluster(),
+                    config.cluster().bind().map(java.net.InetAddress::getHostAddress).orElse(null));
+            this.vertx = await(Vertx.builder().with(options).withClusterManager(member.vertxClusterManager())
+                    .buildClustered());
+            this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
+                    member.stickyTables());
+            LOG.info("joined cluster {} as {}", config.cluster().name(), member.address());
+        } else {
+            this.member = null;
+            this.vertx = Vertx.vertx(options);
+            this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+        }
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
                     vertx.unavailableNativeTransportCause() == null ? "not Linux"
@@ -52,6 +71,19 @@ public final class Node implements AutoCloseable {
                 .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())
                         .compose(v -> Future.failedFuture(failure)))
                 .mapEmpty();
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start clustered Vert.x: " + e.getMessage(), e);
+        }
+    }
+
+    /** The cluster member, or null on a single node. */
+    public ClusterMember member() {
+        return member;
     }
 
     /** Starts and waits; throws with the first bind failure. */
@@ -79,6 +111,9 @@ public final class Node implements AutoCloseable {
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("shutdown did not complete cleanly: {}", e.toString());
+        }
+        if (member != null) {
+            member.close();
         }
     }
 }

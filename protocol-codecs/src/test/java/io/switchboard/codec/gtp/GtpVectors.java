@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.testing.CaptureReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -82,9 +83,9 @@ public final class GtpVectors {
     }
 
     /** GTP-C datagrams of a capture: UDP ports 2123 and 3386 (GTP-U on 2152 only for its echo/error messages). */
-    public static List<PcapUdpPayloads.Datagram> capture(String resource) {
-        List<PcapUdpPayloads.Datagram> out = new ArrayList<>();
-        for (PcapUdpPayloads.Datagram d : PcapUdpPayloads.fromResource(resource)) {
+    public static List<CaptureReader.Datagram> capture(String resource) {
+        List<CaptureReader.Datagram> out = new ArrayList<>();
+        for (CaptureReader.Datagram d : CaptureReader.resource(resource)) {
             boolean control = d.sourcePort() == 2123 || d.destinationPort() == 2123 || d.sourcePort() == 3386
                     || d.destinationPort() == 3386;
             boolean userPlaneSignalling = (d.sourcePort() == 2152 || d.destinationPort() == 2152)
@@ -106,7 +107,7 @@ public final class GtpVectors {
         });
         String[] captures = version == 0 ? V0_CAPTURES : version == 1 ? V1_CAPTURES : V2_CAPTURES;
         for (String capture : captures) {
-            for (PcapUdpPayloads.Datagram d : capture(capture)) {
+            for (CaptureReader.Datagram d : capture(capture)) {
                 String name = capture + "#" + d.frame();
                 if (((d.payload()[0] & 0xFF) >> 5) == version && !BAD_FRAMES.contains(name)) {
                     out.add(new Vector(name, version, d.payload()));
@@ -119,7 +120,7 @@ public final class GtpVectors {
     /** The bytes of one datagram of a capture, by frame number. */
     public static byte[] frame(String capture, int frame) {
         return capture(capture).stream().filter(d -> d.frame() == frame).findFirst()
-                .map(PcapUdpPayloads.Datagram::payload).orElseThrow();
+                .map(CaptureReader.Datagram::payload).orElseThrow();
     }
 
     public static List<Vector> all() {

@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
 final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "probes", "farms", "virtual-servers");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port");
+    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
@@ -170,7 +170,15 @@ final class ConfigBinder {
             }
         });
         int port = s.integer("port", 1, 65535).orElse(d.port());
-        return new ClusterConfig(enabled, name, members, port);
+        Optional<InetAddress> bind = s.string("bind").flatMap(text -> {
+            try {
+                return Optional.of(AddressLiterals.parseAddress(text));
+            } catch (IllegalArgumentException e) {
+                error(s.pathOf("bind"), e.getMessage());
+                return Optional.empty();
+            }
+        });
+        return new ClusterConfig(enabled, name, members, port, bind);
     }
 
     /** A member is {@code address} or {@code address:port}; kept as written for Hazelcast. */
@@ -304,23 +312,25 @@ final class ConfigBinder {
      * refused with the service they belong to. Empty after an error.
      */
     private Optional<ServiceOptions> options(ServiceKind service, Section s) {
-        boolean foreignKeys = false;
         ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
         List<String> ownKeys = binder == null ? List.of() : binder.keys();
+        // Each key another service's binder owns (two services may each own one of the same name,
+        // e.g. clients:) is refused once, naming every service that takes it.
+        Map<String, java.util.SortedSet<String>> foreign = new LinkedHashMap<>();
         for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
             if (other.services().contains(service)) {
                 continue;
             }
             for (String key : other.keys()) {
-                // Two services may each own a key of the same name (e.g. clients:).
                 if (s.has(key) && !ownKeys.contains(key)) {
-                    error(s.pathOf(key), "only for service " + other.services().stream().map(ServiceKind::configName)
-                            .sorted().collect(java.util.stream.Collectors.joining(" or ")) + ", not "
-                            + service.configName());
-                    foreignKeys = true;
+                    other.services().forEach(k -> foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>())
+                            .add(k.configName()));
                 }
             }
         }
+        foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
+                + String.join(" or ", services) + ", not " + service.configName()));
+        boolean foreignKeys = !foreign.isEmpty();
         Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
         return foreignKeys ? Optional.empty() : options;
     }

@@ -317,7 +317,7 @@ class ConfigLoaderTest {
                         stiky: {}
                     """)).containsExactly(
                     "clustr: unknown key (known: cluster, admin, probes, farms, virtual-servers)",
-                    "cluster.enable: unknown key (known: enabled, name, members, port)",
+                    "cluster.enable: unknown key (known: enabled, name, members, port, bind)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",

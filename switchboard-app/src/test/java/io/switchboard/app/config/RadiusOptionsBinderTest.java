@@ -169,6 +169,10 @@ class RadiusOptionsBinderTest {
     void radiusKeysAreRefusedOnOtherServices() {
         assertThat(errors(FARMS + """
                 virtual-servers:
+                  u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, clients: [] }
+                """)).containsExactly("virtual-servers.u.clients: only for service radius or tcp, not udp");
+        assertThat(errors(FARMS + """
+                virtual-servers:
                   u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, radius: { state-idle: 1m } }
                 """)).containsExactly("virtual-servers.u.radius: only for service radius, not udp");
     }

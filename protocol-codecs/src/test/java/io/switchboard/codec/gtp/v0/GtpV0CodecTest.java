@@ -11,7 +11,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpVectors;
-import io.switchboard.codec.gtp.PcapUdpPayloads;
+import io.switchboard.codec.testing.CaptureReader;
 import io.switchboard.codec.gtp.v1.GtpV1Cause;
 import io.switchboard.codec.gtp.v1.GtpV1Ie;
 import java.net.InetAddress;
@@ -29,7 +29,7 @@ class GtpV0CodecTest {
 
     static byte[] sgsnemu(int frame) {
         return GtpVectors.capture("/pcaps/osmo-ggsn/sgsnemu-v1-v0.pcap").stream().filter(d -> d.frame() == frame)
-                .findFirst().map(PcapUdpPayloads.Datagram::payload).orElseThrow();
+                .findFirst().map(CaptureReader.Datagram::payload).orElseThrow();
     }
 
     @ParameterizedTest
@@ -113,7 +113,7 @@ class GtpV0CodecTest {
 
     @Test
     void echoFromZeekCapture() throws Exception {
-        List<PcapUdpPayloads.Datagram> echo = GtpVectors.capture("/pcaps/gtpv0/gtp_control_prime_v0-echo-only.pcap");
+        List<CaptureReader.Datagram> echo = GtpVectors.capture("/pcaps/gtpv0/gtp_control_prime_v0-echo-only.pcap");
         GtpV0Message request = decode(echo.get(0).payload(), GtpV0Codec::decode);
         GtpV0Message response = decode(echo.get(1).payload(), GtpV0Codec::decode);
         // tshark: Echo request / response, seq 0x1400, recovery 1 in the response

@@ -12,7 +12,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpVectors;
-import io.switchboard.codec.gtp.PcapUdpPayloads;
+import io.switchboard.codec.testing.CaptureReader;
 import java.net.InetAddress;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +29,7 @@ class GtpV1CodecTest {
 
     static byte[] frame(String capture, int frame) {
         return GtpVectors.capture(capture).stream().filter(d -> d.frame() == frame).findFirst()
-                .map(PcapUdpPayloads.Datagram::payload).orElseThrow();
+                .map(CaptureReader.Datagram::payload).orElseThrow();
     }
 
     static byte[] createRequest() {

@@ -1,0 +1,174 @@
+package io.switchboard.cluster;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MergePolicyConfig;
+import com.hazelcast.config.MultiMapConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.sticky.StickyTableFactory;
+import io.vertx.core.spi.cluster.ClusterManager;
+import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.UUID;
+
+/**
+ * This node's embedded Hazelcast member, configured from {@link ClusterConfig} and nothing else:
+ * <ul>
+ *   <li>single node ({@code enabled: false}): binds 127.0.0.1 only, joins nobody; the port
+ *       auto-increments from the configured one so that two single-node directors on one host do
+ *       not collide;</li>
+ *   <li>clustered: TCP/IP join with the configured member list; multicast and auto-detection off
+ *       (a director must never join a cluster it was not told about); the configured port exactly,
+ *       no auto-increment, because peers' member lists name that port and a member that quietly
+ *       took the next one would be unreachable to them. Port 0 takes an ephemeral port (tests:
+ *       the other members learn it from the member they join through).</li>
+ * </ul>
+ * Phone-home is off, logging goes through SLF4J, and Hazelcast's own shutdown hook is off because
+ * the application closes the member after its verticles have stopped.
+ */
+public final class ClusterMember implements AutoCloseable {
+
+    /** Prefix of the maps that back sticky tables; they share one map configuration. */
+    static final String STICKY_MAP_PREFIX = "sticky.";
+
+    private final HazelcastInstance hazelcast;
+
+    private ClusterMember(HazelcastInstance hazelcast) {
+        this.hazelcast = hazelcast;
+    }
+
+    /** Starts a member bound to all interfaces when clustered (to 127.0.0.1 when single-node). */
+    public static ClusterMember start(ClusterConfig cluster) {
+        return start(cluster, null);
+    }
+
+    /**
+     * @param bindAddress the only local address to bind and advertise, e.g. {@code 127.0.0.1} or
+     *                    the node's cluster interface; null for Hazelcast's choice when clustered
+     */
+    public static ClusterMember start(ClusterConfig cluster, String bindAddress) {
+        return start(hazelcastConfig(cluster, bindAddress));
+    }
+
+    /** Starts a member from a configuration made by {@link #hazelcastConfig} and then adjusted. */
+    public static ClusterMember start(Config config) {
+        return new ClusterMember(Hazelcast.newHazelcastInstance(config));
+    }
+
+    /** The Hazelcast configuration this class starts with, for callers that must adjust it first. */
+    public static Config hazelcastConfig(ClusterConfig cluster, String bindAddress) {
+        Config config = new Config();
+        config.setClusterName(cluster.name());
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.getJetConfig().setEnabled(false);
+
+        NetworkConfig network = config.getNetworkConfig();
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(cluster.enabled());
+        String bind = cluster.enabled() ? bindAddress : "127.0.0.1";
+        if (bind != null) {
+            network.getInterfaces().setEnabled(true).addInterface(bind);
+            config.setProperty("hazelcast.socket.bind.any", "false");
+        }
+        network.setPort(cluster.port());
+        if (cluster.enabled()) {
+            cluster.members().forEach(join.getTcpIpConfig()::addMember);
+            network.setPortAutoIncrement(false);
+        } else {
+            network.setPortAutoIncrement(true);
+        }
+
+        config.addMapConfig(stickyMapConfig());
+        addVertxStructures(config);
+        StickySerializers.register(config.getSerializationConfig());
+        return config;
+    }
+
+    /**
+     * Every sticky table's map: one synchronous backup, so losing any one node loses no binding and
+     * a claim is acknowledged only once it is on two nodes; binary storage (the entries are small
+     * and never deserialized on the owner except by the entry processors); after a split brain the
+     * larger side's bindings win and the smaller side's new keys are added ({@code PutIfAbsent}):
+     * subscribers of the larger side, which is most of the traffic, do not move.
+     */
+    private static MapConfig stickyMapConfig() {
+        MapConfig map = new MapConfig(STICKY_MAP_PREFIX + "*");
+        map.setBackupCount(1);
+        map.setAsyncBackupCount(0);
+        map.setInMemoryFormat(InMemoryFormat.BINARY);
+        map.setPerEntryStatsEnabled(false);
+        map.setStatisticsEnabled(true);
+        map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+                MergePolicyConfig.DEFAULT_BATCH_SIZE));
+        return map;
+    }
+
+    /**
+     * What Vert.x's cluster manager needs of a member it did not start: a node id attribute, and
+     * (as its {@code default-cluster.xml} declares them) event-bus subscriptions as a multimap of
+     * sets and node and HA information in maps, each with one backup so that a node's loss does not
+     * lose another node's subscriptions.
+     */
+    private static void addVertxStructures(Config config) {
+        // Vert.x finds its node id in the member's attributes when it is handed a running member.
+        config.getMemberAttributeConfig().setAttribute("__vertx.nodeId", UUID.randomUUID().toString());
+        config.addMultiMapConfig(new MultiMapConfig("__vertx.subs").setBackupCount(1)
+                .setValueCollectionType(MultiMapConfig.ValueCollectionType.SET));
+        config.addMapConfig(new MapConfig("__vertx.haInfo").setBackupCount(1));
+        config.addMapConfig(new MapConfig("__vertx.nodeInfo").setBackupCount(1));
+    }
+
+    /**
+     * A Vert.x cluster manager on this member, for {@code Vertx.builder().withClusterManager(...)}:
+     * the event bus and the sticky tables share one membership. Vert.x leaving the cluster does
+     * not stop the member; {@link #close()} does.
+     */
+    public ClusterManager vertxClusterManager() {
+        return new HazelcastClusterManager(hazelcast);
+    }
+
+    public HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
+    /** The address other members reach this one on. */
+    public InetSocketAddress address() {
+        Address address = hazelcast.getCluster().getLocalMember().getAddress();
+        return new InetSocketAddress(address.getHost(), address.getPort());
+    }
+
+    /**
+     * What the {@code Director} takes to make its sticky tables: every table it makes is shared
+     * by the cluster under the name the director gives it. Each call blocks until that table has
+     * caught up, which the director does while it is built, before anything binds.
+     */
+    public StickyTableFactory stickyTables() {
+        return this::stickyTable;
+    }
+
+    /** Opens (or joins) the cluster-wide sticky table {@code name}; blocks until caught up. */
+    public HazelcastStickyTable stickyTable(String name, Duration idle, int maxEntries) {
+        return HazelcastStickyTable.open(hazelcast, name, idle, maxEntries, Ticker.SYSTEM);
+    }
+
+    /** Leaves the cluster gracefully: partitions this member owns are handed over first. */
+    @Override
+    public void close() {
+        if (hazelcast.getLifecycleService().isRunning()) {
+            hazelcast.shutdown();
+        }
+    }
+}

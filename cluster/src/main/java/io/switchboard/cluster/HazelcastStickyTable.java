@@ -1,0 +1,491 @@
+package io.switchboard.cluster;
+
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryEvictedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.map.listener.MapClearedListener;
+import io.switchboard.director.RateLimitedLog;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyStats;
+import io.switchboard.director.sticky.StickyTable;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A sticky table shared by every director node: a partitioned Hazelcast {@code IMap} (one
+ * synchronous backup, TTL per entry) is the authority, and each node reads a full local replica of
+ * it that entry events keep current. See {@code cluster/README.md} for why.
+ *
+ * <ul>
+ *   <li><b>lookup</b> reads the local replica only: no cluster call, no lock, no allocation on a hit.</li>
+ *   <li><b>bindIfAbsent / rebind</b> decide locally (so that this node's event loops agree at
+ *       once), return that choice, and send a {@link Claim} / {@link Rebind} to the key's partition
+ *       owner without waiting. The owner serializes competing claims, so the first one to arrive
+ *       wins; its answer, and the entry event every node receives, correct any replica that chose
+ *       otherwise. Until then at most the first packets of a racing subscriber go to the loser.</li>
+ *   <li><b>idle expiry</b> is the map's TTL, cluster-wide. A binding is written with a TTL of
+ *       {@code 1.5 × idle}; a lookup that finds the binding was last written more than
+ *       {@code idle / 2} ago sends one {@link Refresh} (then none until it is due again). The refresh
+ *       is an update event to every node, so all of them learn the new deadline and do not refresh
+ *       it themselves. A binding therefore lives between {@code idle} and {@code 1.5 × idle} after its
+ *       last use anywhere, and costs at most one cluster write per {@code idle / 2} however many
+ *       packets use it.</li>
+ * </ul>
+ *
+ * The {@code nowNanos} arguments must come from the monotonic system clock ({@link Ticker#SYSTEM}),
+ * because the map's TTL runs on real time.
+ */
+public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HazelcastStickyTable.class);
+    /**
+     * Where the cluster's answers are handled: on the Hazelcast thread that completes them (the
+     * handling is one map replace). Plain {@code whenComplete} would use Hazelcast's default
+     * executor, which on a two-core machine (common pool parallelism 1) starts a thread per callback.
+     */
+    private static final Executor INLINE = Runnable::run;
+    /** Entries fetched per round trip when a replica catches up. */
+    private static final int CATCH_UP_FETCH = 1_000;
+
+    private final String name;
+    private final HazelcastInstance hazelcast;
+    private final IMap<StickyKey, StickyBinding> map;
+    private final Ticker ticker;
+    private final long ttlMillis;
+    private final long lifeNanos;
+    private final long refreshAfterNanos;
+    /** Beyond its known deadline, how long a replica entry waits for the map's expiry event. */
+    private final long expiryGraceNanos;
+    private final int maxEntries;
+    private final RateLimitedLog failures;
+
+    private final ConcurrentHashMap<StickyKey, LocalBinding> replica = new ConcurrentHashMap<>();
+    /** A few distinct (farm, real) pairs serve millions of keys: the replica holds one copy of each. */
+    private final ConcurrentHashMap<StickyBinding, StickyBinding> bindings = new ConcurrentHashMap<>();
+
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder bound = new LongAdder();
+    private final LongAdder expired = new LongAdder();
+    private final LongAdder refusedFull = new LongAdder();
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder overruled = new LongAdder();
+
+    /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
+    private final ExecutorService background;
+    private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    private final AtomicLong nextSweepNanos;
+    private final UUID entryListener;
+    private final UUID membershipListener;
+    private final UUID lifecycleListener;
+
+    /**
+     * One key's binding as this node knows it. {@code writtenNanos} is when the cluster last
+     * (re)started the binding's TTL as far as this node knows; identity matters: an answer from the
+     * cluster replaces the entry it answers only if nothing newer has replaced it meanwhile.
+     */
+    private static final class LocalBinding {
+        private static final AtomicLongFieldUpdater<LocalBinding> WRITTEN =
+                AtomicLongFieldUpdater.newUpdater(LocalBinding.class, "writtenNanos");
+
+        final StickyBinding binding;
+        volatile long writtenNanos;
+
+        LocalBinding(StickyBinding binding, long writtenNanos) {
+            this.binding = binding;
+            this.writtenNanos = writtenNanos;
+        }
+    }
+
+    private HazelcastStickyTable(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
+                                 Ticker ticker) {
+        if (idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("idle must be positive");
+        }
+        this.name = name;
+        this.hazelcast = hazelcast;
+        this.map = hazelcast.getMap(ClusterMember.STICKY_MAP_PREFIX + name);
+        this.ticker = ticker;
+        this.refreshAfterNanos = idle.toNanos() / 2;
+        this.lifeNanos = idle.toNanos() + refreshAfterNanos;
+        this.ttlMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifeNanos));
+        this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
+        this.maxEntries = maxEntries;
+        this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
+        this.background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "sticky-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
+        // Listen first, then copy: a change made while copying arrives as an event and is not lost.
+        this.entryListener = map.addEntryListener(new ReplicaUpdater(), true);
+        this.membershipListener = hazelcast.getCluster().addMembershipListener(new MemberLoss());
+        this.lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+                catchUpLater(); // the smaller side of a split brain was reset and merged
+            }
+        });
+    }
+
+    /**
+     * Opens the table {@code name} on this member and copies the cluster's bindings into the local
+     * replica before returning, so that a node that joins or restarts serves with every binding.
+     * Blocks (for a million bindings, seconds): call it at startup, never on an event loop.
+     */
+    public static HazelcastStickyTable open(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
+                                            Ticker ticker) {
+        StickySerializers.announceSchemas(hazelcast);
+        HazelcastStickyTable table = new HazelcastStickyTable(hazelcast, name, idle, maxEntries, ticker);
+        table.catchUp();
+        return table;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public StickyBinding lookup(StickyKey key, long nowNanos) {
+        LocalBinding r = replica.get(key);
+        if (r == null || isExpired(r, nowNanos)) {
+            misses.increment();
+            return null;
+        }
+        long written = r.writtenNanos;
+        // One event loop wins the CAS and sends the refresh; the others, and later packets, do not.
+        if (nowNanos - written >= refreshAfterNanos && LocalBinding.WRITTEN.compareAndSet(r, written, nowNanos)) {
+            send(key, r, new Refresh(r.binding, ttlMillis));
+        }
+        hits.increment();
+        return r.binding;
+    }
+
+    @Override
+    public StickyBinding bindIfAbsent(StickyKey key, StickyBinding binding, long nowNanos) {
+        LocalBinding mine = new LocalBinding(canonical(binding), nowNanos);
+        LocalBinding holding = replica.compute(key, (k, existing) -> {
+            if (existing != null && !isExpired(existing, nowNanos)) {
+                return existing;
+            }
+            return existing == null && isFull() ? null : mine;
+        });
+        if (holding == null) {
+            refusedFull.increment();
+            return binding;
+        }
+        if (holding != mine) {
+            return holding.binding;
+        }
+        bound.increment();
+        send(key, mine, new Claim(mine.binding, ttlMillis));
+        return binding;
+    }
+
+    @Override
+    public StickyBinding rebind(StickyKey key, StickyBinding expected, StickyBinding replacement, long nowNanos) {
+        LocalBinding mine = new LocalBinding(canonical(replacement), nowNanos);
+        LocalBinding holding = replica.compute(key, (k, existing) -> {
+            if (existing == null) {
+                return isFull() ? null : mine;
+            }
+            return existing.binding.equals(expected) || isExpired(existing, nowNanos) ? mine : existing;
+        });
+        if (holding == null) {
+            refusedFull.increment();
+            return replacement;
+        }
+        if (holding != mine) {
+            return holding.binding;
+        }
+        bound.increment();
+        send(key, mine, new Rebind(expected, mine.binding, ttlMillis));
+        return replacement;
+    }
+
+    /**
+     * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
+     * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
+     */
+    private void send(StickyKey key, LocalBinding sent,
+                      EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
+        writes.increment();
+        try {
+            map.submitToKey(key, change)
+                    .whenCompleteAsync((holding, failure) -> follow(key, sent, holding, failure, change), INLINE);
+        } catch (RuntimeException e) {
+            follow(key, sent, null, e, change);
+        }
+    }
+
+    /**
+     * The cluster's answer to a change sent for {@code sent}: if another binding holds, the
+     * replica takes it — unless a newer event already replaced {@code sent}.
+     */
+    private void follow(StickyKey key, LocalBinding sent, StickyBinding holding, Throwable failure, Object change) {
+        if (failure != null) {
+            // The local choice stays; the next refresh claims it again once the cluster answers.
+            if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
+                failures.warn("sticky table {}: {} of {} failed: {}", name, change, key, failure.toString());
+            }
+            return;
+        }
+        if (!holding.equals(sent.binding)) {
+            overruled.increment();
+            // Usually the winner's entry event got here first and this replace finds nothing to do.
+            replica.replace(key, sent, new LocalBinding(canonical(holding), ticker.nanos()));
+        }
+    }
+
+    @Override
+    public boolean remove(StickyKey key) {
+        boolean had = replica.remove(key) != null;
+        writes.increment();
+        try {
+            map.removeAsync(key).whenCompleteAsync((old, failure) -> warnIfFailed(failure, "remove of " + key), INLINE);
+        } catch (RuntimeException e) {
+            warnIfFailed(e, "remove of " + key);
+        }
+        return had;
+    }
+
+    @Override
+    public int removeBoundTo(String farm, String real) {
+        StickyBinding target = new StickyBinding(farm, real);
+        Set<StickyKey> keys = new HashSet<>();
+        replica.forEach((key, r) -> {
+            if (r.binding.equals(target) && replica.remove(key, r)) {
+                keys.add(key);
+            }
+        });
+        if (!keys.isEmpty()) {
+            writes.increment();
+            String what = "removal of " + keys.size() + " keys bound to " + target;
+            try {
+                // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
+                map.submitToKeys(keys, new Release(target))
+                        .whenCompleteAsync((released, failure) -> warnIfFailed(failure, what), INLINE);
+            } catch (RuntimeException e) {
+                warnIfFailed(e, what);
+            }
+        }
+        return keys.size();
+    }
+
+    private void warnIfFailed(Throwable failure, String what) {
+        if (failure != null && !(failure instanceof HazelcastInstanceNotActiveException)) {
+            failures.warn("sticky table {}: {} failed: {}", name, what, failure.toString());
+        }
+    }
+
+    /**
+     * The map expires bindings cluster-wide and its expiry events remove them from every replica;
+     * this only drops replica entries whose event never came (it would have been sent by a member
+     * that died), well after their deadline. The engine calls it every 100 ms from an event loop:
+     * it returns at once, and at most every {@code grace / 2} sweeps the replica in background.
+     */
+    @Override
+    public void expire(long nowNanos) {
+        long next = nextSweepNanos.get();
+        if (nowNanos - next >= 0 && nextSweepNanos.compareAndSet(next, nowNanos + expiryGraceNanos / 2)) {
+            try {
+                background.execute(() -> sweep(nowNanos));
+            } catch (RejectedExecutionException closed) {
+                // closed: nothing to sweep for
+            }
+        }
+    }
+
+    private void sweep(long nowNanos) {
+        replica.forEach((key, r) -> {
+            if (nowNanos - r.writtenNanos > lifeNanos + expiryGraceNanos && replica.remove(key, r)) {
+                expired.increment();
+            }
+        });
+    }
+
+    private boolean isExpired(LocalBinding r, long nowNanos) {
+        return nowNanos - r.writtenNanos > lifeNanos;
+    }
+
+    private boolean isFull() {
+        return replica.mappingCount() >= maxEntries;
+    }
+
+    private StickyBinding canonical(StickyBinding binding) {
+        StickyBinding known = bindings.get(binding);
+        if (known != null) {
+            return known;
+        }
+        known = bindings.putIfAbsent(binding, binding);
+        return known != null ? known : binding;
+    }
+
+    /** Bindings in the cluster, as this node's replica counts them. */
+    @Override
+    public long size() {
+        return replica.mappingCount();
+    }
+
+    /**
+     * Hits, misses, bindings made and refused are this node's; expirations are every expiry this
+     * node's replica saw, which is every expiry in the cluster.
+     */
+    @Override
+    public StickyStats stats() {
+        return new StickyStats(hits.sum(), misses.sum(), bound.sum(), expired.sum(), refusedFull.sum());
+    }
+
+    /** Cluster operations this node has sent (claims, rebinds, refreshes, removals): never one per packet. */
+    public long writes() {
+        return writes.sum();
+    }
+
+    /** Local choices that the cluster overruled because another node's choice held first. */
+    public long overruled() {
+        return overruled.sum();
+    }
+
+    /**
+     * Copies every binding of the map into the replica. Entries that a newer event or local write
+     * touched since the copy began are left alone; nothing is removed (an entry the cluster no
+     * longer holds is refreshed back if still used, or swept by {@link #expire} if not). A copied
+     * entry counts as written half an idle time ago, so its first use refreshes it: that both
+     * confirms it with the cluster and tells this node its real deadline.
+     */
+    private void catchUp() {
+        long start = ticker.nanos();
+        long copiedWritten = start - refreshAfterNanos;
+        Iterator<Map.Entry<StickyKey, StickyBinding>> it = map.iterator(CATCH_UP_FETCH);
+        int copied = 0;
+        while (it.hasNext()) {
+            Map.Entry<StickyKey, StickyBinding> e = it.next();
+            StickyBinding binding = canonical(e.getValue());
+            replica.compute(e.getKey(), (k, local) ->
+                    local == null || (local.writtenNanos < start && !local.binding.equals(binding))
+                            ? new LocalBinding(binding, copiedWritten) : local);
+            copied++;
+        }
+        LOG.info("sticky table {}: replica caught up with {} bindings in {} ms", name, copied,
+                TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - start));
+    }
+
+    private void catchUpLater() {
+        if (catchUpQueued.compareAndSet(false, true)) {
+            background.execute(() -> {
+                catchUpQueued.set(false);
+                try {
+                    catchUp();
+                } catch (RuntimeException e) {
+                    LOG.warn("sticky table {}: catching up failed", name, e);
+                }
+            });
+        }
+    }
+
+    /** Stops listening; the bindings stay in the cluster. */
+    @Override
+    public void close() {
+        background.shutdownNow();
+        if (hazelcast.getLifecycleService().isRunning()) {
+            map.removeEntryListener(entryListener);
+            hazelcast.getCluster().removeMembershipListener(membershipListener);
+            hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
+        }
+    }
+
+    /**
+     * Applies the map's events to the replica, on Hazelcast's event threads. Events of one key
+     * arrive in the order the owner applied them, so the last event is the cluster's state.
+     */
+    private final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBinding>,
+            EntryUpdatedListener<StickyKey, StickyBinding>, EntryRemovedListener<StickyKey, StickyBinding>,
+            EntryExpiredListener<StickyKey, StickyBinding>, EntryEvictedListener<StickyKey, StickyBinding>,
+            MapClearedListener {
+
+        @Override
+        public void entryAdded(EntryEvent<StickyKey, StickyBinding> event) {
+            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
+        }
+
+        @Override
+        public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
+            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
+        }
+
+        @Override
+        public void entryRemoved(EntryEvent<StickyKey, StickyBinding> event) {
+            drop(event);
+        }
+
+        @Override
+        public void entryEvicted(EntryEvent<StickyKey, StickyBinding> event) {
+            drop(event);
+        }
+
+        @Override
+        public void entryExpired(EntryEvent<StickyKey, StickyBinding> event) {
+            if (drop(event)) {
+                expired.increment();
+            }
+        }
+
+        @Override
+        public void mapCleared(MapEvent event) {
+            replica.clear();
+        }
+
+        /** Drops the key unless the replica already holds another binding for it (a newer choice). */
+        private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
+            StickyBinding old = event.getOldValue();
+            LocalBinding r = replica.get(event.getKey());
+            return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
+        }
+    }
+
+    /**
+     * Entry events sent by a member that dies may never arrive, and the backups it leaves are
+     * promoted silently: after a member leaves, the replica copies the map again (in background).
+     */
+    private final class MemberLoss implements MembershipListener {
+
+        @Override
+        public void memberAdded(MembershipEvent event) {
+        }
+
+        @Override
+        public void memberRemoved(MembershipEvent event) {
+            catchUpLater();
+        }
+    }
+}

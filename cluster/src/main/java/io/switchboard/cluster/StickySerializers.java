@@ -1,0 +1,129 @@
+package io.switchboard.cluster;
+
+import com.hazelcast.config.CompactSerializationConfig;
+import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+
+/**
+ * Explicit Hazelcast Compact serializers for what the sticky tables store and send: keys, bindings
+ * and the entry processors that change them. Nothing goes through Java serialization, and the
+ * engine's {@link StickyKey} and {@link StickyBinding} stay free of Hazelcast types.
+ *
+ * <p>The map compares keys by their serialized bytes, so every serializer here must write the same
+ * bytes for equal values on every node and every version: field names, type names and the kind codes
+ * below are wire constants. Add, never renumber.
+ */
+public final class StickySerializers {
+
+    private StickySerializers() {
+    }
+
+    /** Registers every serializer of the sticky tables; every member and client must do this. */
+    public static void register(SerializationConfig config) {
+        CompactSerializationConfig compact = config.getCompactSerializationConfig();
+        compact.addSerializer(new KeySerializer());
+        compact.addSerializer(new BindingSerializer());
+        compact.addSerializer(new Claim.Serializer());
+        compact.addSerializer(new Refresh.Serializer());
+        compact.addSerializer(new Rebind.Serializer());
+        compact.addSerializer(new Release.Serializer());
+    }
+
+    /**
+     * Serializes one of each type once. A member that writes a Compact type for the first time
+     * replicates its schema to the whole cluster and waits for it; this does that wait at startup
+     * rather than on the first packet that binds a subscriber.
+     */
+    static void announceSchemas(HazelcastInstance hazelcast) {
+        // Internal API, and the only way to reach the member's serialization service.
+        SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
+        StickyBinding binding = new StickyBinding("", "");
+        Object[] samples = {StickyKey.of(StickyKind.IMSI, new byte[0]), binding, new Claim(binding, 1),
+            new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding)};
+        for (Object sample : samples) {
+            serialization.toData(sample);
+        }
+    }
+
+    /** The stable one-byte code of a key kind (not the enum ordinal, which may be reordered). */
+    static byte kindCode(StickyKind kind) {
+        return switch (kind) {
+            case CLIENT_ADDRESS -> 1;
+            case IMSI -> 2;
+            case MSID -> 3;
+            case FRAMED_IP -> 4;
+            case CALLING_STATION_ID -> 5;
+            case USERNAME -> 6;
+        };
+    }
+
+    static StickyKind kindOf(byte code) {
+        return switch (code) {
+            case 1 -> StickyKind.CLIENT_ADDRESS;
+            case 2 -> StickyKind.IMSI;
+            case 3 -> StickyKind.MSID;
+            case 4 -> StickyKind.FRAMED_IP;
+            case 5 -> StickyKind.CALLING_STATION_ID;
+            case 6 -> StickyKind.USERNAME;
+            default -> throw new IllegalArgumentException("unknown sticky key kind code " + code);
+        };
+    }
+
+    /** kind (int8) + value (array of int8): an IMSI key is about 40 bytes serialized. */
+    static final class KeySerializer implements CompactSerializer<StickyKey> {
+
+        @Override
+        public StickyKey read(CompactReader in) {
+            return StickyKey.of(kindOf(in.readInt8("k")), in.readArrayOfInt8("v"));
+        }
+
+        @Override
+        public void write(CompactWriter out, StickyKey key) {
+            out.writeInt8("k", kindCode(key.kind()));
+            out.writeArrayOfInt8("v", key.value());
+        }
+
+        @Override
+        public String getTypeName() {
+            return "sb.StickyKey";
+        }
+
+        @Override
+        public Class<StickyKey> getCompactClass() {
+            return StickyKey.class;
+        }
+    }
+
+    /** farm + real, as strings: a handful of distinct values, each shared by many keys. */
+    static final class BindingSerializer implements CompactSerializer<StickyBinding> {
+
+        @Override
+        public StickyBinding read(CompactReader in) {
+            return new StickyBinding(in.readString("f"), in.readString("r"));
+        }
+
+        @Override
+        public void write(CompactWriter out, StickyBinding binding) {
+            out.writeString("f", binding.farm());
+            out.writeString("r", binding.real());
+        }
+
+        @Override
+        public String getTypeName() {
+            return "sb.StickyBinding";
+        }
+
+        @Override
+        public Class<StickyBinding> getCompactClass() {
+            return StickyBinding.class;
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.switchboard.cluster;
+
+import com.hazelcast.config.Config;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A director node reduced to one member and its IMSI sticky table, in a process of its own, driven
+ * by {@link ProcessClusterTest} through one command per line on stdin; every answer is one line on
+ * stdout starting with {@code "= "} (logs go to stderr).
+ *
+ * <pre>
+ *   java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyNode &lt;cluster name&gt; [seed host:port ...]
+ *   bind &lt;i&gt; &lt;real&gt;         bindIfAbsent(IMSI i, ggsn/real)  → the binding that holds (its real)
+ *   lookup &lt;i&gt;              lookup(IMSI i)                   → real, or "none"
+ *   fill &lt;from&gt; &lt;to&gt; &lt;real&gt;  bindIfAbsent for from..to-1     → "ok"
+ *   held &lt;from&gt; &lt;to&gt; &lt;real&gt;  lookups of from..to-1 that find real → count
+ *   cluster-size             the map's size, cluster-wide         → count
+ *   members                  cluster members this node sees       → count
+ *   stamp-bind &lt;i&gt; &lt;real&gt;   bindIfAbsent, then                   → System.nanoTime() after it
+ *   stamp-seen &lt;i&gt;          spins until lookup(IMSI i) hits      → System.nanoTime() then
+ * </pre>
+ * The two stamps come from one host's monotonic clock, which all processes share on Linux: their
+ * difference is the replication lag between two processes.
+ */
+public final class StickyNode {
+
+    private StickyNode() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> seeds = Arrays.asList(args).subList(1, args.length);
+        Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0), "127.0.0.1");
+        TestMembers.tune(config);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try (ClusterMember member = ClusterMember.start(config);
+             HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(10), 1_000_000)) {
+            out.println("= ready " + member.address().getPort());
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                out.println("= " + answer(member, table, line.trim().split(" ")));
+            }
+        }
+    }
+
+    private static String answer(ClusterMember member, HazelcastStickyTable table, String[] c) {
+        long now = Ticker.SYSTEM.nanos();
+        switch (c[0]) {
+            case "bind":
+                return table.bindIfAbsent(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), real(c[2]), now).real();
+            case "lookup":
+                StickyBinding found = table.lookup(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), now);
+                return found == null ? "none" : found.real();
+            case "fill":
+                for (int i = Integer.parseInt(c[1]); i < Integer.parseInt(c[2]); i++) {
+                    table.bindIfAbsent(HazelcastStickyTableTest.imsi(i), real(c[3]), now);
+                }
+                return "ok";
+            case "held":
+                int held = 0;
+                for (int i = Integer.parseInt(c[1]); i < Integer.parseInt(c[2]); i++) {
+                    if (real(c[3]).equals(table.lookup(HazelcastStickyTableTest.imsi(i), now))) {
+                        held++;
+                    }
+                }
+                return Integer.toString(held);
+            case "cluster-size":
+                return Integer.toString(member.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi").size());
+            case "stamp-bind":
+                table.bindIfAbsent(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), real(c[2]), now);
+                return Long.toString(System.nanoTime());
+            case "stamp-seen":
+                StickyKey key = HazelcastStickyTableTest.imsi(Integer.parseInt(c[1]));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (table.lookup(key, Ticker.SYSTEM.nanos()) == null && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                return Long.toString(System.nanoTime());
+            case "members":
+                return Integer.toString(member.hazelcast().getCluster().getMembers().size());
+            default:
+                return "unknown command " + c[0];
+        }
+    }
+
+    private static StickyBinding real(String real) {
+        return new StickyBinding("ggsn", real);
+    }
+}

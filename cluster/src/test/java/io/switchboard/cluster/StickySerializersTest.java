@@ -1,0 +1,83 @@
+package io.switchboard.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetAddress;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Everything the tables store or send is Compact with our serializers: never Java serialization. */
+class StickySerializersTest {
+
+    /** Hazelcast's type id of Compact data ({@code SerializationConstants.TYPE_COMPACT}). */
+    private static final int COMPACT = -55;
+    private static final StickyBinding BINDING = new StickyBinding("ggsn", "10.0.0.1:2123");
+
+    private static TestMembers members;
+    private static SerializationService serialization;
+
+    @BeforeAll
+    static void start() {
+        members = new TestMembers();
+        serialization = ((SerializationServiceSupport) members.start().hazelcast()).getSerializationService();
+    }
+
+    @AfterAll
+    static void stop() {
+        members.close();
+    }
+
+    @Test
+    void everyKeyKindRoundTripsAsCompact() throws Exception {
+        StickyKey[] keys = {
+                StickyKey.parse(StickyKind.IMSI, "262011234567890"),
+                StickyKey.parse(StickyKind.MSID, "00:11:22:33:44:55"),
+                StickyKey.parse(StickyKind.FRAMED_IP, "10.1.2.3"),
+                StickyKey.clientAddress(InetAddress.getByName("2001:db8::1"), 64),
+                StickyKey.parse(StickyKind.CALLING_STATION_ID, "491701234567"),
+                StickyKey.parse(StickyKind.USERNAME, "alice@apn.example"),
+        };
+        for (StickyKey key : keys) {
+            Data data = serialization.toData(key);
+            assertThat(data.getType()).isEqualTo(COMPACT);
+            StickyKey back = serialization.toObject(data);
+            assertThat(back).isEqualTo(key);
+            assertThat(back.kind()).isEqualTo(key.kind());
+            // Equal keys must serialize to equal bytes: the map compares keys by their bytes.
+            assertThat(serialization.toData(StickyKey.of(key.kind(), key.value())).toByteArray())
+                    .isEqualTo(data.toByteArray());
+        }
+        Data imsi = serialization.toData(keys[0]);
+        System.out.printf("serialized IMSI key %d bytes, binding %d bytes%n", imsi.totalSize(),
+                serialization.toData(BINDING).totalSize());
+        assertThat(imsi.totalSize()).isLessThan(64);
+    }
+
+    @Test
+    void bindingsAndEntryProcessorsAreCompact() {
+        StickyBinding other = new StickyBinding("ggsn", "10.0.0.2:2123");
+        Object[] values = {BINDING, new Claim(BINDING, 90_000), new Refresh(BINDING, 90_000),
+                new Rebind(BINDING, other, 90_000), new Release(other)};
+        for (Object value : values) {
+            Data data = serialization.toData(value);
+            assertThat(data.getType()).as("%s", value).isEqualTo(COMPACT);
+            assertThat((Object) serialization.toObject(data)).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void kindCodesAreStableAndDistinct() {
+        for (StickyKind kind : StickyKind.values()) {
+            assertThat(StickySerializers.kindOf(StickySerializers.kindCode(kind))).isEqualTo(kind);
+        }
+        assertThat(StickySerializers.kindCode(StickyKind.CLIENT_ADDRESS)).isEqualTo((byte) 1);
+        assertThat(StickySerializers.kindCode(StickyKind.USERNAME)).isEqualTo((byte) 6);
+    }
+}

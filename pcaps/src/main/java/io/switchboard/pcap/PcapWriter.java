@@ -1,0 +1,132 @@
+package io.switchboard.pcap;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes a classic pcap file (microsecond timestamps, little-endian, link type Ethernet) of UDP
+ * datagrams over IPv4 or IPv6, optionally behind an 802.1Q tag or cut into IPv4 fragments. For tests
+ * and tools that need a capture of messages built with the project's encoders; tshark and libpcap read
+ * what it writes. UDP checksums are left 0 (allowed for IPv4, RFC 768; not verified by tshark by
+ * default); IPv4 header checksums are computed.
+ */
+public final class PcapWriter implements AutoCloseable {
+
+    private static final int LINKTYPE_ETHERNET = 1;
+    private static final byte[] SOURCE_MAC = {0x02, 0, 0, 0, 0, 0x01};
+    private static final byte[] DESTINATION_MAC = {0x02, 0, 0, 0, 0, 0x02};
+
+    private final OutputStream out;
+    private long micros = 1_700_000_000_000_000L;
+    private int ipIdentification = 1;
+
+    private PcapWriter(OutputStream out) throws IOException {
+        this.out = out;
+        ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+        header.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535)
+                .putInt(LINKTYPE_ETHERNET);
+        out.write(header.array());
+    }
+
+    public static PcapWriter create(Path file) throws IOException {
+        return new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file)));
+    }
+
+    /** One frame carrying one UDP datagram. */
+    public PcapWriter udp(InetAddress source, int sourcePort, InetAddress destination, int destinationPort,
+                          byte[] payload) throws IOException {
+        return udp(source, sourcePort, destination, destinationPort, payload, -1);
+    }
+
+    /** One frame carrying one UDP datagram behind an 802.1Q tag with {@code vlan} (-1: untagged). */
+    public PcapWriter udp(InetAddress source, int sourcePort, InetAddress destination, int destinationPort,
+                          byte[] payload, int vlan) throws IOException {
+        byte[] udp = udpSegment(sourcePort, destinationPort, payload);
+        if (source instanceof Inet6Address) {
+            frame(vlan, 0x86DD, ipv6(source, destination, udp));
+        } else {
+            frame(vlan, 0x0800, ipv4(source, destination, udp, ipIdentification++, 0, false));
+        }
+        return this;
+    }
+
+    /**
+     * The UDP datagram cut into IPv4 fragments of at most {@code fragmentSize} octets of IP payload
+     * (rounded down to a multiple of 8), one frame each, in order.
+     */
+    public PcapWriter udpFragmented(Inet4Address source, int sourcePort, Inet4Address destination,
+                                    int destinationPort, byte[] payload, int fragmentSize) throws IOException {
+        byte[] udp = udpSegment(sourcePort, destinationPort, payload);
+        int step = Math.max(8, fragmentSize / 8 * 8);
+        int id = ipIdentification++;
+        for (int offset = 0; offset < udp.length; offset += step) {
+            int end = Math.min(udp.length, offset + step);
+            byte[] piece = java.util.Arrays.copyOfRange(udp, offset, end);
+            frame(-1, 0x0800, ipv4(source, destination, piece, id, offset / 8, end < udp.length));
+        }
+        return this;
+    }
+
+    private static byte[] udpSegment(int sourcePort, int destinationPort, byte[] payload) {
+        ByteBuffer udp = ByteBuffer.allocate(8 + payload.length);
+        udp.putShort((short) sourcePort).putShort((short) destinationPort).putShort((short) (8 + payload.length))
+                .putShort((short) 0).put(payload);
+        return udp.array();
+    }
+
+    private static byte[] ipv4(InetAddress source, InetAddress destination, byte[] payload, int id,
+                               int fragmentOffset, boolean moreFragments) {
+        ByteBuffer ip = ByteBuffer.allocate(20 + payload.length);
+        ip.put((byte) 0x45).put((byte) 0).putShort((short) (20 + payload.length)).putShort((short) id)
+                .putShort((short) ((moreFragments ? 0x2000 : 0) | fragmentOffset)).put((byte) 64).put((byte) 17)
+                .putShort((short) 0).put(source.getAddress()).put(destination.getAddress()).put(payload);
+        byte[] bytes = ip.array();
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += ((bytes[i] & 0xFF) << 8) | (bytes[i + 1] & 0xFF);
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        int checksum = ~sum & 0xFFFF;
+        bytes[10] = (byte) (checksum >>> 8);
+        bytes[11] = (byte) checksum;
+        return bytes;
+    }
+
+    private static byte[] ipv6(InetAddress source, InetAddress destination, byte[] payload) {
+        ByteBuffer ip = ByteBuffer.allocate(40 + payload.length);
+        ip.putInt(0x60000000).putShort((short) payload.length).put((byte) 17).put((byte) 64)
+                .put(source.getAddress()).put(destination.getAddress()).put(payload);
+        return ip.array();
+    }
+
+    private void frame(int vlan, int etherType, byte[] ip) throws IOException {
+        int linkHeader = vlan >= 0 ? 18 : 14;
+        ByteBuffer frame = ByteBuffer.allocate(linkHeader + ip.length);
+        frame.put(DESTINATION_MAC).put(SOURCE_MAC);
+        if (vlan >= 0) {
+            frame.putShort((short) 0x8100).putShort((short) (vlan & 0x0FFF));
+        }
+        frame.putShort((short) etherType).put(ip);
+        ByteBuffer record = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        record.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(frame.capacity())
+                .putInt(frame.capacity());
+        micros += 1000;
+        out.write(record.array());
+        out.write(frame.array());
+    }
+
+    @Override
+    public void close() throws IOException {
+        out.close();
+    }
+}
