@@ -89,7 +89,8 @@ public sealed interface ProbeCheck {
      * RADIUS health (RFC 5997): a Status-Server with Message-Authenticator, answered by an
      * Access-Accept whose Response Authenticator verifies with {@code secret}; or, with {@code user}
      * and {@code password}, an Access-Request answered by an Access-Accept or Access-Reject that
-     * verifies (the server is alive either way).
+     * verifies (the server is alive either way). An empty {@code secret} means each real's own
+     * {@code secret}.
      */
     record Radius(String secret, Optional<String> user, Optional<String> password) implements ProbeCheck {
         @Override

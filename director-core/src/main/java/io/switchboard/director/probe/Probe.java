@@ -12,6 +12,15 @@ public interface Probe {
     /** Succeeds when the target passes; fails, with the reason as message, when it does not in time. */
     Future<Void> check(InetSocketAddress target);
 
+    /**
+     * {@link #check(InetSocketAddress)} for probes that need more of the real than its address (a
+     * RADIUS probe without a secret of its own uses the real's {@code secret}). The scheduler calls
+     * this one; by default it ignores the real.
+     */
+    default Future<Void> check(io.switchboard.director.real.RealServer real, InetSocketAddress target) {
+        return check(target);
+    }
+
     /** Releases sockets and clients. */
     default void close() {
     }

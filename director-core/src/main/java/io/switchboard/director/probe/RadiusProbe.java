@@ -32,6 +32,7 @@ final class RadiusProbe implements Probe {
 
     private final Vertx vertx;
     private final ProbeCheck.Radius check;
+    /** The probe's own secret; empty for each real's. */
     private final byte[] secret;
     private final long timeoutMillis;
 
@@ -44,6 +45,10 @@ final class RadiusProbe implements Probe {
 
     /** The request to send, signed; {@code authenticator} receives its Request Authenticator. */
     byte[] request(int identifier, byte[] authenticator) {
+        return request(identifier, authenticator, secret);
+    }
+
+    private byte[] request(int identifier, byte[] authenticator, byte[] secret) {
         RANDOM.nextBytes(authenticator);
         List<RadiusAttribute> attributes = new ArrayList<>();
         RadiusCode code = RadiusCode.STATUS_SERVER;
@@ -69,6 +74,10 @@ final class RadiusProbe implements Probe {
 
     /** Null when {@code answer} passes, else why not. */
     String verdict(byte[] answer, int identifier, byte[] authenticator) {
+        return verdict(answer, identifier, authenticator, secret);
+    }
+
+    private String verdict(byte[] answer, int identifier, byte[] authenticator, byte[] secret) {
         RadiusView view;
         try {
             view = RadiusView.wrap(Unpooled.wrappedBuffer(answer));
@@ -89,16 +98,32 @@ final class RadiusProbe implements Probe {
 
     @Override
     public Future<Void> check(InetSocketAddress target) {
+        if (secret.length == 0) {
+            return Future.failedFuture("no secret: give the probe a secret, or the real one");
+        }
+        return check(target, secret);
+    }
+
+    @Override
+    public Future<Void> check(io.switchboard.director.real.RealServer real, InetSocketAddress target) {
+        if (secret.length > 0) {
+            return check(target, secret);
+        }
+        return real.secret().map(s -> check(target, s.getBytes(StandardCharsets.UTF_8)))
+                .orElseGet(() -> Future.failedFuture("no secret: give the probe a secret, or the real one"));
+    }
+
+    private Future<Void> check(InetSocketAddress target, byte[] secret) {
         int identifier = RANDOM.nextInt(256);
         byte[] authenticator = new byte[16];
-        byte[] request = request(identifier, authenticator);
+        byte[] request = request(identifier, authenticator, secret);
         DatagramSocket socket = vertx.createDatagramSocket();
         Promise<Void> result = Promise.promise();
         socket.handler(packet -> {
             if (!packet.sender().host().equals(target.getAddress().getHostAddress())) {
                 return;
             }
-            String verdict = verdict(packet.data().getBytes(), identifier, authenticator);
+            String verdict = verdict(packet.data().getBytes(), identifier, authenticator, secret);
             if (verdict == null) {
                 result.tryComplete();
             } else {

@@ -439,6 +439,15 @@ class FreeRadiusIT {
                 .isNull();
         assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[1], Optional.empty(), Optional.empty()), aaa2))
                 .contains("no answer");
+        // Without a secret of its own, the probe signs with each real's secret.
+        RealServer real1 = director.farms().real("aaa-auth", ADDRESSES[0] + ":" + authPorts[0]);
+        Probe own = Probe.create(vertx, new ProbeConfig("own", new ProbeCheck.Radius("", Optional.empty(),
+                Optional.empty()), Duration.ofSeconds(10), Duration.ofSeconds(2), 1, OptionalInt.empty()));
+        try {
+            own.check(real1, aaa1).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } finally {
+            own.close();
+        }
     }
 
     /** Null when the check passes, else its failure message. */

@@ -508,8 +508,8 @@ final class ConfigBinder {
 
     /** Status-Server, or an Access-Request when {@code user} is given. */
     private Optional<ProbeCheck> radiusCheck(Section s) {
-        boolean hasSecret = s.require("secret", "required for a radius probe: the shared secret with the reals");
-        Optional<String> secret = hasSecret ? s.string("secret") : Optional.empty();
+        // Without a secret of its own, the probe uses each real's secret.
+        Optional<String> secret = s.has("secret") ? s.string("secret") : Optional.of("");
         Optional<String> user = s.string("user");
         Optional<String> password = s.string("password");
         if (password.isPresent() && user.isEmpty()) {

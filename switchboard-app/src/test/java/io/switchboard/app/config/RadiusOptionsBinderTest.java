@@ -150,9 +150,17 @@ class RadiusOptionsBinderTest {
                 .isEqualTo(new ProbeCheck.Radius("testing123", Optional.empty(), Optional.empty()));
         assertThat(config.probes().get("login").check())
                 .isEqualTo(new ProbeCheck.Radius("testing123", Optional.of("probe"), Optional.of("pw")));
+        assertThat(LOADER.parse("""
+                probes:
+                  own: { type: radius }
+                farms:
+                  aaa: { probes: [own], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """).probes().get("own").check()).isEqualTo(new ProbeCheck.Radius("", Optional.empty(), Optional.empty()));
         assertThat(errors("""
                 probes:
-                  a: { type: radius }
+                  a: { type: radius, secret: "" }
                   b: { type: radius, secret: s, password: pw }
                   c: { type: udp, send: x, expect: y, secret: s }
                 farms:
@@ -160,7 +168,7 @@ class RadiusOptionsBinderTest {
                 virtual-servers:
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
                 """)).containsExactly(
-                "probes.a.secret: required for a radius probe: the shared secret with the reals",
+                "probes.a.secret: must not be empty",
                 "probes.b.password: only with user (an Access-Request probe)",
                 "probes.c.secret: only for probes of type radius");
     }
