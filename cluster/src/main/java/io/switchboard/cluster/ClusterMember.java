@@ -18,6 +18,8 @@ import io.vertx.core.spi.cluster.ClusterManager;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -57,6 +59,43 @@ public final class ClusterMember implements AutoCloseable {
      */
     public static ClusterMember start(ClusterConfig cluster, String bindAddress) {
         return start(hazelcastConfig(cluster, bindAddress));
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, String)}, announcing {@code attributes} (this node's version,
+     * configuration digest, ...) to the other members, which read them with {@link #members()}.
+     */
+    public static ClusterMember start(ClusterConfig cluster, String bindAddress, Map<String, String> attributes) {
+        Config config = hazelcastConfig(cluster, bindAddress);
+        attributes.forEach(config.getMemberAttributeConfig()::setAttribute);
+        return start(config);
+    }
+
+    /** A member of the cluster as this node sees it. */
+    public record MemberView(InetSocketAddress address, boolean local, Map<String, String> attributes) {
+    }
+
+    /** Every current member, this one included, oldest first. */
+    public List<MemberView> members() {
+        return hazelcast.getCluster().getMembers().stream()
+                .map(m -> new MemberView(new InetSocketAddress(m.getAddress().getHost(), m.getAddress().getPort()),
+                        m.localMember(), Map.copyOf(m.getAttributes())))
+                .toList();
+    }
+
+    /** Runs {@code onChange} whenever a member joins or leaves. */
+    public void onMembershipChange(Runnable onChange) {
+        hazelcast.getCluster().addMembershipListener(new com.hazelcast.cluster.MembershipListener() {
+            @Override
+            public void memberAdded(com.hazelcast.cluster.MembershipEvent event) {
+                onChange.run();
+            }
+
+            @Override
+            public void memberRemoved(com.hazelcast.cluster.MembershipEvent event) {
+                onChange.run();
+            }
+        });
     }
 
     /** Starts a member from a configuration made by {@link #hazelcastConfig} and then adjusted. */

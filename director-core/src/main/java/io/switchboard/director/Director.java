@@ -80,7 +80,7 @@ public final class Director {
             RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky, grouped);
             DatagramService service = services.apply(vs);
             servicesByServer.put(vs.name(), service);
-            DatagramPlugin plugin = service.create(vs);
+            DatagramPlugin plugin = service.create(vs, registry);
             plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry));
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
         }

@@ -28,6 +28,7 @@ public final class Node implements AutoCloseable {
     private final ClusterMember member;
     private final Vertx vertx;
     private final Director director;
+    private final ClusterStatus clusterStatus;
     private AdminServer admin;
 
     /**
@@ -38,9 +39,11 @@ public final class Node implements AutoCloseable {
     public Node(SwitchboardConfig config, Services services) {
         this.config = config;
         VertxOptions options = new VertxOptions().setPreferNativeTransport(true);
+        String digest = ClusterStatus.digest(config);
         if (config.cluster().enabled()) {
             this.member = ClusterMember.start(config.cluster(),
-                    config.cluster().bind().map(java.net.InetAddress::getHostAddress).orElse(null));
+                    config.cluster().bind().map(java.net.InetAddress::getHostAddress).orElse(null),
+                    ClusterStatus.attributes(digest));
             this.vertx = await(Vertx.builder().with(options).withClusterManager(member.vertxClusterManager())
                     .buildClustered());
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
@@ -50,6 +53,11 @@ public final class Node implements AutoCloseable {
             this.member = null;
             this.vertx = Vertx.vertx(options);
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+        }
+        this.clusterStatus = new ClusterStatus(config, digest, member, director);
+        if (member != null) {
+            clusterStatus.checkDigests();
+            member.onMembershipChange(clusterStatus::checkDigests);
         }
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
@@ -65,7 +73,7 @@ public final class Node implements AutoCloseable {
                     if (!config.admin().enabled()) {
                         return Future.succeededFuture();
                     }
-                    admin = new AdminServer(config.admin(), director, registry);
+                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
                 .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())

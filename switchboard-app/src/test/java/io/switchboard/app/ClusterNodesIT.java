@@ -41,14 +41,18 @@ class ClusterNodesIT {
     }
 
     private Node node(String cluster, int port, int otherPort) {
+        return node(cluster, port, otherPort, "admin: { enabled: false }", "");
+    }
+
+    private Node node(String cluster, int port, int otherPort, String admin, String extraFarm) {
         StringBuilder reals = new StringBuilder();
         for (SimulatedUdpBackend b : backends) {
             reals.append("      - { address: 127.0.0.1, port: ").append(b.address().getPort()).append(", weight: 1 }\n");
         }
         String yaml = """
                 cluster: { enabled: true, name: %s, bind: 127.0.0.1, port: %d, members: [127.0.0.1:%d, 127.0.0.1:%d] }
-                admin: { enabled: false }
-                farms:
+                %s
+                farms:%s
                   sims:
                     reals:
                 %s
@@ -58,11 +62,40 @@ class ClusterNodesIT {
                     service: udp
                     farm: sims
                     sticky: { key: client-address, idle: 10m }
-                """.formatted(cluster, port, port, otherPort, reals.toString().stripTrailing());
+                """.formatted(cluster, port, port, otherPort, admin, extraFarm, reals.toString().stripTrailing());
         Services services = Services.discover();
         Node node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
         nodes.add(node);
         return node;
+    }
+
+    @Test
+    void theClusterEndpointListsTheMembersAndFlagsADifferentConfiguration() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = freeTcpPort();
+        int portB = freeTcpPort();
+        Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
+        Node b = node(cluster, portB, portA, "admin: { enabled: false }",
+                "\n  spare:\n    reals: [{ address: 127.0.0.9, port: 9 }]");
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+
+        var http = java.net.http.HttpClient.newHttpClient();
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                "http://127.0.0.1:" + a.adminAddress().getPort() + "/api/v1/cluster")).build();
+        var body = new io.vertx.core.json.JsonObject(http.send(request,
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+
+        assertThat(body.getBoolean("enabled")).isTrue();
+        assertThat(body.getJsonArray("members")).hasSize(2);
+        assertThat(body.getBoolean("configDigestsAgree")).as(body.encodePrettily()).isFalse();
+        var digests = body.getJsonArray("members").stream()
+                .map(m -> ((io.vertx.core.json.JsonObject) m).getString("configDigest")).distinct().toList();
+        assertThat(digests).hasSize(2).contains(body.getString("configDigest"));
+        assertThat(body.getJsonObject("stickyEntries").getLong("vip/client-address")).isZero();
     }
 
     @Test
@@ -81,6 +114,9 @@ class ClusterNodesIT {
                 .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
         InetSocketAddress vipA = a.director().localAddress("vip");
         InetSocketAddress vipB = b.director().localAddress("vip");
+        // Same farms and virtual servers: one configuration digest, although ports and members differ.
+        assertThat(a.member().members().stream().map(m -> m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE))
+                .distinct()).hasSize(1);
 
         // Node B's round robin first sends a new client to "one"; so clients bound to "two" and
         // "three" by node A show that B followed the cluster's binding, not its own predictor.

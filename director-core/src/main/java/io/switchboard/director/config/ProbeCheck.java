@@ -86,6 +86,50 @@ public sealed interface ProbeCheck {
     }
 
     /**
+     * A Mobile IP Registration Request (RFC 5944) for a probe mobile node, answered with the expected
+     * reply code. The request deregisters ({@code lifetime} 0, care-of address = home address), so a
+     * probe leaves no binding behind; its Identification is the current NTP time (valid under
+     * time-stamp replay protection) and it carries the MN-NAI when given and an MN-HA authenticator
+     * (HMAC-MD5, RFC 5944 §3.5.1) with {@code spi} and {@code key}.
+     *
+     * @param homeAgent the Home Agent field; empty: the real's own address
+     */
+    record MobileIp(InetAddress homeAddress, Optional<InetAddress> homeAgent, Optional<String> nai, long spi,
+            byte[] key, int expectCode) implements ProbeCheck {
+
+        public MobileIp {
+            key = key.clone();
+        }
+
+        @Override
+        public byte[] key() {
+            return key.clone();
+        }
+
+        @Override
+        public String type() {
+            return "mip";
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MobileIp m && m.homeAddress.equals(homeAddress) && m.homeAgent.equals(homeAgent)
+                    && m.nai.equals(nai) && m.spi == spi && Arrays.equals(m.key, key) && m.expectCode == expectCode;
+        }
+
+        @Override
+        public int hashCode() {
+            return homeAddress.hashCode() * 31 + Arrays.hashCode(key);
+        }
+
+        @Override
+        public String toString() {
+            return "MobileIp[homeAddress=" + homeAddress.getHostAddress() + ", nai=" + nai.orElse("-") + ", spi=" + spi
+                    + ", expectCode=" + expectCode + "]"; // the key stays out of logs
+        }
+    }
+
+    /**
      * RADIUS health (RFC 5997): a Status-Server with Message-Authenticator, answered by an
      * Access-Accept whose Response Authenticator verifies with {@code secret}; or, with {@code user}
      * and {@code password}, an Access-Request answered by an Access-Accept or Access-Reject that

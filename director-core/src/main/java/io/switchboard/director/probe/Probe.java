@@ -35,6 +35,8 @@ public interface Probe {
             return new UdpProbe(vertx, udp, config.timeout());
         } else if (check instanceof ProbeCheck.Radius radius) {
             return new RadiusProbe(vertx, radius, config.timeout());
+        } else if (check instanceof ProbeCheck.MobileIp mip) {
+            return new MobileIpProbe(vertx, mip, config.timeout());
         } else if (check instanceof ProbeCheck.TcpConnect) {
             return new TcpConnectProbe(vertx, config.timeout());
         }

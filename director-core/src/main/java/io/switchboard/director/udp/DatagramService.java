@@ -1,5 +1,6 @@
 package io.switchboard.director.udp;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
@@ -16,6 +17,15 @@ public interface DatagramService {
     ServiceKind kind();
 
     DatagramPlugin create(VirtualServerConfig config);
+
+    /**
+     * Like {@link #create(VirtualServerConfig)}, for plug-ins that keep counters of their own (per
+     * message type, per real) in the director's registry; tag them with the virtual server's name.
+     * The director calls this one; the default ignores the registry.
+     */
+    default DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
+        return create(config);
+    }
 
     /**
      * What listens for one of this service's virtual servers: the UDP director, unless the service

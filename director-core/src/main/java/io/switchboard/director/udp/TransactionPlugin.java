@@ -39,6 +39,16 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
+     * False for a request that gets no answer at all (a WiMAX R6 Ack, an answer the client sends to
+     * a real's own request): it is forwarded like a request of a plug-in whose reals answer the
+     * client directly, and nothing waits for an answer, even when {@link #answersThroughDirector()}
+     * is true. Called after {@link #classify} for every request.
+     */
+    default boolean expectsAnswer(ByteBuf request) {
+        return true;
+    }
+
+    /**
      * How many director sockets each event loop opens toward the reals when the director allocates
      * ids: each socket has its own id space toward every real, so a narrow id (RADIUS's 8 bits) can
      * have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real and loop.

@@ -18,6 +18,8 @@ import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +28,9 @@ import java.util.Map;
  * {@link TransactionPlugin#upstreamSockets()} of them, each with its own id space, for narrow ids),
  * director-allocated ids per real written into each request, and the client's own id restored in
  * the answer. A retransmission (same client, same client id) goes to the same real with the same
- * director id and is counted as such, not as a new request.
+ * director id and is counted as such, not as a new request. Requests forwarded one way (the real
+ * answers the client directly, or the request gets no answer) are remembered for the response
+ * timeout too, so that a retransmission of one also goes to the same real.
  */
 final class TransactionUpstream implements Upstream {
 
@@ -46,11 +50,17 @@ final class TransactionUpstream implements Upstream {
     private final long[] nextId;
     private final PendingTable<Pending> pending;
     private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
+    /** Requests forwarded one way, oldest first (all share one timeout), for retransmissions. */
+    private final LinkedHashMap<ClientTransaction, OneWay> oneWay = new LinkedHashMap<>();
+    private final long oneWayTimeoutNanos;
 
     private record ClientTransaction(InetSocketAddress client, long id) {
     }
 
     private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context) {
+    }
+
+    private record OneWay(RealServer real, long deadlineNanos) {
     }
 
     TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
@@ -73,8 +83,8 @@ final class TransactionUpstream implements Upstream {
         }
         byAddress.forEach((address, reals) -> realsByAddress.put(address, reals.toArray(new RealServer[0])));
         this.nextId = new long[slots];
-        this.pending = new PendingTable<>(MAX_PENDING, lane.virtualServer.config().responseTimeout().toNanos(),
-                this::expired);
+        this.oneWayTimeoutNanos = lane.virtualServer.config().responseTimeout().toNanos();
+        this.pending = new PendingTable<>(MAX_PENDING, oneWayTimeoutNanos, this::expired);
     }
 
     @Override
@@ -128,14 +138,19 @@ final class TransactionUpstream implements Upstream {
             resend(datagram, retransmitted);
             return;
         }
+        OneWay sentOneWay = oneWay.get(clientTransaction);
+        if (sentOneWay != null && sentOneWay.deadlineNanos - now > 0) {
+            resendOneWay(datagram, clientTransaction, sentOneWay.real);
+            return;
+        }
         Selection selection = lane.virtualServer.selector().select(key, now);
         if (selection == null) {
             lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
             return;
         }
         RealServer real = selection.real();
-        if (!plugin.answersThroughDirector()) {
-            forwardOneWay(datagram, client, clientTransaction.id, selection);
+        if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(datagram)) {
+            forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
         long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
@@ -164,18 +179,42 @@ final class TransactionUpstream implements Upstream {
         send(datagram.retain(), real, id);
     }
 
-    /** A request whose answer goes from the real to the client directly: nothing to remember. */
-    private void forwardOneWay(ByteBuf datagram, InetSocketAddress client, long clientId, Selection selection) {
+    /**
+     * A request answered from the real to the client directly, or not at all: nothing waits for an
+     * answer; only the real is remembered for retransmissions.
+     */
+    private void forwardOneWay(ByteBuf datagram, ClientTransaction clientTransaction, Selection selection, long now) {
         RealServer real = selection.real();
         try {
-            plugin.prepareRequest(datagram, clientId & idMask, real, client);
+            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real, clientTransaction.client);
         } catch (DecodeException e) {
             real.releaseClaim();
-            lane.drop(e.reason(), client, e.getMessage());
+            lane.drop(e.reason(), clientTransaction.client, e.getMessage());
             return;
         }
+        if (oneWay.size() < MAX_PENDING) {
+            oneWay.remove(clientTransaction); // an expired entry: the new one goes to the end
+            oneWay.put(clientTransaction, new OneWay(real, now + oneWayTimeoutNanos));
+        }
         real.requestSentOneWay();
+        if (selection.reason() != Selection.Reason.STICKY) {
+            // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
+            // claim back, or the real would stay TESTING for good.
+            real.releaseClaim();
+        }
         lane.metrics.forwarded(selection.reason());
+        send(datagram.retain(), real, 0);
+    }
+
+    /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
+    private void resendOneWay(ByteBuf datagram, ClientTransaction clientTransaction, RealServer real) {
+        try {
+            plugin.prepareRequest(datagram, clientTransaction.id & idMask, real, clientTransaction.client);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), clientTransaction.client, e.getMessage());
+            return;
+        }
+        lane.metrics.retransmitted();
         send(datagram.retain(), real, 0);
     }
 
@@ -260,6 +299,13 @@ final class TransactionUpstream implements Upstream {
     @Override
     public void housekeep(long now) {
         pending.expire(now);
+        Iterator<OneWay> oldest = oneWay.values().iterator();
+        while (oldest.hasNext()) {
+            if (oldest.next().deadlineNanos - now > 0) {
+                break;
+            }
+            oldest.remove();
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.switchboard.director.Director;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.ha.HomeAgentLoad;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
@@ -32,12 +33,16 @@ public final class AdminServer extends VerticleBase {
     private final AdminConfig config;
     private final Director director;
     private final PrometheusMeterRegistry registry;
+    private final java.util.function.Supplier<JsonObject> cluster;
     private HttpServer server;
 
-    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry) {
+    /** @param cluster the cluster's state as {@code GET /api/v1/cluster} shows it */
+    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
+            java.util.function.Supplier<JsonObject> cluster) {
         this.config = config;
         this.director = director;
         this.registry = registry;
+        this.cluster = cluster;
     }
 
     public InetSocketAddress localAddress() {
@@ -64,7 +69,10 @@ public final class AdminServer extends VerticleBase {
             json(ctx, 200, real(real));
         }));
         router.put("/api/v1/reals/:farm/:real/weight").handler(ctx -> withReal(ctx, real -> setWeight(ctx, real)));
+        router.put("/api/v1/reals/:farm/:real/load").handler(ctx -> withReal(ctx, real -> setLoad(ctx, real)));
         router.get("/api/v1/vservers").handler(ctx -> json(ctx, 200, vservers()));
+        // Reads the cluster's member list: off the event loop.
+        router.get("/api/v1/cluster").blockingHandler(ctx -> json(ctx, 200, cluster.get()));
         router.get("/api/v1/sticky/:vserver").handler(ctx -> withSticky(ctx, (table, key) -> {
             StickyBinding b = table.lookup(key, System.nanoTime());
             if (b == null) {
@@ -167,6 +175,28 @@ public final class AdminServer extends VerticleBase {
             return;
         }
         real.setWeight(weight);
+        json(ctx, 200, real(real));
+    }
+
+    /**
+     * A home agent's load figures, turned into its weight by the DFP formula
+     * ({@link HomeAgentLoad}): {@code {"bindings": n, "cpu": 0..16, "memory": 0..16}}, optionally
+     * {@code "maxBindings"} (235000) and {@code "maxWeight"} (24).
+     */
+    private void setLoad(RoutingContext ctx, RealServer real) {
+        String usage = "body must be JSON: {\"bindings\": n >= 0, \"cpu\": 0..16, \"memory\": 0..16"
+                + ", \"maxBindings\": n >= 1 (235000), \"maxWeight\": 1..255 (24)}";
+        HomeAgentLoad load;
+        try {
+            JsonObject body = ctx.body().asJsonObject();
+            load = new HomeAgentLoad(body.getLong("bindings"),
+                    body.getLong("maxBindings", HomeAgentLoad.DEFAULT_MAX_BINDINGS), body.getInteger("cpu"),
+                    body.getInteger("memory"), body.getInteger("maxWeight", HomeAgentLoad.DEFAULT_MAX_WEIGHT));
+        } catch (RuntimeException e) {
+            error(ctx, 400, usage);
+            return;
+        }
+        real.setWeight(load.weight());
         json(ctx, 200, real(real));
     }
 

@@ -47,12 +47,14 @@ final class ConfigBinder {
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password");
+            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
+            "home-address", "home-agent", "nai", "spi", "key", "expect-code");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
             "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
-            "radius", List.of("secret", "user", "password"));
+            "radius", List.of("secret", "user", "password"),
+            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
@@ -485,6 +487,7 @@ final class ConfigBinder {
                     s.integer("expect-status", 100, 599).orElse(200), s.string("host")));
             case "dns" -> dnsCheck(s);
             case "radius" -> radiusCheck(s);
+            case "mip" -> mobileIpCheck(s);
             default -> udpCheck(s);
         };
         check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
@@ -517,6 +520,43 @@ final class ConfigBinder {
             return Optional.empty();
         }
         return secret.map(value -> new ProbeCheck.Radius(value, user, password));
+    }
+
+    /** A Mobile IP registration probe (Home Agent Director). */
+    private Optional<ProbeCheck> mobileIpCheck(Section s) {
+        boolean hasHome = s.require("home-address", "required for a mip probe: the probe mobile node's home address");
+        boolean hasSpi = s.require("spi", "required for a mip probe: the MN-HA security parameter index");
+        boolean hasKey = s.require("key", "required for a mip probe: the MN-HA key");
+        Optional<InetAddress> home = hasHome ? s.string("home-address").flatMap(t -> ipv4(t, s.pathOf("home-address")))
+                : Optional.empty();
+        Optional<InetAddress> agent = s.string("home-agent").flatMap(t -> ipv4(t, s.pathOf("home-agent")));
+        boolean agentOk = !s.has("home-agent") || agent.isPresent();
+        Optional<String> nai = s.string("nai");
+        boolean naiOk = !s.has("nai") || nai.isPresent();
+        if (nai.isPresent() && nai.get().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 255) {
+            error(s.pathOf("nai"), "must be at most 255 bytes");
+            naiOk = false;
+        }
+        Optional<Integer> spi = hasSpi ? s.integer("spi", 256, Integer.MAX_VALUE) : Optional.empty();
+        Optional<byte[]> key = hasKey ? s.string("key").flatMap(text -> probeBytes(text, s.pathOf("key")))
+                : Optional.empty();
+        Optional<Integer> code = s.has("expect-code") ? s.integer("expect-code", 0, 255) : Optional.of(0);
+        return home.isPresent() && agentOk && naiOk && spi.isPresent() && key.isPresent() && code.isPresent()
+                ? Optional.of(new ProbeCheck.MobileIp(home.get(), agent, nai, spi.get(), key.get(), code.get()))
+                : Optional.empty();
+    }
+
+    private Optional<InetAddress> ipv4(String text, String path) {
+        try {
+            InetAddress address = AddressLiterals.parseAddress(text);
+            if (address instanceof java.net.Inet4Address) {
+                return Optional.of(address);
+            }
+            error(path, "must be an IPv4 address (Mobile IPv4)");
+        } catch (IllegalArgumentException e) {
+            error(path, e.getMessage());
+        }
+        return Optional.empty();
     }
 
     private Optional<ProbeCheck> udpCheck(Section s) {

@@ -11,7 +11,9 @@ final class ServiceOptionsBinders {
 
     private static final List<ServiceOptionsBinder> ALL = List.of(
             new TcpOptionsBinder(),
-            new RadiusOptionsBinder()
+            new RadiusOptionsBinder(),
+            new HaOptionsBinder(),
+            new AsnOptionsBinder()
     );
 
     private ServiceOptionsBinders() {

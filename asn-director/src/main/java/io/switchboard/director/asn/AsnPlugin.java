@@ -1,0 +1,139 @@
+package io.switchboard.director.asn;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.asn.r6.NwgRelease;
+import io.switchboard.codec.asn.r6.R6FunctionType;
+import io.switchboard.codec.asn.r6.R6OpId;
+import io.switchboard.codec.asn.r6.R6PreAttachment;
+import io.switchboard.codec.asn.r6.R6View;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetSocketAddress;
+
+/**
+ * The ASN director's plug-in (IOS SLB ASN load balancing, WiMAX Forum NWG Stage 3 R6).
+ *
+ * <ul>
+ * <li>Every R6 message from a base station is directed by its MSID: the sticky key. The first
+ * message of an MSID without a binding (normally MS_PreAttachment_Req) goes to the predictor's
+ * choice and creates the binding; MS_PreAttachment_Ack and every later message follow it while it
+ * lives.</li>
+ * <li>Dropped: malformed headers and TLV framing ({@code truncated}, {@code malformed},
+ * {@code r6-bad-tlv}), versions other than 1 ({@code unsupported-version}), reserved OP-IDs
+ * ({@code malformed}) and an MS_PreAttachment_Rsp sent to the virtual address
+ * ({@code unexpected-message}: only gateways send it).</li>
+ * <li>The transaction id is never rewritten: Req, Rsp and Ack share it, and the Ack must reach the
+ * gateway with the id the gateway answered. Toward a gateway it is the 16-bit transaction id with 23
+ * bits of a hash of the MSID above it (responses match on the same), and bit 39 set for messages
+ * that open no transaction (responses, acks, indications), which are forwarded without waiting for
+ * an answer.</li>
+ * </ul>
+ */
+final class AsnPlugin implements TransactionPlugin {
+
+    static final int VERSION = 1;
+    private static final long NO_ANSWER = 1L << 39;
+
+    private final AsnOptions options;
+    private final NwgRelease release;
+    private final AsnCounters counters;
+
+    AsnPlugin(AsnOptions options, AsnCounters counters) {
+        this.options = options;
+        this.release = options.release();
+        this.counters = counters;
+    }
+
+    @Override
+    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        R6View view = view(datagram);
+        if (release.preAttachment(view) == R6PreAttachment.RESPONSE) {
+            throw new DecodeException(DropReason.UNEXPECTED_MESSAGE, "MS_PreAttachment_Rsp sent to the virtual address");
+        }
+        long msid = view.msid();
+        byte[] key = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            key[i] = (byte) (msid >>> (40 - 8 * i));
+        }
+        return StickyKey.of(StickyKind.MSID, key);
+    }
+
+    private static R6View view(ByteBuf datagram) throws DecodeException {
+        R6View view = R6View.wrap(datagram);
+        if (view.version() != VERSION) {
+            throw new DecodeException(DropReason.UNSUPPORTED_VERSION, "R6 version " + view.version());
+        }
+        int op = view.opId();
+        if (op < R6OpId.REQUEST || op > R6OpId.INDICATION) {
+            throw new DecodeException(DropReason.MALFORMED, "reserved R6 OP-ID " + op);
+        }
+        return view;
+    }
+
+    @Override
+    public int transactionIdBits() {
+        return 40;
+    }
+
+    @Override
+    public boolean rewritesTransactionId() {
+        return false;
+    }
+
+    @Override
+    public boolean answersThroughDirector() {
+        return options.relayResponses();
+    }
+
+    @Override
+    public boolean expectsAnswer(ByteBuf request) {
+        return request.readableBytes() > 3 && (request.getUnsignedByte(request.readerIndex() + 3) >>> 5) == R6OpId.REQUEST;
+    }
+
+    @Override
+    public long clientTransactionId(ByteBuf request) throws DecodeException {
+        R6View view = view(request);
+        return transactionId(view) | (view.opId() == R6OpId.REQUEST ? 0 : NO_ANSWER);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        counters.message("to-gateway", messageName(view(request)), real.id());
+        return real.id();
+    }
+
+    @Override
+    public long responseTransactionId(ByteBuf response) throws DecodeException {
+        return transactionId(view(response));
+    }
+
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+        counters.message("from-gateway", messageName(view(response)), (String) context);
+    }
+
+    /** The 16-bit transaction id, 23 bits of the MSID's hash above it. */
+    static long transactionId(R6View view) {
+        long msid = view.msid();
+        msid *= 0x9E3779B97F4A7C15L;
+        long hash = (msid ^ (msid >>> 29)) & 0x7F_FFFFL;
+        return (hash << 16) | view.transactionId();
+    }
+
+    /** MS_PreAttachment_Req/Rsp/Ack under the configured release, else function type and OP-ID. */
+    String messageName(R6View view) {
+        R6PreAttachment pre = release.preAttachment(view);
+        if (pre != null) {
+            return switch (pre) {
+                case REQUEST -> "MS_PreAttachment_Req";
+                case RESPONSE -> "MS_PreAttachment_Rsp";
+                case ACK -> "MS_PreAttachment_Ack";
+            };
+        }
+        return R6FunctionType.valueOf(view.functionType()).name() + " " + R6OpId.name(view.opId());
+    }
+}

@@ -1,0 +1,34 @@
+package io.switchboard.director.asn;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+
+/**
+ * {@code service: asn}: WiMAX ASN gateway load balancing on R6 (UDP 2231). MS_PreAttachment_Req from
+ * a base station is balanced and binds its MSID to the chosen gateway; the Ack and every later
+ * message for that MSID follow the binding; see {@link AsnPlugin}.
+ */
+public final class AsnService implements DatagramService {
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.ASN;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        return create(config, new SimpleMeterRegistry());
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
+        AsnOptions options = config.options() == ServiceOptions.NONE ? AsnOptions.DEFAULT
+                : config.options(AsnOptions.class);
+        return new AsnPlugin(options, new AsnCounters(registry, config.name()));
+    }
+}

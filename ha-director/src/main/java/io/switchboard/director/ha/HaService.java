@@ -1,0 +1,33 @@
+package io.switchboard.director.ha;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+
+/**
+ * {@code service: ipmobile}: the Home Agent Director. Mobile IP Registration Requests sent to the
+ * virtual home-agent address are spread over a farm of home agents by weighted round robin, without
+ * stickiness; see {@link HaPlugin}.
+ */
+public final class HaService implements DatagramService {
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.IPMOBILE;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        return create(config, new SimpleMeterRegistry());
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
+        HaOptions options = config.options() == ServiceOptions.NONE ? HaOptions.DEFAULT : config.options(HaOptions.class);
+        return new HaPlugin(options, new HaCounters(registry, config.name()));
+    }
+}

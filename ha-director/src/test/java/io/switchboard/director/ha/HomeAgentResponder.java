@@ -1,0 +1,128 @@
+package io.switchboard.director.ha;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.mip.MipAuthenticators;
+import io.switchboard.codec.mip.MipExtensionType;
+import io.switchboard.codec.mip.MipHeaderView;
+import io.switchboard.director.testing.PcapFile;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A stand-in home agent (Debian has none): records every Registration Request it receives, checks
+ * its MN-HA authenticator with the mobile nodes' shared key, and answers a Registration Reply with
+ * code 0, the request's Identification, home address and Home Agent field, its MN-NAI and an MN-HA
+ * authenticator of its own, to the request's source. Can hold its replies back.
+ */
+final class HomeAgentResponder implements AutoCloseable {
+
+    record Received(byte[] bytes, InetSocketAddress sender, boolean authenticatorValid) {
+    }
+
+    final String name;
+    final DatagramSocket socket;
+    final List<Received> received = new CopyOnWriteArrayList<>();
+    final List<DatagramPacket> held = new CopyOnWriteArrayList<>();
+    private final byte[] key;
+    private final int spi;
+    private final PcapFile capture;
+    volatile boolean hold;
+    private final Thread thread;
+
+    private final List<String> arrivals;
+
+    /** @param arrivals shared by the agents of a test: each appends its name when a request arrives */
+    HomeAgentResponder(String name, byte[] key, int spi, PcapFile capture, List<String> arrivals) throws IOException {
+        this.name = name;
+        this.arrivals = arrivals;
+        this.key = key;
+        this.spi = spi;
+        this.capture = capture;
+        socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        thread = new Thread(this::serve, "home-agent-" + name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    int port() {
+        return socket.getLocalPort();
+    }
+
+    InetSocketAddress address() {
+        return new InetSocketAddress(socket.getLocalAddress(), port());
+    }
+
+    private void serve() {
+        while (!socket.isClosed()) {
+            try {
+                DatagramPacket in = new DatagramPacket(new byte[4096], 4096);
+                socket.receive(in);
+                byte[] bytes = Arrays.copyOf(in.getData(), in.getLength());
+                InetSocketAddress sender = (InetSocketAddress) in.getSocketAddress();
+                capture.add(sender, address(), bytes);
+                byte[] reply = null;
+                boolean valid = false;
+                try {
+                    MipHeaderView request = MipHeaderView.wrap(Unpooled.wrappedBuffer(bytes));
+                    int auth = request.findExtension(MipExtensionType.MN_HA_AUTHENTICATION.value());
+                    valid = auth >= 0 && MipAuthenticators.verify(request, auth, key);
+                    reply = reply(request);
+                } catch (DecodeException e) {
+                    // recorded, not answered
+                }
+                received.add(new Received(bytes, sender, valid));
+                arrivals.add(name);
+                if (reply != null) {
+                    DatagramPacket answer = new DatagramPacket(reply, reply.length, sender);
+                    if (hold) {
+                        held.add(answer);
+                    } else {
+                        socket.send(answer);
+                    }
+                }
+            } catch (IOException e) {
+                // closed
+            }
+        }
+    }
+
+    /** RRP: code 0, lifetime, home address, home agent, identification; MN-NAI; MN-HA authentication. */
+    private byte[] reply(MipHeaderView request) throws DecodeException {
+        String nai = request.nai();
+        byte[] naiBytes = nai == null ? new byte[0] : nai.getBytes(StandardCharsets.UTF_8);
+        int naiLength = nai == null ? 0 : 2 + naiBytes.length;
+        ByteBuffer out = ByteBuffer.allocate(20 + naiLength + 2 + 4 + 16);
+        out.put((byte) 3).put((byte) 0).putShort((short) request.lifetime()).putInt(request.homeAddress())
+                .putInt(request.homeAgent()).putLong(request.identification());
+        if (nai != null) {
+            out.put((byte) MipExtensionType.MN_NAI.value()).put((byte) naiBytes.length).put(naiBytes);
+        }
+        int authOffset = out.position();
+        out.put((byte) MipExtensionType.MN_HA_AUTHENTICATION.value()).put((byte) 20).putInt(spi);
+        ByteBuf buf = Unpooled.wrappedBuffer(out.array());
+        MipAuthenticators.sign(MipHeaderView.wrap(buf), authOffset, key);
+        return out.array();
+    }
+
+    void release() throws IOException {
+        for (DatagramPacket p : held) {
+            socket.send(p);
+        }
+        held.clear();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        socket.close();
+        thread.join(2000);
+    }
+}

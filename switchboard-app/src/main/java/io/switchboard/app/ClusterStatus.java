@@ -1,0 +1,118 @@
+package io.switchboard.app;
+
+import io.switchboard.cluster.ClusterMember;
+import io.switchboard.director.Director;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.sticky.StickyTable;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What {@code GET /api/v1/cluster} shows: the members with their version and configuration digest,
+ * whether the digests agree, and this node's sticky counts and counters. Every node of a cluster
+ * must run the same configuration; one whose digest differs says so in its log and here.
+ */
+final class ClusterStatus {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterStatus.class);
+    static final String VERSION = "0.1.0";
+    static final String VERSION_ATTRIBUTE = "switchboard.version";
+    static final String DIGEST_ATTRIBUTE = "switchboard.config-digest";
+
+    private final SwitchboardConfig config;
+    private final String digest;
+    private final ClusterMember member;
+    private final Director director;
+
+    ClusterStatus(SwitchboardConfig config, String digest, ClusterMember member, Director director) {
+        this.config = config;
+        this.digest = digest;
+        this.member = member;
+        this.director = director;
+    }
+
+    /**
+     * A short digest of what every node must share — probes, farms and virtual servers, as validated
+     * records, so comments and layout do not count. The cluster and admin sections are left out:
+     * each node binds its own interface and admin port.
+     */
+    static String digest(SwitchboardConfig config) {
+        String shared = config.probes() + "\n" + config.farms() + "\n" + config.virtualServers();
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(shared.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Map<String, String> attributes(String digest) {
+        return Map.of(VERSION_ATTRIBUTE, VERSION, DIGEST_ATTRIBUTE, digest);
+    }
+
+    /** Logs a warning when members run different configurations; true when all agree. */
+    boolean checkDigests() {
+        Set<String> digests = digests();
+        if (digests.size() > 1) {
+            LOG.warn("cluster {}: members run different configurations (digests {}); this node has {}",
+                    config.cluster().name(), digests, digest);
+            return false;
+        }
+        return true;
+    }
+
+    private Set<String> digests() {
+        Set<String> digests = new TreeSet<>();
+        digests.add(digest);
+        if (member != null) {
+            member.members().forEach(m -> digests.add(m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
+        }
+        return digests;
+    }
+
+    JsonObject toJson() {
+        JsonArray members = new JsonArray();
+        if (member == null) {
+            members.add(new JsonObject().put("address", "local").put("local", true).put("version", VERSION)
+                    .put("configDigest", digest));
+        } else {
+            for (ClusterMember.MemberView m : member.members()) {
+                members.add(new JsonObject()
+                        .put("address", m.address().getAddress().getHostAddress() + ":" + m.address().getPort())
+                        .put("local", m.local())
+                        .put("version", m.attributes().getOrDefault(VERSION_ATTRIBUTE, "unknown"))
+                        .put("configDigest", m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
+            }
+        }
+        JsonObject sticky = new JsonObject();
+        JsonObject counters = new JsonObject();
+        for (VirtualServer vs : director.virtualServers().values()) {
+            StickyTable table = vs.selector().sticky();
+            if (table != null) {
+                sticky.put(table.name(), table.size());
+            }
+            counters.put(vs.name(), new JsonObject()
+                    .put("forwarded", (long) vs.metrics().forwardedCount())
+                    .put("relayed", (long) vs.metrics().relayedCount())
+                    .put("expired", (long) vs.metrics().expiredCount()));
+        }
+        return new JsonObject()
+                .put("enabled", config.cluster().enabled())
+                .put("name", config.cluster().name())
+                .put("configDigest", digest)
+                .put("configDigestsAgree", digests().size() == 1)
+                .put("members", members)
+                .put("stickyEntries", sticky)
+                .put("counters", counters);
+    }
+}

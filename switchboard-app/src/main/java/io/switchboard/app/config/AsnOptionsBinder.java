@@ -1,0 +1,66 @@
+package io.switchboard.app.config;
+
+import io.switchboard.codec.asn.r6.NwgRelease;
+import io.switchboard.director.asn.AsnOptions;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The {@code asn:} key of an ASN virtual server: {@code nwg-release}, {@code relay-responses}. */
+final class AsnOptionsBinder implements ServiceOptionsBinder {
+
+    static final List<String> KEYS = List.of("nwg-release", "relay-responses");
+
+    /** Release names as written in the configuration (NWG R1.0 vX.Y.Z). */
+    static final Map<String, NwgRelease> RELEASES = Map.of(
+            "1.0.0", NwgRelease.R1_0_V1_0_0,
+            "1.2.0", NwgRelease.R1_0_V1_2_0,
+            "1.2.1", NwgRelease.R1_0_V1_2_1);
+
+    @Override
+    public Set<ServiceKind> services() {
+        return Set.of(ServiceKind.ASN);
+    }
+
+    @Override
+    public List<String> keys() {
+        return List.of("asn");
+    }
+
+    @Override
+    public Optional<ServiceOptions> bind(Section virtualServer) {
+        if (!virtualServer.has("asn")) {
+            return Optional.of(AsnOptions.DEFAULT);
+        }
+        Optional<Section> section = virtualServer.section("asn", KEYS);
+        if (section.isEmpty()) {
+            return Optional.empty();
+        }
+        Section s = section.get();
+        boolean ok = true;
+        NwgRelease release = AsnOptions.DEFAULT.release();
+        boolean relay = AsnOptions.DEFAULT.relayResponses();
+        if (s.has("nwg-release")) {
+            Optional<String> text = s.string("nwg-release");
+            NwgRelease r = text.map(RELEASES::get).orElse(null);
+            if (r == null) {
+                if (text.isPresent()) {
+                    s.error(s.pathOf("nwg-release"), "must be one of 1.0.0, 1.2.0, 1.2.1 (NWG R1.0 release), not '"
+                            + text.get() + "'");
+                }
+                ok = false;
+            } else {
+                release = r;
+            }
+        }
+        if (s.has("relay-responses")) {
+            Optional<Boolean> b = s.bool("relay-responses");
+            ok &= b.isPresent();
+            relay = b.orElse(relay);
+        }
+        return ok ? Optional.of(new AsnOptions(release, relay)) : Optional.empty();
+    }
+}
