@@ -108,7 +108,11 @@ public final class Director {
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
-        timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> farms.tick(ticker.nanos()));
+        RouteHealth routeHealth = new RouteHealth(config.routeHealth(), virtualServers, registry);
+        timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> {
+            farms.tick(ticker.nanos());
+            routeHealth.check(vertx, this::localAddress);
+        });
         sweepTimer = vertx.setPeriodic(STICKY_SWEEP_MILLIS,
                 id -> vertx.executeBlocking(() -> {
                     sweepStickyTables();

@@ -6,12 +6,18 @@ import java.util.Map;
 
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
-        Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes) {
+        Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
         virtualServers = Collections.unmodifiableMap(new LinkedHashMap<>(virtualServers));
         probes = Collections.unmodifiableMap(new LinkedHashMap<>(probes));
+    }
+
+    /** A configuration without route health injection. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes) {
+        this(cluster, admin, farms, virtualServers, probes, RouteHealthConfig.NONE);
     }
 
     /** A configuration without probes. */

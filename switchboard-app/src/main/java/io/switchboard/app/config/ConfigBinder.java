@@ -9,6 +9,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
@@ -42,7 +43,9 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "probes", "farms", "virtual-servers");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
+            "virtual-servers");
+    static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
@@ -58,7 +61,7 @@ final class ConfigBinder {
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
-            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice"));
+            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
@@ -79,6 +82,7 @@ final class ConfigBinder {
     /** Every farm name in the document, even of farms too broken to read. */
     private final Set<String> farmNames = new HashSet<>();
     private final Set<String> probeNames = new HashSet<>();
+    private final Set<String> advertised = new java.util.TreeSet<>();
     private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ServerDraft> servers = new LinkedHashMap<>();
@@ -123,7 +127,15 @@ final class ConfigBinder {
         farms.forEach((name, farm) -> farmConfigs.put(name, farm.config()));
         Map<String, VirtualServerConfig> serverConfigs = new LinkedHashMap<>();
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes));
+        RouteHealthConfig routeHealth = new RouteHealthConfig(
+                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.string("hook")).map(java.nio.file.Path::of),
+                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.positiveDuration("timeout"))
+                        .orElse(RouteHealthConfig.DEFAULT_TIMEOUT),
+                advertised);
+        if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
+            error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
+        }
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -358,6 +370,9 @@ final class ConfigBinder {
         Duration idle = s.positiveDuration("idle").orElse(VirtualServerConfig.DEFAULT_IDLE);
         int maxDatagram = s.integer("max-datagram", 1, MAX_DATAGRAM).orElse(VirtualServerConfig.DEFAULT_MAX_DATAGRAM);
         boolean inService = s.bool("inservice").orElse(true);
+        if (s.bool("advertise").orElse(false)) {
+            advertised.add(name);
+        }
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
 
         Optional<VirtualServerConfig> config = Optional.empty();

@@ -1,0 +1,102 @@
+package io.switchboard.director;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.director.config.RouteHealthConfig;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.vertx.core.Vertx;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Route health injection: watches whether each advertised virtual server has a real that can serve
+ * (in its farm or a backup), and runs the configured hook with {@code up} or {@code down}, the
+ * virtual address and the server's name when that changes — and once at start, so the routing
+ * daemon learns the current state. Hooks run one at a time, in order, off the event loops.
+ */
+final class RouteHealth {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RouteHealth.class);
+
+    private final RouteHealthConfig config;
+    private final Map<String, VirtualServer> advertised = new LinkedHashMap<>();
+    private final Map<String, Boolean> announced = new LinkedHashMap<>();
+    private final Map<String, Counter> changes = new LinkedHashMap<>();
+
+    RouteHealth(RouteHealthConfig config, Map<String, VirtualServer> virtualServers, MeterRegistry registry) {
+        this.config = config;
+        for (String name : config.advertised()) {
+            advertised.put(name, virtualServers.get(name));
+            for (String state : List.of("up", "down")) {
+                changes.put(name + "/" + state, Counter.builder("switchboard.route.health.announcements")
+                        .description("Route health hook runs, by state").tag("vserver", name).tag("state", state)
+                        .register(registry));
+            }
+        }
+    }
+
+    /** Compares each advertised server's availability with what was last announced. */
+    void check(Vertx vertx, Function<String, InetSocketAddress> boundAddress) {
+        List<String[]> runs = new ArrayList<>();
+        synchronized (this) {
+            advertised.forEach((name, vs) -> {
+                boolean up = available(vs.selector().farm());
+                Boolean before = announced.put(name, up);
+                if (before == null || before != up) {
+                    InetSocketAddress vip = boundAddress.apply(name);
+                    String address = vip == null ? vs.config().listen().address().getHostAddress()
+                            : vip.getAddress().getHostAddress();
+                    runs.add(new String[] {up ? "up" : "down", address, name});
+                }
+            });
+        }
+        for (String[] run : runs) {
+            changes.get(run[2] + "/" + run[0]).increment();
+            config.hook().ifPresentOrElse(
+                    hook -> vertx.executeBlocking(() -> runHook(hook, run), true),
+                    () -> LOG.info("virtual server {} is {} (no route-health hook configured)", run[2], run[0]));
+        }
+    }
+
+    private Void runHook(Path hook, String[] run) {
+        try {
+            Process process = new ProcessBuilder(hook.toString(), run[0], run[1], run[2])
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!process.waitFor(config.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                LOG.warn("route-health hook {} {} {} timed out", hook, run[0], run[1]);
+            } else if (process.exitValue() != 0) {
+                LOG.warn("route-health hook {} {} {} exited {}", hook, run[0], run[1], process.exitValue());
+            } else {
+                LOG.info("route-health: {} {} ({})", run[0], run[1], run[2]);
+            }
+        } catch (Exception e) {
+            LOG.warn("route-health hook {} could not run: {}", hook, e.toString());
+        }
+        return null;
+    }
+
+    /** A real of the farm or one of its backups can serve clients. */
+    private static boolean available(ServerFarm farm) {
+        Set<ServerFarm> seen = new HashSet<>();
+        for (ServerFarm f = farm; f != null && seen.add(f); f = f.backup()) {
+            for (RealServer real : f.reals()) {
+                if (real.state().takesNewWork() || real.servesBoundClients()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,77 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sim.SimulatedUdpBackend;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The route-health hook runs with up at start, down when the last real goes, up when one returns. */
+class RouteHealthIT {
+
+    @TempDir
+    Path dir;
+
+    private Node node;
+    private SimulatedUdpBackend backend;
+
+    @AfterEach
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    @Test
+    void theHookFollowsTheLastRealOfTheVirtualServer() throws Exception {
+        Path calls = dir.resolve("calls.txt");
+        Path hook = dir.resolve("hook.sh");
+        Files.writeString(hook, "#!/bin/sh\necho \"$1 $2 $3\" >> " + calls + "\n");
+        Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
+        backend = new SimulatedUdpBackend("only", new InetSocketAddress("127.0.0.1", 0));
+        String yaml = """
+                admin: { enabled: false }
+                route-health: { hook: %s }
+                farms:
+                  one:
+                    reals: [{ address: 127.0.0.1, port: %d }]
+                virtual-servers:
+                  announced:
+                    listen: 127.0.0.1:0
+                    service: udp
+                    farm: one
+                    advertise: true
+                  quiet:
+                    listen: 127.0.0.1:0
+                    service: udp
+                    farm: one
+                """.formatted(hook, backend.address().getPort());
+        Services services = Services.discover();
+        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
+        node.startAndWait();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(calls)
+                && Files.readAllLines(calls).equals(List.of("up 127.0.0.1 announced")));
+
+        RealServer real = node.director().farms().farm("one").reals().get(0);
+        real.takeOutOfService();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readAllLines(calls).size() == 2);
+        real.putInService();
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readAllLines(calls).size() == 3);
+
+        assertThat(Files.readAllLines(calls)).containsExactly(
+                "up 127.0.0.1 announced", "down 127.0.0.1 announced", "up 127.0.0.1 announced");
+    }
+}
