@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The outcome counters of one virtual server. Every request that reaches the virtual address ends
- * in exactly one of {@code forwarded} or {@code dropped{reason}}; every datagram from a real ends in
+ * in exactly one of {@code forwarded}, {@code answered.locally} (the plug-in answered it itself, e.g.
+ * a GTP Echo Request) or {@code dropped{reason}}; every datagram from a real ends in
  * {@code responses.relayed} or {@code responses.unmatched{reason}}; every forwarded request is later
  * answered or {@code requests.expired}. A client's retransmission of a pending request is
  * {@code requests.retransmitted} (after {@code received}), not a second {@code forwarded}. Counters are resolved once so the hot path only increments.
@@ -29,6 +30,8 @@ public final class VirtualServerMetrics {
     private final Counter relayed;
     private final Counter expired;
     private final Counter retransmitted;
+    private final Counter answeredLocally;
+    private final Counter reassigned;
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
@@ -42,6 +45,10 @@ public final class VirtualServerMetrics {
         this.expired = counter("switchboard.requests.expired", "Forwarded requests that got no answer in time");
         this.retransmitted = counter("switchboard.requests.retransmitted",
                 "Client retransmissions of a pending request, resent to the same real");
+        this.answeredLocally = counter("switchboard.requests.answered.locally",
+                "Requests the director answered itself from the virtual address (e.g. GTP Echo)");
+        this.reassigned = counter("switchboard.requests.reassigned",
+                "Requests resent to another real after the first refused them (GTP resource causes)");
         for (Selection.Reason reason : Selection.Reason.values()) {
             selections.put(reason, Counter.builder("switchboard.selections")
                     .description("How the real of a forwarded request was chosen")
@@ -105,6 +112,24 @@ public final class VirtualServerMetrics {
 
     public void retransmitted() {
         retransmitted.increment();
+    }
+
+    /** A request the plug-in answered itself, from the virtual address. */
+    public void answeredLocally() {
+        answeredLocally.increment();
+    }
+
+    /** A request resent to another real after its real refused it for lack of resources. */
+    public void reassigned() {
+        reassigned.increment();
+    }
+
+    public double reassignedCount() {
+        return reassigned.count();
+    }
+
+    public double answeredLocallyCount() {
+        return answeredLocally.count();
     }
 
     /** Current count, for the demo summary and tests. */

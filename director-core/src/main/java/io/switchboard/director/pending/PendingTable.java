@@ -72,6 +72,15 @@ public final class PendingTable<T> {
         return expired;
     }
 
+    /** Removes every pending request, handing each to {@code onRemoved} (on close, to release what they hold). */
+    public void drain(Consumer<T> onRemoved) {
+        for (Iterator<Entry<T>> it = entries.values().iterator(); it.hasNext(); ) {
+            Entry<T> e = it.next();
+            it.remove();
+            onRemoved.accept(e.value);
+        }
+    }
+
     public int size() {
         return entries.size();
     }

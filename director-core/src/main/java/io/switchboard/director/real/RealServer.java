@@ -210,6 +210,25 @@ public final class RealServer {
         }
     }
 
+    /**
+     * Fails the real at once, for an in-band reason other than unanswered requests (a GTP answer with
+     * a resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
+     */
+    public void failInBand(long nowNanos, String why) {
+        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
+                || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {
+            failedAtNanos = nowNanos;
+            if (move(s, RealState.FAILED)) {
+                failures.increment();
+                synchronized (detector) {
+                    detector.reset();
+                }
+                LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, s);
+                return;
+            }
+        }
+    }
+
     private void fail(long nowNanos) {
         for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
                 || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {

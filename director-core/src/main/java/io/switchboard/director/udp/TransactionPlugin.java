@@ -3,6 +3,7 @@ package io.switchboard.director.udp;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyBinding;
 import java.net.InetSocketAddress;
 
 /**
@@ -92,4 +93,33 @@ public interface TransactionPlugin extends DatagramPlugin {
      * @param context what {@link #prepareRequest} returned for this transaction
      */
     void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException;
+
+    /**
+     * The real a request must go to regardless of stickiness and predictor — the real holding the
+     * session a GTP Update or Delete belongs to — or null to select as usual. Called before selection;
+     * the real is used while it serves its bound clients, even when it takes no new work.
+     */
+    default StickyBinding route(ByteBuf request) throws DecodeException {
+        return null;
+    }
+
+    /**
+     * Looks at an answer before it is relayed (cause codes, session learning) and may rewrite it in
+     * place. Called before {@link #prepareResponse}.
+     *
+     * @param real    the real that answered
+     * @param context what {@link #prepareRequest} returned for this transaction
+     */
+    default ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        return ResponseVerdict.RELAY;
+    }
+
+    /**
+     * How many other reals a request answered with {@link ResponseVerdict#RETRY_ELSEWHERE} may be
+     * resent to. Above 0 the director keeps a reference to each pending request's bytes until its
+     * answer, so that it can resend them.
+     */
+    default int reassignLimit() {
+        return 0;
+    }
 }

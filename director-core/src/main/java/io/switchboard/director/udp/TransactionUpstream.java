@@ -14,6 +14,7 @@ import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -30,7 +31,10 @@ import java.util.Map;
  * the answer. A retransmission (same client, same client id) goes to the same real with the same
  * director id and is counted as such, not as a new request. Requests forwarded one way (the real
  * answers the client directly, or the request gets no answer) are remembered for the response
- * timeout too, so that a retransmission of one also goes to the same real.
+ * timeout too, so that a retransmission of one also goes to the same real. A plug-in may pin a
+ * request to a real ({@link TransactionPlugin#route}) and, after inspecting an answer, have the
+ * request resent to another real ({@link ResponseVerdict#RETRY_ELSEWHERE}); for that the request's
+ * bytes are kept, with their own reference, until the answer.
  */
 final class TransactionUpstream implements Upstream {
 
@@ -40,6 +44,8 @@ final class TransactionUpstream implements Upstream {
 
     private final LaneContext lane;
     private final TransactionPlugin plugin;
+    private final Farms farms;
+    private final int reassignLimit;
     private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
     private final long idMask;
     private final int idBits;
@@ -57,7 +63,19 @@ final class TransactionUpstream implements Upstream {
     private record ClientTransaction(InetSocketAddress client, long id) {
     }
 
-    private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context) {
+    /**
+     * @param retained the request's bytes for a resend ({@link TransactionPlugin#reassignLimit()} > 0),
+     *                 owned by this entry, else null
+     * @param attempts how many reals refused the request before this one
+     */
+    private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context,
+            StickyKey key, ByteBuf retained, int attempts) {
+
+        void release() {
+            if (retained != null) {
+                retained.release();
+            }
+        }
     }
 
     private record OneWay(RealServer real, long deadlineNanos) {
@@ -66,6 +84,8 @@ final class TransactionUpstream implements Upstream {
     TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
         this.lane = lane;
         this.plugin = plugin;
+        this.farms = farms;
+        this.reassignLimit = plugin.reassignLimit();
         this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
         this.idBits = Long.bitCount(idMask);
         // Pending ids carry the socket index above the wire id; they must fit the table's 40 bits.
@@ -143,21 +163,51 @@ final class TransactionUpstream implements Upstream {
             resendOneWay(datagram, clientTransaction, sentOneWay.real);
             return;
         }
-        Selection selection = lane.virtualServer.selector().select(key, now);
+        StickyBinding pinned;
+        try {
+            pinned = plugin.route(datagram);
+        } catch (DecodeException e) {
+            lane.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Selection selection;
+        if (pinned != null) {
+            RealServer holder = farms.real(pinned.farm(), pinned.real());
+            if (holder == null || !holder.servesBoundClients()) {
+                lane.drop(DropReason.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
+                        + (holder == null ? " is unknown" : " is " + holder.state()));
+                return;
+            }
+            selection = new Selection(holder, Selection.Reason.STICKY);
+        } else {
+            selection = lane.virtualServer.selector().select(key, now);
+        }
         if (selection == null) {
             lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
             return;
         }
-        RealServer real = selection.real();
         if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(datagram)) {
             forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
+        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, now)) {
+            lane.metrics.forwarded(selection.reason());
+        }
+    }
+
+    /**
+     * Sends a request to {@code real} under a fresh director id and remembers it. Borrows
+     * {@code datagram} (retains what it sends and keeps). False, with the drop counted, when it could
+     * not be sent.
+     */
+    private boolean dispatch(ByteBuf datagram, ClientTransaction clientTransaction, StickyKey key, RealServer real,
+            int attempts, long now) {
+        InetSocketAddress client = clientTransaction.client;
         long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
         if (id < 0 || pending.contains(real.slot(), id)) {
             real.releaseClaim();
             lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
-            return;
+            return false;
         }
         Object context;
         try {
@@ -165,18 +215,20 @@ final class TransactionUpstream implements Upstream {
         } catch (DecodeException e) {
             real.releaseClaim();
             lane.drop(e.reason(), client, e.getMessage());
-            return;
+            return false;
         }
-        Pending request = new Pending(clientTransaction, real, id, context);
+        Pending request = new Pending(clientTransaction, real, id, context, key,
+                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts);
         if (!pending.put(real.slot(), id, request, now)) {
+            request.release();
             real.releaseClaim();
             lane.drop(DropReason.PENDING_FULL, client, null);
-            return;
+            return false;
         }
         byClient.put(clientTransaction, request);
         real.requestForwarded();
-        lane.metrics.forwarded(selection.reason());
         send(datagram.retain(), real, id);
+        return true;
     }
 
     /**
@@ -277,8 +329,25 @@ final class TransactionUpstream implements Upstream {
             lane.metrics.unmatched("late");
             return;
         }
-        byClient.remove(request.clientTransaction);
+        byClient.remove(request.clientTransaction, request);
         request.real.requestAnswered();
+        try {
+            ResponseVerdict verdict = plugin.inspectResponse(answer, request.real, request.context);
+            if (verdict == ResponseVerdict.DROP) {
+                lane.metrics.unmatched("dropped");
+                return;
+            }
+            if (verdict == ResponseVerdict.RETRY_ELSEWHERE && retryElsewhere(request)) {
+                return;
+            }
+        } catch (DecodeException e) {
+            lane.metrics.unmatched("malformed");
+            lane.log.warn("virtual server {}: answer from {} cannot be inspected: {}", lane.virtualServer.name(),
+                    packet.sender(), e.getMessage());
+            return;
+        } finally {
+            request.release();
+        }
         try {
             plugin.prepareResponse(answer, request.clientTransaction.id, request.context);
         } catch (DecodeException e) {
@@ -290,8 +359,36 @@ final class TransactionUpstream implements Upstream {
         lane.relay(answer.retain(), request.clientTransaction.client);
     }
 
+    /**
+     * The real refused the request for lack of resources: fail it and resend the request to the real
+     * the selector picks now. False when it cannot be resent (limit reached, nothing kept, no other
+     * real): the refusal is then relayed.
+     */
+    private boolean retryElsewhere(Pending refused) {
+        long now = lane.ticker.nanos();
+        refused.real.failInBand(now, "refused a request for lack of resources");
+        if (refused.retained == null || refused.attempts >= reassignLimit) {
+            return false;
+        }
+        Selection next = lane.virtualServer.selector().select(refused.key, now);
+        if (next == null) {
+            return false;
+        }
+        if (next.real() == refused.real) {
+            next.real().releaseClaim();
+            return false;
+        }
+        if (!dispatch(refused.retained, refused.clientTransaction, refused.key, next.real(), refused.attempts + 1,
+                now)) {
+            return false;
+        }
+        lane.metrics.reassigned();
+        return true;
+    }
+
     private void expired(Pending request) {
-        byClient.remove(request.clientTransaction);
+        request.release();
+        byClient.remove(request.clientTransaction, request);
         request.real.requestUnanswered(request.clientTransaction.client.getAddress(), lane.ticker.nanos());
         lane.metrics.expired();
     }
@@ -310,6 +407,8 @@ final class TransactionUpstream implements Upstream {
 
     @Override
     public void close() {
+        pending.drain(Pending::release);
+        byClient.clear();
         for (Channel socket : sockets) {
             if (socket != null) {
                 socket.close();

@@ -37,6 +37,8 @@ final class UdpLane {
     private final LaneContext lane;
     private final Upstream upstream;
     private final int maxDatagram;
+    /** The plug-in when it answers some requests itself, else null. */
+    private final LocalResponder responder;
     private ScheduledFuture<?> housekeeping;
 
     UdpLane(VirtualServer virtualServer, Farms farms, EventLoop loop, Ticker ticker, Supplier<Bootstrap> bootstrap) {
@@ -46,6 +48,7 @@ final class UdpLane {
                 ? new TransactionUpstream(lane, plugin, farms)
                 : new FlowUpstream(lane);
         this.maxDatagram = virtualServer.config().maxDatagram();
+        this.responder = virtualServer.plugin() instanceof LocalResponder r ? r : null;
     }
 
     ChannelHandler virtualAddressHandler() {
@@ -83,6 +86,14 @@ final class UdpLane {
         }
         StickyKey key;
         try {
+            ByteBuf answer = responder == null ? null
+                    : responder.answerLocally(datagram, client, lane.virtualAddress.alloc());
+            if (answer != null) {
+                lane.metrics.answeredLocally();
+                lane.virtualAddress.writeAndFlush(new DatagramPacket(answer, client),
+                        lane.virtualAddress.voidPromise());
+                return;
+            }
             key = lane.virtualServer.plugin().classify(datagram, client);
         } catch (DecodeException e) {
             lane.drop(e.reason(), client, e.getMessage());

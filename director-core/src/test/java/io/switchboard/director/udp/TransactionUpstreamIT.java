@@ -169,6 +169,8 @@ class TransactionUpstreamIT {
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "toys",
                 Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
+                // Long enough that the retransmission test (two awaits while answers are held) never sees
+                // its request expire on a loaded machine; the expiry test waits for it.
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 2048, true);
         DatagramService toy = new DatagramService() {
             @Override

@@ -11,6 +11,7 @@ import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.SessionListing;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -89,10 +90,55 @@ public final class AdminServer extends VerticleBase {
                 error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
             }
         }));
+        router.get("/api/v1/sticky/imsi/:imsi").handler(this::imsiBindings);
+        router.get("/api/v1/sessions").handler(this::sessions);
         return vertx.createHttpServer()
                 .requestHandler(router)
                 .listen(config.listen().port(), config.listen().address().getHostAddress())
                 .onSuccess(s -> server = s);
+    }
+
+    /** Where an IMSI is stuck, in every virtual server keyed by IMSI (GTP). */
+    private void imsiBindings(RoutingContext ctx) {
+        StickyKey key;
+        try {
+            key = StickyKey.parse(StickyKind.IMSI, ctx.pathParam("imsi"));
+        } catch (IllegalArgumentException e) {
+            error(ctx, 400, e.getMessage());
+            return;
+        }
+        JsonArray found = new JsonArray();
+        for (VirtualServer vs : director.virtualServers().values()) {
+            StickyTable table = vs.selector().sticky();
+            boolean keyedByImsi = vs.config().sticky().map(s -> s.keys().contains(StickyKind.IMSI)).orElse(false);
+            StickyBinding b = table != null && keyedByImsi ? table.lookup(key, System.nanoTime()) : null;
+            if (b != null) {
+                found.add(new JsonObject().put("vserver", vs.name()).put("imsi", key.toString())
+                        .put("farm", b.farm()).put("real", b.real()));
+            }
+        }
+        if (found.isEmpty()) {
+            error(ctx, 404, "no binding for imsi " + key);
+        } else {
+            json(ctx, 200, found);
+        }
+    }
+
+    /** Open sessions of the plug-ins that keep them ({@code gtp-inspect}); {@code ?real=address:port} filters. */
+    private void sessions(RoutingContext ctx) {
+        String real = ctx.queryParams().get("real");
+        JsonArray list = new JsonArray();
+        for (VirtualServer vs : director.virtualServers().values()) {
+            if (vs.plugin() instanceof SessionListing listing) {
+                for (SessionListing.Session s : listing.sessions()) {
+                    if (real == null || real.equals(s.real())) {
+                        list.add(new JsonObject().put("vserver", vs.name()).put("id", s.id()).put("key", s.key())
+                                .put("farm", s.farm()).put("real", s.real()).put("detail", s.detail()));
+                    }
+                }
+            }
+        }
+        json(ctx, 200, list);
     }
 
     private void authorize(RoutingContext ctx) {

@@ -12,6 +12,7 @@ final class ServiceOptionsBinders {
     private static final List<ServiceOptionsBinder> ALL = List.of(
             new TcpOptionsBinder(),
             new RadiusOptionsBinder(),
+            new GtpOptionsBinder(),
             new HaOptionsBinder(),
             new AsnOptionsBinder()
     );

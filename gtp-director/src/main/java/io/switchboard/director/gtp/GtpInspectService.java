@@ -1,0 +1,24 @@
+package io.switchboard.director.gtp;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+
+/**
+ * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection: creates that
+ * a real refuses for lack of resources are resent to another real, and GTPv1/v2 sessions pass through
+ * the director (see {@link GtpInspectPlugin}).
+ */
+public final class GtpInspectService implements DatagramService {
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.GTP_INSPECT;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        return new GtpInspectPlugin(GtpService.optionsOf(config), config.listen().address());
+    }
+}

@@ -1,0 +1,192 @@
+package io.switchboard.director.gtp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0Header;
+import io.switchboard.codec.gtp.v1.GtpV1Header;
+import io.switchboard.codec.gtp.v2.GtpV2Header;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The transparent GTP plug-in ({@code service: gtp}): a Create PDP Context Request (v0, v1) or Create
+ * Session Request (v2) sent to the virtual address is keyed by its IMSI, so the engine sends it to
+ * the real the IMSI is stuck to or that the predictor picks; the director writes its own sequence
+ * number toward the real and restores the requester's in the answer, which is relayed from the
+ * virtual address. Echo Requests are answered by the director with its own Recovery value; messages
+ * of a version the virtual server does not serve get Version Not Supported; everything else sent to
+ * the virtual address is dropped with a reason (later signaling of a session goes to the address
+ * the real put in its Create response, not through the director).
+ *
+ * <p>One instance serves every event loop of its virtual server, so the mutable header view is per
+ * thread.
+ */
+class GtpPlugin implements TransactionPlugin, LocalResponder {
+
+    /** A response (or notification) sent to the virtual address: nothing to direct. */
+    static final DropReason RESPONSE_TO_VIP = DropReason.of("gtp-response-to-vip");
+    /** A request other than a tunnel create: in transparent mode sessions do not pass the director. */
+    static final DropReason NOT_A_CREATE = DropReason.of("gtp-not-create");
+    /** A create without IMSI (secondary PDP context, emergency attach): no key to balance by. */
+    static final DropReason NO_IMSI = DropReason.of("gtp-no-imsi");
+    /** An IMSI whose MCC+MNC is not in {@code carrier-codes}. */
+    static final DropReason CARRIER_CODE = DropReason.of("gtp-carrier-code");
+    /** A GTPv1 request without sequence number (S flag clear): its answer could not be matched. */
+    static final DropReason NO_SEQUENCE = DropReason.of("gtp-no-sequence");
+
+    final GtpOptions options;
+    private final ThreadLocal<GtpMessageView> views;
+    private final int highestVersion;
+    private final int idBits;
+    private final String[] carrierCodes;
+    /** The Recovery value of the director's own Echo Responses. */
+    private final int recovery;
+
+    GtpPlugin(GtpOptions options) {
+        this.options = options;
+        this.recovery = options.recoveryFile().map(GtpRestartCounter::next).orElse(options.recovery());
+        this.views = ThreadLocal.withInitial(() -> new GtpMessageView(options.v0TidOrder()));
+        this.highestVersion = options.versions().stream().mapToInt(Integer::intValue).max().orElseThrow();
+        // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
+        this.idBits = options.serves(0) || options.serves(1) ? 16 : 24;
+        this.carrierCodes = options.carrierCodes().toArray(new String[0]);
+    }
+
+    GtpOptions options() {
+        return options;
+    }
+
+    int recovery() {
+        return recovery;
+    }
+
+    final GtpMessageView view(ByteBuf datagram) throws DecodeException {
+        return views.get().wrap(datagram);
+    }
+
+    @Override
+    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        if (!datagram.isReadable()) {
+            throw new DecodeException(DropReason.TRUNCATED, "empty datagram");
+        }
+        int version = (datagram.getUnsignedByte(datagram.readerIndex()) >> 5) & 0x07;
+        if (!options.serves(version)) {
+            return GtpLocalAnswers.versionNotSupported(highestVersion, foreignSequence(datagram, version), alloc);
+        }
+        GtpMessageView view = view(datagram);
+        if (view.isEchoRequest()) {
+            return GtpLocalAnswers.echoResponse(view, recovery, alloc);
+        }
+        return null;
+    }
+
+    /** The sequence number of a message of a version this server does not serve, or -1. */
+    private static int foreignSequence(ByteBuf datagram, int version) {
+        try {
+            return switch (version) {
+                case 0 -> new GtpV0Header().wrap(datagram, datagram.readerIndex()).sequence();
+                case 1 -> new GtpV1Header().wrap(datagram, datagram.readerIndex()).sequence();
+                case 2 -> new GtpV2Header().wrap(datagram, datagram.readerIndex()).sequence();
+                default -> -1;
+            };
+        } catch (DecodeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpMessageView view = view(datagram);
+        if (!view.isRequest()) {
+            throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "
+                    + view.messageTypeValue() + " is no request");
+        }
+        if (!view.createsTunnel()) {
+            return classifyOther(view);
+        }
+        if (view.sequence() < 0) {
+            throw new DecodeException(NO_SEQUENCE, "GTPv1 create without sequence number");
+        }
+        String imsi = view.imsi();
+        if (imsi == null || imsi.isEmpty()) {
+            return classifyCreateWithoutImsi(view);
+        }
+        if (!carrierAllowed(imsi)) {
+            throw new DecodeException(CARRIER_CODE, "IMSI " + imsi + " of a carrier not allowed");
+        }
+        return imsiKey(imsi);
+    }
+
+    /** A request other than a create: transparent mode does not direct it. */
+    StickyKey classifyOther(GtpMessageView view) throws DecodeException {
+        throw new DecodeException(NOT_A_CREATE, "GTPv" + view.version() + " request type "
+                + view.messageTypeValue() + " sent to the virtual address");
+    }
+
+    /** A create without IMSI (secondary context, emergency attach): transparent mode has no key for it. */
+    StickyKey classifyCreateWithoutImsi(GtpMessageView view) throws DecodeException {
+        throw new DecodeException(NO_IMSI, "GTPv" + view.version() + " create without IMSI");
+    }
+
+    static StickyKey imsiKey(String imsi) {
+        return StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    final boolean carrierAllowed(String imsi) {
+        if (carrierCodes.length == 0) {
+            return true;
+        }
+        for (String code : carrierCodes) {
+            if (imsi.startsWith(code)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int transactionIdBits() {
+        return idBits;
+    }
+
+    /** The version and the requester's sequence number: the same pair again is a retransmission. */
+    @Override
+    public long clientTransactionId(ByteBuf request) throws DecodeException {
+        GtpMessageView view = view(request);
+        return ((long) view.version() << 32) | view.sequence();
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        view(request).setSequence((int) transactionId);
+        return null;
+    }
+
+    @Override
+    public long responseTransactionId(ByteBuf response) throws DecodeException {
+        GtpMessageView view = view(response);
+        if (!view.isResponse()) {
+            throw new DecodeException(DropReason.UNEXPECTED_MESSAGE, "GTPv" + view.version() + " message type "
+                    + view.messageTypeValue() + " from a real is no response");
+        }
+        int sequence = view.sequence();
+        if (sequence < 0) {
+            throw new DecodeException(NO_SEQUENCE, "GTPv1 response without sequence number");
+        }
+        return sequence;
+    }
+
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+        view(response).setSequence((int) (clientTransactionId & 0xFFFF_FFFFL));
+    }
+}

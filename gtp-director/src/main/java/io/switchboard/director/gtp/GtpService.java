@@ -1,0 +1,30 @@
+package io.switchboard.director.gtp;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+
+/**
+ * {@code service: gtp}, IOS SLB GPRS load balancing without cause-code inspection: tunnel-creating
+ * requests sent to the virtual address are balanced by IMSI and their answers relayed; the rest of a
+ * session flows directly between the peers.
+ */
+public final class GtpService implements DatagramService {
+
+    @Override
+    public ServiceKind kind() {
+        return ServiceKind.GTP;
+    }
+
+    @Override
+    public DatagramPlugin create(VirtualServerConfig config) {
+        return new GtpPlugin(optionsOf(config));
+    }
+
+    static GtpOptions optionsOf(VirtualServerConfig config) {
+        return config.options() instanceof GtpOptions gtp ? gtp
+                : config.options() == ServiceOptions.NONE ? GtpOptions.DEFAULT : config.options(GtpOptions.class);
+    }
+}

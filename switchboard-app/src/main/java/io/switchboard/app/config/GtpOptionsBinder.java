@@ -1,0 +1,175 @@
+package io.switchboard.app.config;
+
+import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.gtp.GtpOptions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code gtp:} key of {@code gtp} and {@code gtp-inspect} virtual servers, into {@link GtpOptions}.
+ * A virtual server without it gets {@link ServiceOptions#NONE}, which the plug-in reads as
+ * {@link GtpOptions#DEFAULT} (GTPv1 and v2).
+ */
+final class GtpOptionsBinder implements ServiceOptionsBinder {
+
+    static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
+            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete");
+    static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
+    private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
+
+    @Override
+    public Set<ServiceKind> services() {
+        return EnumSet.of(ServiceKind.GTP, ServiceKind.GTP_INSPECT);
+    }
+
+    @Override
+    public List<String> keys() {
+        return List.of("gtp");
+    }
+
+    @Override
+    public Optional<ServiceOptions> bind(Section virtualServer) {
+        if (!virtualServer.has("gtp")) {
+            return Optional.of(ServiceOptions.NONE); // the plug-in reads NONE as GtpOptions.DEFAULT
+        }
+        Optional<Section> opened = virtualServer.section("gtp", GTP_KEYS);
+        if (opened.isEmpty()) {
+            return Optional.empty();
+        }
+        Section s = opened.get();
+        boolean ok = true;
+        GtpOptions d = GtpOptions.DEFAULT;
+
+        Set<Integer> versions = d.versions();
+        if (s.has("versions")) {
+            Optional<Set<Integer>> read = integers(s, "versions", 0, 2);
+            if (read.isEmpty()) {
+                ok = false;
+            } else if (read.get().isEmpty()) {
+                s.error(s.pathOf("versions"), "must list at least one GTP version");
+                ok = false;
+            } else if (read.get().contains(0) && read.get().size() > 1) {
+                s.error(s.pathOf("versions"), "GTPv0 (port 3386) and GTPv1/v2 (port 2123) need separate virtual"
+                        + " servers: give [0] or a subset of [1, 2]");
+                ok = false;
+            } else {
+                versions = read.get();
+            }
+        }
+        int reassign = d.reassign();
+        if (s.has("reassign")) {
+            Optional<Integer> read = s.integer("reassign", 0, 16);
+            ok &= read.isPresent();
+            reassign = read.orElse(reassign);
+        }
+        Set<Integer> causesV1 = d.resourceCausesV1();
+        Set<Integer> causesV2 = d.resourceCausesV2();
+        if (s.has("resource-causes")) {
+            Optional<Section> causes = s.section("resource-causes", RESOURCE_CAUSE_KEYS);
+            if (causes.isEmpty()) {
+                ok = false;
+            } else {
+                if (causes.get().has("v1")) {
+                    Optional<Set<Integer>> read = integers(causes.get(), "v1", 0, 255);
+                    ok &= read.isPresent();
+                    causesV1 = read.orElse(causesV1);
+                }
+                if (causes.get().has("v2")) {
+                    Optional<Set<Integer>> read = integers(causes.get(), "v2", 0, 255);
+                    ok &= read.isPresent();
+                    causesV2 = read.orElse(causesV2);
+                }
+            }
+        }
+        List<String> carrierCodes = d.carrierCodes();
+        if (s.has("carrier-codes")) {
+            Optional<List<String>> read = carrierCodes(s);
+            ok &= read.isPresent();
+            carrierCodes = read.orElse(carrierCodes);
+        }
+        GtpV0TidOrder order = d.v0TidOrder();
+        if (s.has("v0-tid-order")) {
+            Optional<String> text = s.string("v0-tid-order");
+            if (text.isPresent() && text.get().equals("gsm-09-60")) {
+                order = GtpV0TidOrder.GSM_09_60;
+            } else if (text.isPresent() && text.get().equals("libgtp")) {
+                order = GtpV0TidOrder.LIBGTP_REVERSED;
+            } else {
+                text.ifPresent(t -> s.error(s.pathOf("v0-tid-order"),
+                        "must be gsm-09-60 or libgtp, not '" + t + "'"));
+                ok = false;
+            }
+        }
+        int recovery = d.recovery();
+        if (s.has("recovery")) {
+            Optional<Integer> read = s.integer("recovery", 0, 255);
+            ok &= read.isPresent();
+            recovery = read.orElse(recovery);
+        }
+        Optional<Path> recoveryFile = Optional.empty();
+        if (s.has("recovery-file")) {
+            Optional<String> text = s.string("recovery-file");
+            ok &= text.isPresent();
+            recoveryFile = text.map(Path::of);
+        }
+        boolean unstick = d.unstickOnDelete();
+        if (s.has("unstick-on-delete")) {
+            Optional<Boolean> read = s.bool("unstick-on-delete");
+            ok &= read.isPresent();
+            unstick = read.orElse(unstick);
+        }
+        if (!ok) {
+            return Optional.empty();
+        }
+        return Optional.of(new GtpOptions(versions, reassign, causesV1, causesV2, carrierCodes, order, recovery,
+                recoveryFile, unstick));
+    }
+
+    /** A list of distinct integers in {@code min..max}; empty after an error. */
+    private static Optional<Set<Integer>> integers(Section s, String key, int min, int max) {
+        Optional<List<YamlNode>> items = s.list(key);
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigError> problems = new ArrayList<>();
+        Set<Integer> values = new LinkedHashSet<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            String path = ConfigPath.index(s.pathOf(key), i);
+            Optional<Integer> value = Section.integer(items.get().get(i), path, problems, min, max);
+            if (value.isPresent() && !values.add(value.get())) {
+                problems.add(new ConfigError(path, "listed twice: " + value.get()));
+            }
+        }
+        problems.forEach(p -> s.error(p.path(), p.message()));
+        return problems.isEmpty() ? Optional.of(values) : Optional.empty();
+    }
+
+    private static Optional<List<String>> carrierCodes(Section s) {
+        Optional<List<YamlNode>> items = s.list("carrier-codes");
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigError> problems = new ArrayList<>();
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            String path = ConfigPath.index(s.pathOf("carrier-codes"), i);
+            Optional<String> code = Section.string(items.get().get(i), path, problems);
+            if (code.isPresent() && !CARRIER_CODE.matcher(code.get()).matches()) {
+                problems.add(new ConfigError(path, "must be MCC+MNC, 5 or 6 digits (quote it: \"26242\"), not '"
+                        + code.get() + "'"));
+            } else {
+                code.ifPresent(codes::add);
+            }
+        }
+        problems.forEach(p -> s.error(p.path(), p.message()));
+        return problems.isEmpty() ? Optional.of(codes) : Optional.empty();
+    }
+}

@@ -1,0 +1,131 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.app.config.ConfigLoader;
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@code gtp-inspect} virtual server built from YAML by the launcher, and the admin API's GTP views:
+ * {@code GET /api/v1/sticky/imsi/{imsi}} and {@code GET /api/v1/sessions?real=...}.
+ */
+class GtpAdminApiIT {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+    private DatagramSocket ggsn;
+    private Thread ggsnThread;
+    private Node node;
+    private URI base;
+
+    /** A GGSN stand-in: answers each Create PDP Context Request with cause 128 and TEID-C 0x00abcdef. */
+    private void serve() {
+        while (!ggsn.isClosed()) {
+            try {
+                DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+                ggsn.receive(in);
+                byte[] req = Arrays.copyOf(in.getData(), in.getLength());
+                if (req.length < 12 || req[1] != 16) {
+                    continue;
+                }
+                // TS 29.060 §7.3.2: header (type 17, TEID 0x2000, the request's sequence), Cause 128,
+                // TEID Control Plane, GSN Address 10.9.8.7.
+                ByteBuffer b = ByteBuffer.allocate(26);
+                b.put((byte) 0x32).put((byte) 17).putShort((short) 18).putInt(0x2000).put(req[8]).put(req[9])
+                        .put((byte) 0).put((byte) 0).put(new byte[] {1, (byte) 128}).put((byte) 17).putInt(0x00abcdef)
+                        .put(new byte[] {(byte) 133, 0, 4, 10, 9, 8, 7});
+                ggsn.send(new DatagramPacket(b.array(), 26, in.getSocketAddress()));
+            } catch (IOException e) {
+                // closed
+            }
+        }
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        ggsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        ggsnThread = new Thread(this::serve, "ggsn-stand-in");
+        ggsnThread.setDaemon(true);
+        ggsnThread.start();
+        String yaml = """
+                admin: { listen: 127.0.0.1:0 }
+                farms:
+                  ggsn:
+                    predictor: leastconns
+                    reals:
+                      - { address: 127.0.0.1, port: %d }
+                virtual-servers:
+                  gtp-c:
+                    listen: 127.0.0.1:0
+                    service: gtp-inspect
+                    farm: ggsn
+                    sticky: { key: imsi, idle: 1h }
+                    gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
+                """.formatted(ggsn.getLocalPort());
+        Services services = Services.discover();
+        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
+        node.startAndWait();
+        base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (node != null) {
+            node.close();
+        }
+        ggsn.close();
+        ggsnThread.join(2000);
+    }
+
+    private JsonNode get(String path, int status) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("%s: %s", path, r.body()).isEqualTo(status);
+        return json.readTree(r.body());
+    }
+
+    @Test
+    void imsiBindingsAndSessionsAreVisible() throws Exception {
+        String real = "127.0.0.1:" + ggsn.getLocalPort();
+        get("/api/v1/sticky/imsi/262420000000001", 404);
+        assertThat(get("/api/v1/sessions", 200)).isEmpty();
+
+        // A Create PDP Context Request for IMSI 262420000000001 (TS 29.060 §7.3.1, IMSI IE only).
+        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x34, 0, 0,
+            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf1};
+        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            sgsn.setSoTimeout(5000);
+            InetSocketAddress vip = node.director().localAddress("gtp-c");
+            sgsn.send(new DatagramPacket(create, create.length, vip));
+            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+            sgsn.receive(in);
+            assertThat(in.getData()[1]).isEqualTo((byte) 17);
+        }
+
+        JsonNode bindings = get("/api/v1/sticky/imsi/262420000000001", 200);
+        assertThat(bindings).hasSize(1);
+        assertThat(bindings.get(0).get("vserver").asText()).isEqualTo("gtp-c");
+        assertThat(bindings.get(0).get("real").asText()).isEqualTo(real);
+
+        JsonNode sessions = get("/api/v1/sessions?real=" + real, 200);
+        assertThat(sessions).hasSize(1);
+        assertThat(sessions.get(0).get("key").asText()).isEqualTo("262420000000001");
+        assertThat(sessions.get(0).get("detail").asText()).isEqualTo("real TEID-C 0x00abcdef");
+        assertThat(get("/api/v1/sessions?real=127.0.0.9:2123", 200)).isEmpty();
+    }
+}
