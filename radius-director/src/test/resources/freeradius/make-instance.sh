@@ -2,7 +2,7 @@
 # Builds a self-contained FreeRADIUS 3.2 configuration directory for one test instance, copied from
 # the Debian package's /etc/freeradius/3.0: listens only on ADDRESS:AUTH_PORT (auth) and
 # ADDRESS:ACCT_PORT (acct), knows 127.0.0.0/8 with SECRET, accepts every user whose password is
-# "testpw" with Reply-Message "served by NAME", logs every authentication (with the
+# "testpw" with Reply-Message "served by NAME" (and a salt-encrypted Tunnel-Password "tunnel-pw-NAME"), logs every authentication (with the
 # Calling-Station-Id) to DIR/log/radius.log and every accounting request to DIR/log/radacct/.
 # Starts nothing: run `freeradius -f -d DIR -n radiusd -l DIR/log/radius.log` afterwards.
 #
@@ -40,7 +40,8 @@ CLIENTS
 
 cat > "$dir/mods-config/files/authorize" <<USERS
 DEFAULT Cleartext-Password := "testpw"
-	Reply-Message := "served by $name"
+	Reply-Message := "served by $name",
+	Tunnel-Password := "tunnel-pw-$name"
 USERS
 
 cat > "$dir/sites-enabled/default" <<SITE

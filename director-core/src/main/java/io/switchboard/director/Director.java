@@ -81,7 +81,7 @@ public final class Director {
             DatagramService service = services.apply(vs);
             servicesByServer.put(vs.name(), service);
             DatagramPlugin plugin = service.create(vs, registry);
-            plugin.attach(new PluginContext(vs, sticky, farms, ticker));
+            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry));
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
         }
     }

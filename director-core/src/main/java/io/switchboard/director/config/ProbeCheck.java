@@ -128,4 +128,23 @@ public sealed interface ProbeCheck {
                     + ", expectCode=" + expectCode + "]"; // the key stays out of logs
         }
     }
+
+    /**
+     * RADIUS health (RFC 5997): a Status-Server with Message-Authenticator, answered by an
+     * Access-Accept whose Response Authenticator verifies with {@code secret}; or, with {@code user}
+     * and {@code password}, an Access-Request answered by an Access-Accept or Access-Reject that
+     * verifies (the server is alive either way). An empty {@code secret} means each real's own
+     * {@code secret}.
+     */
+    record Radius(String secret, Optional<String> user, Optional<String> password) implements ProbeCheck {
+        @Override
+        public String type() {
+            return "radius";
+        }
+
+        @Override
+        public String toString() {
+            return "Radius[secret=***, user=" + user.orElse("-") + "]";
+        }
+    }
 }

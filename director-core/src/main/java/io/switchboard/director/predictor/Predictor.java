@@ -25,8 +25,9 @@ public interface Predictor {
             case ROUNDROBIN -> new WeightedRoundRobin();
             case LEASTCONNS -> new WeightedLeastConnections();
             case HASH -> new ConsistentHash();
-            case ROUTE_MAP -> throw new IllegalArgumentException(
-                    "the route-map predictor needs the radius service, which this build lacks");
+            // The prefixes are matched by the radius plug-in (its virtual server's radius.route-map),
+            // which binds each routed Framed-IP-Address to its real; the farm balances the rest.
+            case ROUTE_MAP -> new WeightedRoundRobin();
         };
     }
 }

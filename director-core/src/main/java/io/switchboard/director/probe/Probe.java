@@ -12,6 +12,15 @@ public interface Probe {
     /** Succeeds when the target passes; fails, with the reason as message, when it does not in time. */
     Future<Void> check(InetSocketAddress target);
 
+    /**
+     * {@link #check(InetSocketAddress)} for probes that need more of the real than its address (a
+     * RADIUS probe without a secret of its own uses the real's {@code secret}). The scheduler calls
+     * this one; by default it ignores the real.
+     */
+    default Future<Void> check(io.switchboard.director.real.RealServer real, InetSocketAddress target) {
+        return check(target);
+    }
+
     /** Releases sockets and clients. */
     default void close() {
     }
@@ -24,6 +33,8 @@ public interface Probe {
             return new DnsProbe(vertx, dns, config.timeout());
         } else if (check instanceof ProbeCheck.Udp udp) {
             return new UdpProbe(vertx, udp, config.timeout());
+        } else if (check instanceof ProbeCheck.Radius radius) {
+            return new RadiusProbe(vertx, radius, config.timeout());
         } else if (check instanceof ProbeCheck.MobileIp mip) {
             return new MobileIpProbe(vertx, mip, config.timeout());
         } else if (check instanceof ProbeCheck.TcpConnect) {

@@ -100,7 +100,7 @@ public final class ProbeScheduler {
             ProbeConfig config = configs.get(index);
             InetSocketAddress target = config.port().isPresent()
                     ? new InetSocketAddress(real.address().getAddress(), config.port().getAsInt()) : real.address();
-            checks.get(index).check(target)
+            checks.get(index).check(real, target)
                     .timeout(config.timeout().toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS)
                     .onComplete(result -> {
                         record(index, result.succeeded(), result.succeeded() ? null : result.cause().getMessage());

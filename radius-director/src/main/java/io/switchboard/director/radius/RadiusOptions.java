@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings of a {@code service: radius} virtual server: its known clients ({@code clients:}) and
@@ -17,7 +18,8 @@ import java.util.Objects;
  * @param stateIdle  how long an Access-Challenge's State is remembered so that the next round of the
  *                   conversation goes to the real that issued it
  */
-public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle) implements ServiceOptions {
+public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
+        Optional<VsaCorrelation> vsaCorrelation) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
 
@@ -25,11 +27,63 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         clients = List.copyOf(clients);
         Objects.requireNonNull(framedIp, "framedIp");
         Objects.requireNonNull(stateIdle, "stateIdle");
+        routeMap = List.copyOf(routeMap);
+        vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
+    }
+
+    /** Without VSA correlation. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap) {
+        this(clients, framedIp, stateIdle, routeMap, Optional.empty());
+    }
+
+    /** Without a route map. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle) {
+        this(clients, framedIp, stateIdle, List.of());
+    }
+
+    /**
+     * VSA correlation: the vendor sub-attribute {@code vendorType} of {@code vendorId}, seen in a
+     * subscriber's Access-Request or Access-Accept, is remembered for {@code hold} and added to that
+     * subscriber's Accounting-Start (when it lacks one), which is then re-signed. The subscriber is
+     * the request's sticky key; virtual servers share what they remember through their sticky group.
+     */
+    public record VsaCorrelation(int vendorId, int vendorType, Duration hold) {
+
+        public VsaCorrelation {
+            if (vendorType < 0 || vendorType > 255) {
+                throw new IllegalArgumentException("vendor type 0..255: " + vendorType);
+            }
+            Objects.requireNonNull(hold, "hold");
+        }
     }
 
     /** Clients only, everything else at its default. */
     public RadiusOptions(List<Client> clients) {
         this(clients, FramedIp.DEFAULT, DEFAULT_STATE_IDLE);
+    }
+
+    /**
+     * A route-map ("turbo") entry: requests whose Framed-IP-Address lies in {@code network/prefixBits}
+     * go to {@code real} ({@code address:port}, a real of the virtual server's farm) while it serves;
+     * the longest matching prefix wins.
+     */
+    public record Route(InetAddress network, int prefixBits, String real) {
+
+        public Route {
+            Objects.requireNonNull(network, "network");
+            Objects.requireNonNull(real, "real");
+            if (network.getAddress().length != 4 || prefixBits < 0 || prefixBits > 32) {
+                throw new IllegalArgumentException("route-map prefix must be IPv4 /0../32: " + network + "/" + prefixBits);
+            }
+        }
+
+        /** Whether the IPv4 address {@code ip} (unsigned 32 bits) lies in this prefix. */
+        public boolean matches(long ip) {
+            byte[] n = network.getAddress();
+            long net = ((n[0] & 0xffL) << 24) | ((n[1] & 0xffL) << 16) | ((n[2] & 0xffL) << 8) | (n[3] & 0xffL);
+            long mask = prefixBits == 0 ? 0 : (0xffff_ffffL << (32 - prefixBits)) & 0xffff_ffffL;
+            return (ip & mask) == (net & mask);
+        }
     }
 
     /**

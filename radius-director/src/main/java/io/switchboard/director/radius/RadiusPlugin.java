@@ -64,6 +64,15 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile StickyTable sticky;
     private volatile Ticker ticker = Ticker.SYSTEM;
     private volatile Map<Integer, byte[]> realSecrets = Map.of();
+    /** The route map, longest prefix first, and the real of each entry (resolved at attach). */
+    private final RadiusOptions.Route[] routes;
+    private volatile RealServer[] routeReals = new RealServer[0];
+    /** VSA correlation, or null. */
+    private final RadiusOptions.VsaCorrelation vsa;
+    private volatile VsaStore vsaStore = new VsaStore();
+    /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
+    private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
+    private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
 
     /** State of an Access-Challenge → the key of its conversation, until it expires. */
     private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
@@ -92,6 +101,10 @@ final class RadiusPlugin implements TransactionPlugin {
             clientSecrets[i] = clients[i].secretBytes();
         }
         this.stateIdleNanos = options.stateIdle().toNanos();
+        List<RadiusOptions.Route> sortedRoutes = new ArrayList<>(options.routeMap());
+        sortedRoutes.sort(Comparator.comparingInt(RadiusOptions.Route::prefixBits).reversed());
+        this.routes = sortedRoutes.toArray(new RadiusOptions.Route[0]);
+        this.vsa = options.vsaCorrelation().orElse(null);
     }
 
     @Override
@@ -105,6 +118,58 @@ final class RadiusPlugin implements TransactionPlugin {
             }
         }
         this.realSecrets = Map.copyOf(secrets);
+        ServerFarm farm = context.farms().farm(context.config().farm());
+        RealServer[] resolved = new RealServer[routes.length];
+        for (int i = 0; i < routes.length; i++) {
+            resolved[i] = farm == null ? null : farm.real(routes[i].real());
+            if (resolved[i] == null) {
+                throw new IllegalArgumentException("virtual server " + name + ": route-map real " + routes[i].real()
+                        + " is not a real of farm " + context.config().farm());
+            }
+        }
+        if (routes.length > 0 && context.sticky() == null) {
+            throw new IllegalArgumentException("virtual server " + name + ": a route-map needs a sticky table");
+        }
+        this.routeReals = resolved;
+        this.vsaStore = VsaStore.of(context.sticky());
+        this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
+                "RADIUS requests admitted (known client, authenticators verified), by code",
+                RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
+        this.answerCounters = counters(context.registry(), "switchboard.radius.answers",
+                "RADIUS answers from reals that verified and were relayed, by code",
+                RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
+                RadiusCode.ACCOUNTING_RESPONSE);
+    }
+
+    private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
+            String meter, String description, RadiusCode... codes) {
+        io.micrometer.core.instrument.Counter[] counters = new io.micrometer.core.instrument.Counter[256];
+        io.micrometer.core.instrument.Counter other = io.micrometer.core.instrument.Counter.builder(meter)
+                .description(description).tag("vserver", name).tag("code", "other").register(registry);
+        java.util.Arrays.fill(counters, other);
+        for (RadiusCode code : codes) {
+            counters[code.value()] = io.micrometer.core.instrument.Counter.builder(meter).description(description)
+                    .tag("vserver", name).tag("code", code.name()).register(registry);
+        }
+        return counters;
+    }
+
+    private static void count(io.micrometer.core.instrument.Counter[] counters, int code) {
+        io.micrometer.core.instrument.Counter c = counters[code & 0xff];
+        if (c != null) {
+            c.increment();
+        }
+    }
+
+    /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
+    double count(boolean requests, RadiusCode code) {
+        io.micrometer.core.instrument.Counter c = (requests ? requestCounters : answerCounters)[code.value()];
+        return c == null ? 0 : c.count();
+    }
+
+    /** The correlated VSA values this plug-in shares (for tests). */
+    VsaStore vsaStore() {
+        return vsaStore;
     }
 
     /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
@@ -138,7 +203,47 @@ final class RadiusPlugin implements TransactionPlugin {
             throw new DecodeException(BAD_MESSAGE_AUTHENTICATOR,
                     "Message-Authenticator does not verify with the client's secret");
         }
+        count(requestCounters, code);
+        if (routes.length > 0) {
+            StickyKey routed = route(view);
+            if (routed != null) {
+                return routed;
+            }
+        }
         return key(view, sender.getAddress());
+    }
+
+    /**
+     * The route-map predictor: a request whose Framed-IP-Address matches a route is keyed by that
+     * address, and the key is bound to the route's real (moved back to it when it serves again), so
+     * the engine's sticky lookup sends it there; while that real cannot serve, the farm's predictor
+     * picks another. Null when no route matches.
+     */
+    private StickyKey route(RadiusView view) {
+        long ip = view.framedIpAddress();
+        if (ip < 0) {
+            return null;
+        }
+        RealServer[] reals = routeReals;
+        for (int i = 0; i < routes.length; i++) {
+            if (routes[i].matches(ip)) {
+                StickyKey key = framedIpKey(ip);
+                RealServer target = reals[i];
+                StickyTable table = sticky;
+                if (target.servesBoundClients()) {
+                    StickyBinding wanted = new StickyBinding(target.farm(), target.id());
+                    long now = ticker.nanos();
+                    StickyBinding current = table.lookup(key, now);
+                    if (current == null) {
+                        table.bindIfAbsent(key, wanted, now);
+                    } else if (!current.equals(wanted)) {
+                        table.rebind(key, current, wanted, now);
+                    }
+                }
+                return key;
+            }
+        }
+        return null;
     }
 
     /**
@@ -227,6 +332,10 @@ final class RadiusPlugin implements TransactionPlugin {
         byte[] realSecret = realSecrets.getOrDefault(real.slot(), clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();
+        StickyKey key = key(view, client.getAddress());
+        if (vsa != null) {
+            view = correlate(request, view, code, key);
+        }
         view.rewriteIdentifier((int) transactionId);
         if (code == RadiusCode.ACCESS_REQUEST.value() && !Arrays.equals(clientSecret, realSecret)) {
             RadiusAuthenticators.rehideUserPassword(view, clientSecret, realSecret);
@@ -235,9 +344,54 @@ final class RadiusPlugin implements TransactionPlugin {
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
         long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
-        StickyKey key = key(view, client.getAddress());
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(), code,
                 statusType, framedIp, key);
+    }
+
+    /**
+     * VSA correlation on a request: remembers the VSA of an Access-Request; adds the remembered one
+     * to an Accounting-Start that lacks it (the packet grows: the buffer's writer index moves).
+     *
+     * @return the view of the request as it is now
+     */
+    private RadiusView correlate(ByteBuf request, RadiusView view, int code, StickyKey key) throws DecodeException {
+        int present = view.findVendor(vsa.vendorId(), vsa.vendorType());
+        long now = ticker.nanos();
+        if (code == RadiusCode.ACCESS_REQUEST.value()) {
+            if (present >= 0) {
+                vsaStore.put(key, subValue(view, present), now + vsa.hold().toNanos(), now);
+            }
+            return view;
+        }
+        if (code != RadiusCode.ACCOUNTING_REQUEST.value() || present >= 0
+                || view.acctStatusType() != RadiusAcctStatusType.START) {
+            return view;
+        }
+        byte[] value = vsaStore.get(key, now);
+        if (value == null) {
+            return view;
+        }
+        ByteBuf copy = io.netty.buffer.Unpooled.buffer(view.length() + RadiusView.VSA_HEADER_LENGTH + 2 + value.length);
+        int length;
+        try {
+            length = io.switchboard.codec.radius.RadiusVendorAttributes.put(view, vsa.vendorId(), vsa.vendorType(), value,
+                    copy);
+        } catch (IllegalArgumentException e) {
+            return view; // it would not fit in 4096 octets: forward without it
+        }
+        int base = request.readerIndex();
+        if (request.capacity() < base + length) {
+            request.capacity(base + length);
+        }
+        request.setBytes(base, copy, 0, length);
+        request.writerIndex(base + length);
+        return RadiusView.wrap(request);
+    }
+
+    private static byte[] subValue(RadiusView view, int sub) {
+        byte[] value = new byte[view.attributeLength(sub) - 2];
+        view.buffer().getBytes(view.base() + sub + 2, value);
+        return value;
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -259,6 +413,12 @@ final class RadiusPlugin implements TransactionPlugin {
                     + " does not verify with the secret of " + request.real.id());
         }
         learn(view, request);
+        count(answerCounters, view.code());
+        if (!Arrays.equals(request.realSecret, request.clientSecret)
+                || !Arrays.equals(request.forwardedAuthenticator, request.clientAuthenticator)) {
+            SaltedAttributes.reencrypt(view, request.realSecret, request.forwardedAuthenticator, request.clientSecret,
+                    request.clientAuthenticator);
+        }
         RadiusAuthenticators.resignResponse(view, (int) (clientTransactionId & 0xff), request.clientAuthenticator,
                 request.clientSecret);
     }
@@ -266,6 +426,13 @@ final class RadiusPlugin implements TransactionPlugin {
     /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
     private void learn(RadiusView answer, Context request) {
         int code = answer.code();
+        if (vsa != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
+            int sub = answer.findVendor(vsa.vendorId(), vsa.vendorType());
+            if (sub >= 0) {
+                long now = ticker.nanos();
+                vsaStore.put(request.key, subValue(answer, sub), now + vsa.hold().toNanos(), now);
+            }
+        }
         if (code == RadiusCode.ACCESS_CHALLENGE.value()) {
             int state = answer.find(RadiusAttributeType.STATE.value());
             if (state >= 0) {

@@ -14,6 +14,9 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.probe.Probe;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
@@ -113,8 +116,11 @@ class FreeRadiusIT {
         StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 100_000, Optional.of("subscribers"));
         // Only 127.0.0.1 (where radclient sends from) is a client.
+        // 3GPP-IMSI-MCC-MNC (10415/8) seen in authentication is copied into the Accounting-Start.
         RadiusOptions options = new RadiusOptions(List.of(
-                new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)));
+                new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)),
+                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                Optional.of(new RadiusOptions.VsaCorrelation(10415, 8, Duration.ofMinutes(5))));
         InetAddress vip = InetAddress.getByName("127.0.0.10");
         Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
         vservers.put("radius-auth", new VirtualServerConfig("radius-auth", new Endpoint(vip, 0), ServiceKind.RADIUS,
@@ -273,6 +279,9 @@ class FreeRadiusIT {
             assertThat(r.exit).as(r.output).isZero();
             assertThat(r.output.split("Received Access-Accept", -1)).hasSize(41);
             assertThat(r.output).contains("served by aaa1").contains("served by aaa2");
+            // radclient decrypts the salt-encrypted Tunnel-Password with the client's secret: the
+            // director re-encrypted it from the real's.
+            assertThat(r.output.split("Tunnel-Password:0 = \"tunnel-pw-aaa", -1)).hasSize(41);
         }
         Map<String, int[]> logins = loginsByCsid();
         int[] subscribers = new int[2];
@@ -291,6 +300,7 @@ class FreeRadiusIT {
     @Test
     @Order(2)
     void accountingFollowsAuthenticationAndTheFramedIpIsBoundUntilStop() throws Exception {
+        // (and the VSA of the Access-Request is added to the Accounting-Start, re-signed)
         Map<String, int[]> logins = loginsByCsid();
         // One subscriber authenticated by each server.
         int[] subscriber = {-1, -1};
@@ -303,12 +313,18 @@ class FreeRadiusIT {
         for (int server = 0; server < 2; server++) {
             int n = subscriber[server];
             String ip = "10.9.0." + (n + 1);
+            String mccMnc = "2620" + server;
+            Result again = radclient(authVip, "auth", CLIENT_SECRET, List.of(access("user" + n, csid(n))
+                    + "\n3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\""), "-t", "3", "-r", "2");
+            assertThat(again.exit).as(again.output).isZero();
+            assertThat(again.output).contains("served by aaa" + (server + 1));
             Result start = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Start", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
             assertThat(start.exit).as(start.output).isZero();
             assertThat(start.output).contains("Received Accounting-Response");
             String session = "Acct-Session-Id = \"session-" + n + "\"";
-            assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip);
+            assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip)
+                    .contains("3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\"");
             assertThat(detail(1 - server)).doesNotContain(session);
 
             StickyKey key = StickyKey.parse(StickyKind.FRAMED_IP, ip);
@@ -405,5 +421,46 @@ class FreeRadiusIT {
             }
         }
         assertThat(servedByAaa1).hasSize(Math.min(4, onAaa2.size()));
+    }
+
+    @Test
+    @Order(5)
+    void theRadiusProbeChecksEachServerWithStatusServerOrAnAccessRequest() throws Exception {
+        InetSocketAddress aaa1 = new InetSocketAddress(ADDRESSES[0], authPorts[0]);
+        InetSocketAddress aaa2 = new InetSocketAddress(ADDRESSES[1], authPorts[1]); // stopped by the failover test
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.empty(), Optional.empty()), aaa1)).isNull();
+        // FreeRADIUS drops a Status-Server whose Message-Authenticator does not verify.
+        assertThat(probe(new ProbeCheck.Radius("wrong", Optional.empty(), Optional.empty()), aaa1))
+                .contains("no answer");
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("testpw")), aaa1))
+                .isNull();
+        // A Reject proves the server alive as well.
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("bad")), aaa1))
+                .isNull();
+        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[1], Optional.empty(), Optional.empty()), aaa2))
+                .contains("no answer");
+        // Without a secret of its own, the probe signs with each real's secret.
+        RealServer real1 = director.farms().real("aaa-auth", ADDRESSES[0] + ":" + authPorts[0]);
+        Probe own = Probe.create(vertx, new ProbeConfig("own", new ProbeCheck.Radius("", Optional.empty(),
+                Optional.empty()), Duration.ofSeconds(10), Duration.ofSeconds(2), 1, OptionalInt.empty()));
+        try {
+            own.check(real1, aaa1).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } finally {
+            own.close();
+        }
+    }
+
+    /** Null when the check passes, else its failure message. */
+    private static String probe(ProbeCheck check, InetSocketAddress target) throws Exception {
+        Probe probe = Probe.create(vertx, new ProbeConfig("p", check, Duration.ofSeconds(10), Duration.ofSeconds(2),
+                1, OptionalInt.empty()));
+        try {
+            probe.check(target).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause().getMessage();
+        } finally {
+            probe.close();
+        }
     }
 }

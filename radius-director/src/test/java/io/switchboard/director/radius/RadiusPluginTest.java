@@ -108,6 +108,7 @@ class RadiusPluginTest {
     void admitsOnlyKnownClientsWithValidAuthenticators() throws Exception {
         ByteBuf good = accessRequest(7, CLIENT_SECRET, "alice", "pw", List.of(messageAuthenticator()));
         assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(StickyKind.USERNAME, bytes("alice")));
+        assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
         assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(DropReason.CLIENT_NOT_ALLOWED);
         // 127.0.0.99 has a more specific entry with another secret: the longest prefix wins.
         assertThat(reason(() -> plugin.classify(good, new InetSocketAddress(addr("127.0.0.99"), 1))))
@@ -129,6 +130,9 @@ class RadiusPluginTest {
 
         ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, good, CLIENT_SECRET, List.of());
         assertThat(reason(() -> plugin.classify(accept, NAS))).isEqualTo(DropReason.UNEXPECTED_MESSAGE);
+        // Only the one admitted request was counted.
+        assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
+        assertThat(plugin.count(true, RadiusCode.ACCOUNTING_REQUEST)).isZero();
     }
 
     @Test
@@ -169,6 +173,7 @@ class RadiusPluginTest {
         assertThat(relayed.identifier()).isEqualTo(77);
         assertThat(RadiusAuthenticators.verifyResponse(relayed, clientAuthenticator, bytes(CLIENT_SECRET))).isTrue();
         assertThat(relayed.text(relayed.find(RadiusAttributeType.REPLY_MESSAGE.value()))).isEqualTo("hello");
+        assertThat(plugin.count(false, RadiusCode.ACCESS_ACCEPT)).isEqualTo(1);
     }
 
     /** Only identifier, authenticator, User-Password and Message-Authenticator may differ. */
@@ -281,5 +286,89 @@ class RadiusPluginTest {
     @SuppressWarnings("unused")
     private static ByteBuf copy(byte[] bytes) {
         return Unpooled.wrappedBuffer(bytes);
+    }
+
+    /** RFC 2548 §2.4.2 / RFC 2868 §3.5 salt encryption, written out from the RFC for the test. */
+    static byte[] saltEncrypt(byte[] plain, byte[] secret, byte[] authenticator, byte[] salt) throws Exception {
+        int length = ((plain.length + 1 + 15) / 16) * 16;
+        byte[] p = new byte[length];
+        p[0] = (byte) plain.length;
+        System.arraycopy(plain, 0, p, 1, plain.length);
+        byte[] c = new byte[length];
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("MD5");
+        byte[] previous = null;
+        for (int i = 0; i < length; i += 16) {
+            md.reset();
+            md.update(secret);
+            if (i == 0) {
+                md.update(authenticator);
+                md.update(salt);
+            } else {
+                md.update(previous);
+            }
+            byte[] b = md.digest();
+            for (int j = 0; j < 16; j++) {
+                c[i + j] = (byte) (p[i + j] ^ b[j]);
+            }
+            previous = java.util.Arrays.copyOfRange(c, i, i + 16);
+        }
+        return c;
+    }
+
+    static byte[] saltDecrypt(byte[] c, byte[] secret, byte[] authenticator, byte[] salt) throws Exception {
+        byte[] p = new byte[c.length];
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("MD5");
+        for (int i = 0; i < c.length; i += 16) {
+            md.reset();
+            md.update(secret);
+            if (i == 0) {
+                md.update(authenticator);
+                md.update(salt);
+            } else {
+                md.update(c, i - 16, 16);
+            }
+            byte[] b = md.digest();
+            for (int j = 0; j < 16; j++) {
+                p[i + j] = (byte) (c[i + j] ^ b[j]);
+            }
+        }
+        return java.util.Arrays.copyOfRange(p, 1, 1 + (p[0] & 0xff));
+    }
+
+    @Test
+    void mppeKeysAndTunnelPasswordAreReEncryptedForTheClient() throws Exception {
+        ByteBuf request = accessRequest(12, CLIENT_SECRET, "eve", "pw", List.of());
+        byte[] clientAuthenticator = view(request).authenticator();
+        long tx = plugin.clientTransactionId(request);
+        Object context = plugin.prepareRequest(request, 4, real, NAS);
+        byte[] forwardedAuthenticator = view(request).authenticator();
+        byte[] salt = {(byte) 0x80, 0x01};
+        byte[] sendKey = new byte[32];
+        new java.util.Random(1).nextBytes(sendKey);
+        byte[] mppe = saltEncrypt(sendKey, bytes(REAL_SECRET), forwardedAuthenticator, salt);
+        byte[] sub = new byte[2 + mppe.length];
+        System.arraycopy(salt, 0, sub, 0, 2);
+        System.arraycopy(mppe, 0, sub, 2, mppe.length);
+        byte[] tunnel = saltEncrypt(bytes("tunnel-secret"), bytes(REAL_SECRET), forwardedAuthenticator, salt);
+        byte[] tunnelValue = new byte[3 + tunnel.length];
+        tunnelValue[0] = 1; // tag
+        System.arraycopy(salt, 0, tunnelValue, 1, 2);
+        System.arraycopy(tunnel, 0, tunnelValue, 3, tunnel.length);
+        ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, request, REAL_SECRET, List.of(
+                RadiusAttribute.vendorSpecific(SaltedAttributes.MICROSOFT, SaltedAttributes.MS_MPPE_SEND_KEY, sub),
+                new RadiusAttribute(SaltedAttributes.TUNNEL_PASSWORD, tunnelValue)));
+        plugin.prepareResponse(accept, tx, context);
+
+        RadiusView relayed = view(accept);
+        assertThat(RadiusAuthenticators.verifyResponse(relayed, clientAuthenticator, bytes(CLIENT_SECRET))).isTrue();
+        int s = relayed.findVendor(SaltedAttributes.MICROSOFT, SaltedAttributes.MS_MPPE_SEND_KEY);
+        byte[] relayedSub = new byte[relayed.attributeLength(s) - 2];
+        relayed.buffer().getBytes(relayed.base() + s + 2, relayedSub);
+        assertThat(saltDecrypt(java.util.Arrays.copyOfRange(relayedSub, 2, relayedSub.length), bytes(CLIENT_SECRET),
+                clientAuthenticator, salt)).isEqualTo(sendKey);
+        byte[] relayedTunnel = relayed.value(relayed.find(SaltedAttributes.TUNNEL_PASSWORD));
+        assertThat(relayedTunnel[0]).isEqualTo((byte) 1);
+        assertThat(saltDecrypt(java.util.Arrays.copyOfRange(relayedTunnel, 3, relayedTunnel.length),
+                bytes(CLIENT_SECRET), clientAuthenticator, salt)).isEqualTo(bytes("tunnel-secret"));
     }
 }

@@ -50,12 +50,13 @@ final class ConfigBinder {
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect", "home-address", "home-agent", "nai",
-            "spi", "key", "expect-code");
+            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
+            "home-address", "home-agent", "nai", "spi", "key", "expect-code");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
             "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
+            "radius", List.of("secret", "user", "password"),
             "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
@@ -500,6 +501,7 @@ final class ConfigBinder {
             case "http" -> Optional.of(new ProbeCheck.Http(s.string("path").orElse("/"),
                     s.integer("expect-status", 100, 599).orElse(200), s.string("host")));
             case "dns" -> dnsCheck(s);
+            case "radius" -> radiusCheck(s);
             case "mip" -> mobileIpCheck(s);
             default -> udpCheck(s);
         };
@@ -520,6 +522,19 @@ final class ConfigBinder {
         }) : Optional.empty();
         return lookup.isPresent() && expect.isPresent()
                 ? Optional.of(new ProbeCheck.Dns(lookup.get(), expect.get())) : Optional.empty();
+    }
+
+    /** Status-Server, or an Access-Request when {@code user} is given. */
+    private Optional<ProbeCheck> radiusCheck(Section s) {
+        // Without a secret of its own, the probe uses each real's secret.
+        Optional<String> secret = s.has("secret") ? s.string("secret") : Optional.of("");
+        Optional<String> user = s.string("user");
+        Optional<String> password = s.string("password");
+        if (password.isPresent() && user.isEmpty()) {
+            error(s.pathOf("password"), "only with user (an Access-Request probe)");
+            return Optional.empty();
+        }
+        return secret.map(value -> new ProbeCheck.Radius(value, user, password));
     }
 
     /** A Mobile IP registration probe (Home Agent Director). */

@@ -17,7 +17,9 @@ import java.util.Set;
 final class RadiusOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
-    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle");
+    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map", "vsa-correlation");
+    static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
+    static final List<String> ROUTE_KEYS = List.of("prefix", "real");
     static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
     @Override
@@ -48,8 +50,35 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         }
         RadiusOptions.FramedIp framedIp = RadiusOptions.FramedIp.DEFAULT;
         Duration stateIdle = RadiusOptions.DEFAULT_STATE_IDLE;
+        List<RadiusOptions.Route> routes = new ArrayList<>();
+        Optional<RadiusOptions.VsaCorrelation> vsa = Optional.empty();
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
+            if (radius.isPresent() && radius.get().has("route-map")) {
+                Section r = radius.get();
+                if (!vs.has("sticky")) {
+                    r.error(r.pathOf("route-map"), "needs a sticky table (sticky: on this virtual server)");
+                }
+                r.list("route-map").ifPresent(items -> {
+                    for (int i = 0; i < items.size(); i++) {
+                        String path = ConfigPath.index(r.pathOf("route-map"), i);
+                        Section.open(items.get(i), path, errors, ROUTE_KEYS).flatMap(this::route).ifPresent(routes::add);
+                    }
+                });
+            }
+            if (radius.isPresent() && radius.get().has("vsa-correlation")) {
+                Optional<Section> v = radius.get().section("vsa-correlation", VSA_KEYS);
+                if (v.isPresent()) {
+                    Section c = v.get();
+                    Optional<Integer> vendor = c.require("vendor", "required")
+                            ? c.integer("vendor", 0, Integer.MAX_VALUE) : Optional.empty();
+                    Optional<Integer> type = c.require("type", "required") ? c.integer("type", 0, 255) : Optional.empty();
+                    Duration hold = c.positiveDuration("hold").orElse(Duration.ofHours(1));
+                    if (vendor.isPresent() && type.isPresent()) {
+                        vsa = Optional.of(new RadiusOptions.VsaCorrelation(vendor.get(), type.get(), hold));
+                    }
+                }
+            }
             if (radius.isPresent()) {
                 stateIdle = radius.get().positiveDuration("state-idle").orElse(stateIdle);
                 Optional<Section> framed = radius.get().has("framed-ip")
@@ -65,7 +94,54 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         if (errors.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle));
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes, vsa));
+    }
+
+    private Optional<RadiusOptions.Route> route(Section r) {
+        boolean hasPrefix = r.require("prefix", "required");
+        boolean hasReal = r.require("real", "required");
+        Optional<Prefix> prefix = hasPrefix ? r.string("prefix").flatMap(t -> prefix(r, "prefix", t)) : Optional.empty();
+        Optional<String> real = Optional.empty();
+        if (hasReal) {
+            real = r.string("real").flatMap(text -> {
+                try {
+                    return Optional.of(AddressLiterals.parseEndpoint(text).toString());
+                } catch (IllegalArgumentException e) {
+                    r.error(r.pathOf("real"), e.getMessage() + " (a real of the farm, ADDRESS:PORT)");
+                    return Optional.empty();
+                }
+            });
+        }
+        if (prefix.isPresent() && prefix.get().network().getAddress().length != 4) {
+            r.error(r.pathOf("prefix"), "must be an IPv4 prefix (Framed-IP-Address is IPv4)");
+            return Optional.empty();
+        }
+        if (prefix.isEmpty() || real.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RadiusOptions.Route(prefix.get().network(), prefix.get().bits(), real.get()));
+    }
+
+    private record Prefix(InetAddress network, int bits) {
+    }
+
+    /** {@code ADDRESS/PREFIX}; reported at {@code key} of {@code s} when malformed. */
+    private static Optional<Prefix> prefix(Section s, String key, String text) {
+        String[] parts = text.split("/", -1);
+        try {
+            if (parts.length != 2 || !parts[1].matches("[0-9]{1,3}")) {
+                throw new IllegalArgumentException("'" + text + "' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8");
+            }
+            InetAddress network = AddressLiterals.parseAddress(parts[0]);
+            int bits = Integer.parseInt(parts[1]);
+            if (bits > network.getAddress().length * 8) {
+                throw new IllegalArgumentException("'" + text + "': prefix longer than the address");
+            }
+            return Optional.of(new Prefix(network, bits));
+        } catch (IllegalArgumentException e) {
+            s.error(s.pathOf(key), e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private Optional<RadiusOptions.Client> client(Section c) {
@@ -85,22 +161,10 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
                 }
             }
         } else {
-            Optional<String> text = c.string("subnet");
-            if (text.isPresent()) {
-                String[] parts = text.get().split("/", -1);
-                try {
-                    if (parts.length != 2 || !parts[1].matches("[0-9]{1,3}")) {
-                        throw new IllegalArgumentException("'" + text.get() + "' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8");
-                    }
-                    network = AddressLiterals.parseAddress(parts[0]);
-                    prefix = Integer.parseInt(parts[1]);
-                    if (prefix > network.getAddress().length * 8) {
-                        throw new IllegalArgumentException("'" + text.get() + "': prefix longer than the address");
-                    }
-                } catch (IllegalArgumentException e) {
-                    c.error(c.pathOf("subnet"), e.getMessage());
-                    network = null;
-                }
+            Optional<Prefix> subnet = c.string("subnet").flatMap(text -> prefix(c, "subnet", text));
+            if (subnet.isPresent()) {
+                network = subnet.get().network();
+                prefix = subnet.get().bits();
             }
         }
         if (network == null || secret.isEmpty()) {

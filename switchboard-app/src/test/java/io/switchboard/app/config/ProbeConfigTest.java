@@ -73,11 +73,11 @@ class ProbeConfigTest {
                     probes: [a, missing, a]
                     reals: [{ address: 10.0.0.2, port: 80 }]
                 """ + SERVER)).containsExactlyInAnyOrder(
-                "probes.a.type: unknown probe type 'smoke' (known: dns, http, mip, ping, tcp, udp)",
+                "probes.a.type: unknown probe type 'smoke' (known: dns, http, mip, ping, radius, tcp, udp)",
                 "probes.b.path: only for probes of type http",
                 "probes.c.expect-address: required for a dns probe: the address the answer must hold",
                 "probes.d.send: hex: must be followed by an even number of hex digits",
-                "probes.e.type: required: one of dns, http, mip, ping, tcp, udp",
+                "probes.e.type: required: one of dns, http, mip, ping, radius, tcp, udp",
                 "farms.web.probes[2]: probe 'a' listed twice",
                 "farms.web.probes[1]: no probe named 'missing'");
     }

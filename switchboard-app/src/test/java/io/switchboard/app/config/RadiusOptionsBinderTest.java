@@ -3,6 +3,7 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -53,13 +54,16 @@ class RadiusOptionsBinderTest {
                     farm: aaa-acct
                     clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
                     sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
-                    radius: { framed-ip: { learn: true, purge-on-stop: true, purge-on-accounting-on-off: true } }
+                    radius:
+                      framed-ip: { learn: true, purge-on-stop: true, purge-on-accounting-on-off: true }
+                      vsa-correlation: { vendor: 10415, type: 22, hold: 30m }
                 """);
         VirtualServerConfig acct = config.virtualServers().get("radius-acct");
         assertThat(acct.sticky().orElseThrow().group()).isEqualTo(Optional.of("subscribers"));
         assertThat(acct.options(RadiusOptions.class)).isEqualTo(new RadiusOptions(
                 List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8, "testing123")),
-                new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE));
+                new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                Optional.of(new RadiusOptions.VsaCorrelation(10415, 22, Duration.ofMinutes(30)))));
         assertThat(config.farms().get("aaa-auth").reals().get(0).secret()).isEqualTo(Optional.of("testing123"));
         assertThat(config.virtualServers().get("radius-auth").options(RadiusOptions.class).stateIdle())
                 .isEqualTo(Duration.ofMinutes(2));
@@ -88,8 +92,85 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
-                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle)",
+                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map, vsa-correlation)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
+    }
+
+    @Test
+    void routeMapBindsAndIsChecked() throws Exception {
+        SwitchboardConfig config = LOADER.parse(FARMS + """
+                virtual-servers:
+                  acct:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    sticky: { key: calling-station-id, idle: 1h }
+                    radius:
+                      route-map:
+                        - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
+                        - { prefix: 10.1.2.0/24, real: 127.0.0.3:1813 }
+                """);
+        assertThat(config.virtualServers().get("acct").options(RadiusOptions.class).routeMap()).containsExactly(
+                new RadiusOptions.Route(InetAddress.getByName("10.1.0.0"), 16, "127.0.0.2:1813"),
+                new RadiusOptions.Route(InetAddress.getByName("10.1.2.0"), 24, "127.0.0.3:1813"));
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  acct:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    radius:
+                      route-map:
+                        - { prefix: "2001:db8::/32", real: 127.0.0.2:1813 }
+                        - { prefix: 10.1.2.0/24, real: nowhere }
+                        - { prefix: 10.1.2.0/24 }
+                """)).containsExactly(
+                "virtual-servers.acct.radius.route-map: needs a sticky table (sticky: on this virtual server)",
+                "virtual-servers.acct.radius.route-map[0].prefix: must be an IPv4 prefix (Framed-IP-Address is IPv4)",
+                "virtual-servers.acct.radius.route-map[1].real: 'nowhere': missing port, e.g. 127.0.0.1:2123 (a real of the farm, ADDRESS:PORT)",
+                "virtual-servers.acct.radius.route-map[2].real: required");
+    }
+
+    @Test
+    void radiusProbesBind() throws Exception {
+        SwitchboardConfig config = LOADER.parse("""
+                probes:
+                  status: { type: radius, secret: testing123 }
+                  login: { type: radius, secret: testing123, user: probe, password: pw, timeout: 1s }
+                farms:
+                  aaa:
+                    probes: [status, login]
+                    reals: [{ address: 127.0.0.2, port: 1812, secret: testing123 }]
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """);
+        assertThat(config.probes().get("status").check())
+                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.empty(), Optional.empty()));
+        assertThat(config.probes().get("login").check())
+                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.of("probe"), Optional.of("pw")));
+        assertThat(LOADER.parse("""
+                probes:
+                  own: { type: radius }
+                farms:
+                  aaa: { probes: [own], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """).probes().get("own").check()).isEqualTo(new ProbeCheck.Radius("", Optional.empty(), Optional.empty()));
+        assertThat(errors("""
+                probes:
+                  a: { type: radius, secret: "" }
+                  b: { type: radius, secret: s, password: pw }
+                  c: { type: udp, send: x, expect: y, secret: s }
+                farms:
+                  aaa: { reals: [{ address: 127.0.0.2, port: 1812 }] }
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                """)).containsExactly(
+                "probes.a.secret: must not be empty",
+                "probes.b.password: only with user (an Access-Request probe)",
+                "probes.c.secret: only for probes of type radius");
     }
 
     @Test
@@ -98,5 +179,9 @@ class RadiusOptionsBinderTest {
                 virtual-servers:
                   u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, clients: [] }
                 """)).containsExactly("virtual-servers.u.clients: only for service radius or tcp, not udp");
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, radius: { state-idle: 1m } }
+                """)).containsExactly("virtual-servers.u.radius: only for service radius, not udp");
     }
 }

@@ -1,0 +1,136 @@
+package io.switchboard.director.radius;
+
+import static io.switchboard.director.radius.RadiusPackets.accessRequest;
+import static io.switchboard.director.radius.RadiusPackets.accountingRequest;
+import static io.switchboard.director.radius.RadiusPackets.answer;
+import static io.switchboard.director.radius.RadiusPackets.bytes;
+import static io.switchboard.director.radius.RadiusPackets.text;
+import static io.switchboard.director.radius.RadiusPackets.view;
+import static io.switchboard.director.radius.RadiusPluginTest.addr;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.switchboard.codec.radius.RadiusAcctStatusType;
+import io.switchboard.codec.radius.RadiusAttribute;
+import io.switchboard.codec.radius.RadiusAttributeType;
+import io.switchboard.codec.radius.RadiusAuthenticators;
+import io.switchboard.codec.radius.RadiusCode;
+import io.switchboard.codec.radius.RadiusView;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.InMemoryStickyTable;
+import io.switchboard.director.udp.PluginContext;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** A VSA from authentication, injected into the subscriber's Accounting-Start by the grouped acct virtual server. */
+class VsaCorrelationTest {
+
+    static final int VENDOR = 10415;
+    static final int TYPE = 22;
+    static final InetSocketAddress NAS = new InetSocketAddress(addr("127.0.0.20"), 1);
+    static final String CSID = "4915100000001";
+
+    private final AtomicLong now = new AtomicLong(1);
+    private final Farms farms;
+    private final RadiusPlugin auth;
+    private final RadiusPlugin acct;
+
+    VsaCorrelationTest() {
+        Map<String, FarmConfig> configs = new LinkedHashMap<>();
+        configs.put("auth", farm("auth", 1812));
+        configs.put("acct", farm("acct", 1813));
+        farms = new Farms(configs);
+        InMemoryStickyTable group = new InMemoryStickyTable("group/s", Duration.ofHours(1), 100);
+        auth = plugin("auth", group);
+        acct = plugin("acct", group);
+    }
+
+    private static FarmConfig farm(String name, int port) {
+        return new FarmConfig(name, PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(new RealConfig(
+                addr("127.0.0.2"), port, 1, OptionalInt.empty(), true, Optional.of("real"))), Optional.empty());
+    }
+
+    private RadiusPlugin plugin(String farm, InMemoryStickyTable table) {
+        RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, "nas")),
+                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                Optional.of(new RadiusOptions.VsaCorrelation(VENDOR, TYPE, Duration.ofMinutes(10))));
+        VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), ServiceKind.RADIUS,
+                farm, Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID), Duration.ofHours(1),
+                        OptionalInt.empty(), 100, Optional.of("s"))),
+                Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
+        RadiusPlugin plugin = (RadiusPlugin) new RadiusService().create(vs);
+        plugin.attach(new PluginContext(vs, table, farms, now::get));
+        return plugin;
+    }
+
+    private RealServer real(String farm) {
+        return farms.farm(farm).reals().get(0);
+    }
+
+    private void authenticateWithVsaInTheAccept(byte[] value) throws Exception {
+        ByteBuf request = accessRequest(1, "nas", "bob", "pw", List.of(text(RadiusAttributeType.CALLING_STATION_ID, CSID)));
+        long tx = auth.clientTransactionId(request);
+        Object context = auth.prepareRequest(request, 1, real("auth"), NAS);
+        ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, request, "real",
+                List.of(RadiusAttribute.vendorSpecific(VENDOR, TYPE, value)));
+        auth.prepareResponse(accept, tx, context);
+    }
+
+    private ByteBuf start(List<RadiusAttribute> more) throws Exception {
+        List<RadiusAttribute> attributes = new java.util.ArrayList<>(List.of(
+                RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START),
+                text(RadiusAttributeType.CALLING_STATION_ID, CSID)));
+        attributes.addAll(more);
+        ByteBuf request = accountingRequest(7, "nas", attributes);
+        acct.classify(request, NAS);
+        acct.prepareRequest(request, 9, real("acct"), NAS);
+        return request;
+    }
+
+    @Test
+    void theVsaOfTheAcceptIsAddedToTheAccountingStartAndSigned() throws Exception {
+        authenticateWithVsaInTheAccept(bytes("charging-id-1"));
+        ByteBuf forwarded = start(List.of());
+        RadiusView view = view(forwarded);
+        int sub = view.findVendor(VENDOR, TYPE);
+        assertThat(sub).isPositive();
+        assertThat(view.buffer().toString(view.base() + sub + 2, view.attributeLength(sub) - 2,
+                java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("charging-id-1");
+        assertThat(view.length()).isEqualTo(forwarded.readableBytes());
+        assertThat(RadiusAuthenticators.verifyRequest(view, bytes("real"))).isTrue();
+        assertThat(view.identifier()).isEqualTo(9);
+    }
+
+    @Test
+    void aStartThatHasTheVsaOrComesAfterTheHoldIsLeftAlone() throws Exception {
+        authenticateWithVsaInTheAccept(bytes("charging-id-1"));
+        ByteBuf own = start(List.of(RadiusAttribute.vendorSpecific(VENDOR, TYPE, bytes("own"))));
+        RadiusView view = view(own);
+        int sub = view.findVendor(VENDOR, TYPE);
+        assertThat(view.attributeLength(sub)).isEqualTo(2 + 3);
+
+        now.addAndGet(Duration.ofMinutes(11).toNanos());
+        ByteBuf late = start(List.of());
+        assertThat(view(late).findVendor(VENDOR, TYPE)).isNegative();
+        assertThat(RadiusAuthenticators.verifyRequest(view(late), bytes("real"))).isTrue();
+        assertThat(ByteBufUtil.getBytes(late)).hasSize(view(late).length());
+    }
+}
