@@ -93,6 +93,11 @@ final class FlowUpstream implements Upstream {
                     }
 
                     @Override
+                    public void channelReadComplete(ChannelHandlerContext ctx) {
+                        lane.flushRelays();
+                    }
+
+                    @Override
                     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
                         lane.log.warn("virtual server {}: socket toward {} failed: {}", lane.virtualServer.name(),
                                 self[0].real.id(), cause.toString());

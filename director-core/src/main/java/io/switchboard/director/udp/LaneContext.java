@@ -23,6 +23,7 @@ final class LaneContext {
     final Supplier<Bootstrap> bootstrap;
     final RateLimitedLog log;
     Channel virtualAddress;
+    private boolean relaysQueued;
 
     LaneContext(VirtualServer virtualServer, EventLoop loop, Ticker ticker, Supplier<Bootstrap> bootstrap,
             RateLimitedLog log) {
@@ -34,10 +35,27 @@ final class LaneContext {
         this.log = log;
     }
 
-    /** Sends an answer to a client from the virtual address; takes ownership of {@code answer}. */
+    /**
+     * Queues an answer to a client on the virtual address; takes ownership of {@code answer}. It
+     * leaves at the next {@link #flushRelays()}, at the end of the read burst that produced it, so a
+     * burst of answers goes out in one sendmmsg where the transport has it.
+     */
     void relay(ByteBuf answer, InetSocketAddress client) {
         metrics.relayed();
-        virtualAddress.writeAndFlush(new DatagramPacket(answer, client), virtualAddress.voidPromise());
+        virtualAddress.write(new DatagramPacket(answer, client), virtualAddress.voidPromise());
+        relaysQueued = true;
+    }
+
+    /** Something else was queued on the virtual address (a local answer): flush it with the relays. */
+    void markRelayQueued() {
+        relaysQueued = true;
+    }
+
+    void flushRelays() {
+        if (relaysQueued) {
+            relaysQueued = false;
+            virtualAddress.flush();
+        }
     }
 
     void drop(DropReason reason, InetSocketAddress client, String detail) {

@@ -51,6 +51,9 @@ final class TransactionUpstream implements Upstream {
     private final int idBits;
     /** Director sockets of this lane; each has an id space of its own toward every real. */
     private final Channel[] sockets;
+    /** Which sockets have writes waiting for the end of the read burst. */
+    private final boolean[] queued;
+    private boolean anyQueued;
     /** Ids to try before a real counts as having no free id: the whole space when it is small. */
     private final long probes;
     private final long[] nextId;
@@ -91,6 +94,7 @@ final class TransactionUpstream implements Upstream {
         // Pending ids carry the socket index above the wire id; they must fit the table's 40 bits.
         int wanted = plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1;
         this.sockets = new Channel[idBits + 32 - Integer.numberOfLeadingZeros(wanted - 1) <= 40 ? wanted : 1];
+        this.queued = new boolean[sockets.length];
         long space = (idMask + 1) * sockets.length;
         this.probes = sockets.length > 1 ? space : MAX_ID_PROBES;
         int slots = 0;
@@ -131,6 +135,13 @@ final class TransactionUpstream implements Upstream {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
                         answer(packet, socketBits);
+                    }
+
+                    @Override
+                    public void channelReadComplete(ChannelHandlerContext ctx) {
+                        // Answers relayed, and requests resent elsewhere after a refusal.
+                        lane.flushRelays();
+                        flush();
                     }
 
                     @Override
@@ -297,8 +308,27 @@ final class TransactionUpstream implements Upstream {
 
     /** Sends on the socket that {@code pendingId} belongs to. */
     private void send(ByteBuf datagram, RealServer real, long pendingId) {
-        Channel socket = sockets[(int) (pendingId >>> idBits)];
-        socket.writeAndFlush(new DatagramPacket(datagram, real.address()), socket.voidPromise());
+        int index = (int) (pendingId >>> idBits);
+        Channel socket = sockets[index];
+        socket.write(new DatagramPacket(datagram, real.address()), socket.voidPromise());
+        if (!queued[index]) {
+            queued[index] = true;
+            anyQueued = true;
+        }
+    }
+
+    @Override
+    public void flush() {
+        if (!anyQueued) {
+            return;
+        }
+        anyQueued = false;
+        for (int i = 0; i < sockets.length; i++) {
+            if (queued[i]) {
+                queued[i] = false;
+                sockets[i].flush();
+            }
+        }
     }
 
     /** An answer from a real: find its request, restore it for the client, relay it. */

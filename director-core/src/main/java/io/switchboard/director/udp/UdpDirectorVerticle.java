@@ -36,6 +36,9 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
+    /** Datagrams read per recvmmsg call. */
+    static final int RECVMMSG_BATCH = 8;
+
     private final VirtualServer virtualServer;
     private final Farms farms;
     private final Ticker ticker;
@@ -109,16 +112,21 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     }
 
     private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort) {
-        int maxDatagram = virtualServer.config().maxDatagram();
+        // One byte more than allowed, so that an oversized datagram is seen, not truncated.
+        int slot = Math.min(65_508, virtualServer.config().maxDatagram() + 1);
         Bootstrap b = new Bootstrap()
                 .group(loop)
                 .channelFactory(() -> (Channel) transport.datagramChannel())
-                // One byte more than allowed, so that an oversized datagram is seen, not truncated.
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(Math.min(65_536, maxDatagram + 1)))
                 .option(ChannelOption.SO_RCVBUF, 4 << 20)
                 .option(ChannelOption.SO_SNDBUF, 4 << 20);
         if (reusePort) {
-            b.option(EpollChannelOption.SO_REUSEPORT, true);
+            // recvmmsg: one system call reads up to RECVMMSG_BATCH datagrams, each into its own slot
+            // of one buffer (DESIGN.md §2: datagram batching is the lever past the bare relay).
+            b.option(EpollChannelOption.SO_REUSEPORT, true)
+                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * RECVMMSG_BATCH));
+        } else {
+            b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot));
         }
         return b;
     }

@@ -59,6 +59,13 @@ final class UdpLane {
             }
 
             @Override
+            public void channelReadComplete(ChannelHandlerContext ctx) {
+                // The end of a read burst: what it queued toward the reals (and local answers) leaves now.
+                upstream.flush();
+                lane.flushRelays();
+            }
+
+            @Override
             public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
                 lane.log.warn("virtual server {}: socket error: {}", lane.virtualServer.name(), cause.toString());
             }
@@ -68,8 +75,12 @@ final class UdpLane {
     /** Binds the upstream side; call on the lane's loop once the virtual address is bound. */
     Future<?> start(Channel virtualAddress) {
         lane.virtualAddress = virtualAddress;
-        housekeeping = lane.loop.scheduleAtFixedRate(() -> upstream.housekeep(lane.ticker.nanos()),
-                HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS, TimeUnit.MILLISECONDS);
+        housekeeping = lane.loop.scheduleAtFixedRate(() -> {
+            upstream.housekeep(lane.ticker.nanos());
+            // Expiry may resend a request elsewhere or relay a refusal.
+            upstream.flush();
+            lane.flushRelays();
+        }, HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS, TimeUnit.MILLISECONDS);
         return upstream.start();
     }
 
@@ -90,8 +101,8 @@ final class UdpLane {
                     : responder.answerLocally(datagram, client, lane.virtualAddress.alloc());
             if (answer != null) {
                 lane.metrics.answeredLocally();
-                lane.virtualAddress.writeAndFlush(new DatagramPacket(answer, client),
-                        lane.virtualAddress.voidPromise());
+                lane.virtualAddress.write(new DatagramPacket(answer, client), lane.virtualAddress.voidPromise());
+                lane.markRelayQueued();
                 return;
             }
             key = lane.virtualServer.plugin().classify(datagram, client);

@@ -21,6 +21,10 @@ interface Upstream {
      */
     void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long nowNanos);
 
+    /** Sends what {@link #forward} queued; called at the end of each read burst. */
+    default void flush() {
+    }
+
     /** Expires overdue requests and idle state. */
     void housekeep(long nowNanos);
 
