@@ -172,12 +172,31 @@ public final class Replay {
 
     /** Sends every request, waits one timeout for the last answers, and reports. */
     public Report run(Requests requests) throws IOException {
-        SignalingProtocol protocol = requests.protocol();
+        List<Request> list = requests.requests();
+        Instant first = list.get(0).captured();
+        return run(requests.protocol(), list.size(), i -> list.get(i).payload(),
+                i -> offsetNanos(i, first, list.get(i).captured()));
+    }
+
+    /**
+     * Sends {@code count} requests made by {@code template} (the i-th request's bytes, see
+     * {@link Template}) at the fixed rate of the pacing (load generation), and reports.
+     */
+    public Report run(SignalingProtocol protocol, int count, java.util.function.IntFunction<byte[]> template)
+            throws IOException {
+        if (pacing.rate() <= 0) {
+            throw new IllegalArgumentException("load from a template needs --rate");
+        }
+        return run(protocol, count, template, i -> offsetNanos(i, null, null));
+    }
+
+    private Report run(SignalingProtocol protocol, int count, java.util.function.IntFunction<byte[]> payloads,
+                       java.util.function.IntToLongFunction schedule) throws IOException {
         Map<Long, ArrayDeque<Pending>> byId = new HashMap<>();
         ArrayDeque<Pending> inOrder = new ArrayDeque<>();
         long timeoutNanos = timeout.toNanos();
         int[] counts = new int[2]; // answered, late
-        long[] latencies = new long[requests.requests().size()];
+        long[] latencies = new long[count];
         try (DatagramChannel channel = DatagramChannel.open()) {
             channel.bind(new InetSocketAddress(target.getAddress().isLoopbackAddress()
                     ? InetAddress.getLoopbackAddress() : null, 0));
@@ -218,18 +237,17 @@ public final class Replay {
             }, "replay-receiver");
             receiver.setDaemon(true);
             receiver.start();
-            MessageDirection.transactionId(protocol, requests.requests().get(0).payload()); // loads the codecs
+            MessageDirection.transactionId(protocol, payloads.apply(0)); // loads the codecs
             long start = System.nanoTime();
-            Instant first = requests.requests().get(0).captured();
-            int index = 0;
             long lastSent = start;
-            for (Request r : requests.requests()) {
-                long due = start + offsetNanos(index++, first, r.captured());
+            for (int index = 0; index < count; index++) {
+                byte[] payload = payloads.apply(index);
+                long due = start + schedule.applyAsLong(index);
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
                     LockSupport.parkNanos(wait);
                 }
-                long id = MessageDirection.transactionId(protocol, r.payload());
+                long id = MessageDirection.transactionId(protocol, payload);
                 synchronized (byId) {
                     Pending p = new Pending(System.nanoTime());
                     if (id < 0) {
@@ -237,11 +255,11 @@ public final class Replay {
                     } else {
                         byId.computeIfAbsent(id, k -> new ArrayDeque<>()).add(p);
                     }
-                    record(true, local, target, r.payload());
+                    record(true, local, target, payload);
                     lastSent = p.sentNanos();
                 }
                 try {
-                    channel.write(ByteBuffer.wrap(r.payload()));
+                    channel.write(ByteBuffer.wrap(payload));
                 } catch (PortUnreachableException e) {
                     // the peer is not listening (yet): the request is lost
                 }
@@ -262,7 +280,7 @@ public final class Replay {
                 Thread.currentThread().interrupt();
             }
             synchronized (byId) {
-                int sent = requests.requests().size();
+                int sent = count;
                 int answered = counts[0];
                 int late = counts[1];
                 long[] sorted = Arrays.copyOf(latencies, answered);
@@ -314,7 +332,11 @@ public final class Replay {
                 return null;
             }
         }
-        return queue.poll();
+        Pending p = queue.poll();
+        if (queue.isEmpty() && queue != inOrder) {
+            byId.remove(id);
+        }
+        return p;
     }
 
     private static boolean allDone(Map<Long, ArrayDeque<Pending>> byId, ArrayDeque<Pending> inOrder) {

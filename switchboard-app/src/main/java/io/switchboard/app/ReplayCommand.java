@@ -6,14 +6,18 @@ import io.switchboard.app.config.Durations;
 import io.switchboard.pcap.CaptureException;
 import io.switchboard.pcap.PcapWriter;
 import io.switchboard.pcap.Replay;
+import io.switchboard.pcap.Template;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -57,6 +61,18 @@ final class ReplayCommand implements Callable<Integer> {
             description = "an answer later than this is late; the run ends this long after the last request (default ${DEFAULT-VALUE})")
     String timeout;
 
+    @Option(names = "--duration", paramLabel = "D",
+            description = "load from a template: send the capture's requests over and over at --rate for this long")
+    String duration;
+
+    @Option(names = "--vary", paramLabel = "FIELD:K",
+            description = "with --duration: rewrite FIELD (imsi, username, calling-station-id) over K values; repeatable")
+    List<String> vary = new ArrayList<>();
+
+    @Option(names = "--secret", paramLabel = "S",
+            description = "with --duration: sign RADIUS requests again with this shared secret")
+    String secret;
+
     @Option(names = "--write", paramLabel = "FILE", description = "write what was sent and received to a pcap file")
     Path write;
 
@@ -85,7 +101,28 @@ final class ReplayCommand implements Callable<Integer> {
             Replay.Report report;
             try (PcapWriter writer = write == null ? null : PcapWriter.create(write)) {
                 Replay replay = new Replay(target, pacing, wait, writer == null ? null : recorder(writer));
-                report = replay.run(requests);
+                if (duration == null) {
+                    if (!vary.isEmpty() || secret != null) {
+                        throw new IllegalArgumentException("--vary and --secret go with --duration (load from a template)");
+                    }
+                    report = replay.run(requests);
+                } else {
+                    Duration length = Durations.parse(duration);
+                    if (pace == null || pace.rate == null) {
+                        throw new IllegalArgumentException("--duration needs --rate");
+                    }
+                    long count = (long) Math.ceil(pace.rate * length.toNanos() / 1e9);
+                    if (count < 1 || count > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException("--rate × --duration must be between 1 and 2^31 requests");
+                    }
+                    List<Template.Variation> variations = new ArrayList<>();
+                    for (String v : vary) {
+                        variations.add(Template.Variation.parse(v));
+                    }
+                    Template template = new Template(requests, variations,
+                            secret == null ? null : secret.getBytes(StandardCharsets.UTF_8));
+                    report = replay.run(requests.protocol(), (int) count, template::make);
+                }
                 if (replay.recordFailure() != null) {
                     throw replay.recordFailure();
                 }

@@ -142,6 +142,44 @@ class ReplayNodeIT {
     }
 
     @Test
+    void oneRequestBecomesALoadOfManySubscribers() throws Exception {
+        AtomicInteger first = new AtomicInteger();
+        AtomicInteger second = new AtomicInteger();
+        DatagramSocket aaa1 = responder(first);
+        DatagramSocket aaa2 = responder(second);
+        Node node = node("""
+                farms:
+                  aaa:
+                    reals:
+                      - { address: 127.0.0.1, port: %d, weight: 1, secret: testing123 }
+                      - { address: 127.0.0.1, port: %d, weight: 1, secret: testing123 }
+                virtual-servers:
+                  radius-auth:
+                    listen: 127.0.0.1:0
+                    service: radius
+                    farm: aaa
+                    clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
+                    sticky: { keys: [calling-station-id, username], idle: 1h }
+                """.formatted(aaa1.getLocalPort(), aaa2.getLocalPort()));
+        InetSocketAddress vip = node.director().localAddress("radius-auth");
+        Path template = dir.resolve("template.pcap");
+        try (PcapWriter writer = PcapWriter.create(template)) {
+            writer.udp(InetAddress.getByName("198.51.100.1"), 40000, InetAddress.getByName("192.0.2.1"), 1812,
+                    WhatIfCommandTest.accessRequest(7, "subscriber", "4420000000100"));
+        }
+        int status = execute("replay", template.toString(), "--to", "127.0.0.1:" + vip.getPort(), "--rate", "400",
+                "--duration", "1s", "--vary", "calling-station-id:50", "--secret", "testing123", "--timeout", "3s");
+        assertThat(status).as(err.toString()).isZero();
+        JsonNode report = report();
+        assertThat(report.get("sent").asInt()).isEqualTo(400);
+        assertThat(report.get("answered").asInt()).isEqualTo(400);
+        // 50 subscribers, 8 requests each, 25 per real by round robin
+        assertThat(node.director().virtualServers().get("radius-auth").selector().sticky().size()).isEqualTo(50);
+        assertThat(first.get()).isEqualTo(200);
+        assertThat(second.get()).isEqualTo(200);
+    }
+
+    @Test
     void genericUdpAnswersAreMatchedByArrivalOrderAndSilenceIsLoss() throws Exception {
         SimulatedUdpBackend a = new SimulatedUdpBackend("a", new InetSocketAddress("127.0.0.1", 0));
         SimulatedUdpBackend b = new SimulatedUdpBackend("b", new InetSocketAddress("127.0.0.1", 0));
