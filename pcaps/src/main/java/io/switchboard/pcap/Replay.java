@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * a fixed rate (open loop: the schedule does not wait for answers), from one socket.
  *
  * <p>An answer within the timeout counts as answered (with its latency from the moment the request
- * was sent); one that comes later, before the run ends, as late; a request without answer as lost.
+ * was due by the schedule, so that a sender falling behind does not hide latency); one that comes later, before the run ends, as late; a request without answer as lost.
  * The run ends one timeout after the last request was sent.
  */
 public final class Replay {
@@ -249,7 +249,9 @@ public final class Replay {
                 }
                 long id = MessageDirection.transactionId(protocol, payload);
                 synchronized (byId) {
-                    Pending p = new Pending(System.nanoTime());
+                    // Latency counts from the intended send time, not the actual one: a sender that
+                    // falls behind its schedule shows up in the latencies (no coordinated omission).
+                    Pending p = new Pending(Math.min(due, System.nanoTime()));
                     if (id < 0) {
                         inOrder.add(p);
                     } else {

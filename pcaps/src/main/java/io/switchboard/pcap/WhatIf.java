@@ -40,6 +40,8 @@ import java.util.function.Function;
  * <p>A request belongs to the virtual server whose port it was sent to, and address unless the
  * virtual server listens on a wildcard address. Answers ({@link MessageDirection}) are skipped.
  *
+ * <p>Frames that cannot be read are reported as {@link Outcome#unreadable} and skipped.
+ *
  * <p>A <em>stickiness violation</em> is a request whose key was last sent to another real that still
  * serves its bound clients, within the sticky idle time: its binding should have held.
  */
@@ -70,7 +72,17 @@ public final class WhatIf {
      *               {@code dropped:<reason>}
      */
     public record Outcome(String file, int frame, String vserver, String keyKind, String key, String real,
-                          String reason, boolean violation) {
+                          String reason, boolean violation, String error) {
+
+        Outcome(String file, int frame, String vserver, String keyKind, String key, String real, String reason,
+                boolean violation) {
+            this(file, frame, vserver, keyKind, key, real, reason, violation, null);
+        }
+
+        /** A frame that could not be read (cut by the snap length, fragments that never completed). */
+        static Outcome unreadable(String file, int frame, String error) {
+            return new Outcome(file, frame, null, null, null, null, null, false, error);
+        }
 
         public Map<String, Object> toMap() {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -78,6 +90,10 @@ public final class WhatIf {
                 m.put("file", file);
             }
             m.put("frame", frame);
+            if (error != null) {
+                m.put("error", error);
+                return m;
+            }
             m.put("vserver", vserver);
             m.put("key_kind", keyKind);
             m.put("key", key);
@@ -153,6 +169,7 @@ public final class WhatIf {
                 datagram(d, label, out);
             } else {
                 unreadable++;
+                out.accept(Outcome.unreadable(label, event.frame(), ((CaptureEvent.Unreadable) event).reason()));
             }
         };
         try (CaptureFile file = CaptureFile.open(capture)) {

@@ -183,6 +183,29 @@ class WhatIfCommandTest {
         assertThat(err.toString()).contains("missing.pcap").doesNotContain("Exception");
     }
 
+    @Test
+    void fragmentedRequestsAreReassembledAndATruncatedFileIsNamed() throws Exception {
+        Path file = dir.resolve("fragments.pcap");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.udp(InetAddress.getByName("198.51.100.1"), 40000, InetAddress.getByName("192.0.2.1"), 1812,
+                    accessRequest(1, "user1", "4420000000101"));
+            writer.udpFragmented((java.net.Inet4Address) InetAddress.getByName("198.51.100.2"), 40000,
+                    (java.net.Inet4Address) InetAddress.getByName("192.0.2.1"), 1812,
+                    accessRequest(2, "user2-with-a-long-name-to-need-fragments", "4420000000102"), 16);
+        }
+        assertThat(execute("whatif", "-c", LAB, file.toString())).isZero();
+        assertThat(summary().get("requests").asInt()).isEqualTo(2);
+        assertThat(lines()).noneSatisfy(n -> assertThat(n.has("error")).isTrue());
+
+        byte[] whole = java.nio.file.Files.readAllBytes(file);
+        Path cut = dir.resolve("cut.pcap");
+        java.nio.file.Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 10));
+        out.getBuffer().setLength(0);
+        assertThat(execute("whatif", "-c", LAB, cut.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("cut.pcap").doesNotContain("Exception");
+        assertThat(summary().get("requests").asInt()).isEqualTo(1); // what came before the cut
+    }
+
     /**
      * {@code subscribers} NASes' Access-Requests (User-Name and Calling-Station-Id), {@code rounds}
      * rounds of one request per subscriber each, one frame per request, 1 ms apart.
