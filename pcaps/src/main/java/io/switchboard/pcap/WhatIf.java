@@ -47,20 +47,46 @@ import java.util.function.Function;
  */
 public final class WhatIf {
 
-    /** Takes {@code real} ({@code address:port} or {@code farm/address:port}) out of service at {@code frame}. */
-    public record Failure(String real, int frame) {
+    /**
+     * Takes {@code real} ({@code address:port} or {@code farm/address:port}) out of service at the
+     * first request from {@code frame} on (of any capture), or, when {@code frame} is 0, from
+     * {@code afterNanos} of capture time after the run's first frame.
+     */
+    public record Failure(String real, int frame, long afterNanos) {
 
-        /** Parses {@code REAL@FRAME}. */
+        private static final java.util.regex.Pattern TIME = java.util.regex.Pattern.compile("\\+(\\d+)(ms|s|m|h)");
+
+        /** Parses {@code REAL@FRAME} or {@code REAL@+TIME} ({@code +30s}, {@code +500ms}, {@code +5m}, {@code +1h}). */
         public static Failure parse(String text) {
             int at = text.lastIndexOf('@');
             if (at <= 0 || at == text.length() - 1) {
-                throw new IllegalArgumentException("expected REAL@FRAME, e.g. 10.0.0.2:1812@120: " + text);
+                throw new IllegalArgumentException("expected REAL@FRAME or REAL@+TIME, e.g. 10.0.0.2:1812@120 or 10.0.0.2:1812@+30s: " + text);
+            }
+            String when = text.substring(at + 1);
+            java.util.regex.Matcher m = TIME.matcher(when);
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                long nanos = switch (m.group(2)) {
+                    case "ms" -> n * 1_000_000L;
+                    case "s" -> n * 1_000_000_000L;
+                    case "m" -> n * 60_000_000_000L;
+                    default -> n * 3_600_000_000_000L;
+                };
+                return new Failure(text.substring(0, at), 0, nanos);
             }
             try {
-                return new Failure(text.substring(0, at), Integer.parseInt(text.substring(at + 1)));
+                int frame = Integer.parseInt(when);
+                if (frame < 1) {
+                    throw new NumberFormatException();
+                }
+                return new Failure(text.substring(0, at), frame, 0);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("frame is not a number in " + text);
+                throw new IllegalArgumentException("expected a frame number (from 1) or +TIME (+30s) after @ in " + text);
             }
+        }
+
+        boolean due(int frame, long sinceStartNanos) {
+            return this.frame > 0 ? frame >= this.frame : sinceStartNanos >= afterNanos;
         }
     }
 
@@ -131,7 +157,7 @@ public final class WhatIf {
         this.failures = List.copyOf(failures);
         for (Failure f : failures) {
             if (find(f.real()) == null) {
-                throw new IllegalArgumentException("--fail " + f.real() + "@" + f.frame()
+                throw new IllegalArgumentException("--fail " + f.real()
                         + ": no such real (give address:port or farm/address:port)");
             }
         }
@@ -250,7 +276,7 @@ public final class WhatIf {
 
     private void applyFailures(int frame) {
         for (Failure f : failures) {
-            if (frame >= f.frame() && !applied.contains(f)) {
+            if (f.due(frame, now) && !applied.contains(f)) {
                 applied.add(f);
                 find(f.real()).takeOutOfService();
             }

@@ -145,12 +145,12 @@ final class ReplayCommand implements Callable<Integer> {
         return new Replay.Recorder() {
             @Override
             public void sent(InetSocketAddress from, InetSocketAddress to, byte[] payload) throws IOException {
-                writer.udp(from.getAddress(), from.getPort(), to.getAddress(), to.getPort(), payload);
+                writer.time(java.time.Instant.now()).udp(from.getAddress(), from.getPort(), to.getAddress(), to.getPort(), payload);
             }
 
             @Override
             public void received(InetSocketAddress from, InetSocketAddress to, byte[] payload) throws IOException {
-                writer.udp(from.getAddress(), from.getPort(), to.getAddress(), to.getPort(), payload);
+                writer.time(java.time.Instant.now()).udp(from.getAddress(), from.getPort(), to.getAddress(), to.getPort(), payload);
             }
         };
     }

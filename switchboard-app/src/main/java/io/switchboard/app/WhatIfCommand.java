@@ -35,8 +35,9 @@ final class WhatIfCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "capture files (.pcap or .pcapng)")
     List<Path> captures;
 
-    @Option(names = "--fail", paramLabel = "REAL@FRAME",
-            description = "take a real (address:port or farm/address:port) out of service at that frame; repeatable")
+    @Option(names = "--fail", paramLabel = "REAL@FRAME|REAL@+TIME",
+            description = "take a real (address:port or farm/address:port) out of service at that frame, or that long"
+                    + " (+30s, +500ms, +5m) after the first frame; repeatable")
     List<String> fail = new ArrayList<>();
 
     @Option(names = "--quiet", description = "print the summary only")

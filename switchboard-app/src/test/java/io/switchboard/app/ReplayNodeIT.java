@@ -119,6 +119,8 @@ class ReplayNodeIT {
         assertThat(err.toString()).contains("120 request(s) to port 1812 (radius)");
         assertThat(first.get() + second.get()).isEqualTo(120);
         assertThat(first.get()).isEqualTo(60); // 40 subscribers by round robin, sticky for their 3 requests
+        assertThat(CaptureFile.readAll(written)).allSatisfy(f -> assertThat(f.timestamp())
+                .isBetween(java.time.Instant.now().minusSeconds(60), java.time.Instant.now()));
         List<UdpDatagram> exchanged = new ArrayList<>();
         UdpExtractor.extract(CaptureFile.readAll(written)).forEach(e -> {
             if (e instanceof UdpDatagram d) {

@@ -161,6 +161,19 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void aFailureCanBeGivenAsCaptureTime() throws Exception {
+        Path capture = subscribers(50, 4); // frames 1 ms apart: frame 101 is 100 ms after frame 1
+        assertThat(execute("whatif", "-c", LAB, "--quiet", "--fail", "aaa/10.0.0.2:1812@+100ms", capture.toString()))
+                .isZero();
+        assertThat(out.toString().lines().count()).isEqualTo(1);
+        assertThat(summary().at("/reasons/reassigned").asInt()).isEqualTo(25);
+        assertThat(summary().at("/per_real/aaa~110.0.0.2:1812").asInt()).isEqualTo(50);
+        err.getBuffer().setLength(0);
+        assertThat(execute("whatif", "-c", LAB, "--fail", "10.0.0.2:1812@soon", capture.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("+TIME");
+    }
+
+    @Test
     void evictedBindingsAreStickinessViolationsAndExitNonZero() throws Exception {
         // 10 of the 51 subscribers get a binding; the others are chosen afresh by round robin in
         // each round, and with 41 picks between their turns each lands on the other real.
