@@ -40,6 +40,12 @@ public final class PcapWriter implements AutoCloseable {
         return new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file)));
     }
 
+    /** The timestamp of the next frame (by default each frame is 1 ms after the previous one). */
+    public PcapWriter time(java.time.Instant at) {
+        micros = at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
+        return this;
+    }
+
     /** One frame carrying one UDP datagram. */
     public PcapWriter udp(InetAddress source, int sourcePort, InetAddress destination, int destinationPort,
                           byte[] payload) throws IOException {

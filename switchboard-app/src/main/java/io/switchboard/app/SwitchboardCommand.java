@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "Switchboard 0.1.0",
         description = "Signaling director for mobile packet cores.",
         subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class,
-            InspectCommand.class})
+            InspectCommand.class, WhatIfCommand.class, ReplayCommand.class})
 public final class SwitchboardCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,264 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.pcap.PcapWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code switchboard whatif}: sample captures and a crafted many-subscriber capture through
+ * {@code whatif/lab.yaml} (two AAA reals and two GTP-C reals, weights 1/1, round robin).
+ */
+class WhatIfCommandTest {
+
+    private static final String LAB = "src/test/resources/whatif/lab.yaml";
+    private static final String PCAPS = "src/test/resources/pcaps/";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine cli = new CommandLine(new SwitchboardCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private List<JsonNode> lines() throws Exception {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out.toString().split("\n")) {
+            nodes.add(JSON.readTree(line));
+        }
+        return nodes;
+    }
+
+    private JsonNode summary() throws Exception {
+        List<JsonNode> lines = lines();
+        return lines.get(lines.size() - 1).get("summary");
+    }
+
+    @Test
+    void radiusSampleCapturesKeepEachUserOnOneReal() throws Exception {
+        // radius_localhost: user steve, 11 Access-Requests to 127.0.0.1:1812; 4 carry a
+        // Message-Authenticator made with another secret than testing123; answers go to the NAS's port.
+        // RADIUS-RFC4675: three users, one request each.
+        assertThat(execute("whatif", "-c", LAB, PCAPS + "radius/radius_localhost.pcap",
+                PCAPS + "radius/RADIUS-RFC4675.pcap")).isZero();
+        List<JsonNode> lines = lines();
+        JsonNode first = lines.get(0);
+        assertThat(first.get("file").asText()).endsWith("radius_localhost.pcap");
+        assertThat(first.get("frame").asInt()).isEqualTo(1);
+        assertThat(first.get("vserver").asText()).isEqualTo("radius-auth");
+        assertThat(first.get("key_kind").asText()).isEqualTo("username");
+        assertThat(first.get("key").asText()).isEqualTo("steve");
+        assertThat(first.get("real").asText()).isEqualTo("aaa/10.0.0.2:1812");
+        assertThat(first.get("reason").asText()).isEqualTo("predictor");
+        assertThat(lines).filteredOn(n -> "steve".equals(n.path("key").asText()))
+                .allSatisfy(n -> assertThat(n.get("real").asText()).isEqualTo("aaa/10.0.0.2:1812"));
+        JsonNode summary = summary();
+        assertThat(summary.get("requests").asInt()).isEqualTo(14);
+        // Round robin over new keys: steve, bob-tagged, bob-untagged, bob-invalid -> .2, .3, .2, .3
+        assertThat(summary.at("/per_real/aaa~110.0.0.2:1812").asInt()).isEqualTo(8);
+        assertThat(summary.at("/per_real/aaa~110.0.0.3:1812").asInt()).isEqualTo(2);
+        assertThat(summary.at("/reasons/sticky").asInt()).isEqualTo(6);
+        assertThat(summary.at("/reasons/predictor").asInt()).isEqualTo(4);
+        assertThat(summary.at("/reasons/dropped:radius-bad-message-authenticator").asInt()).isEqualTo(4);
+        assertThat(summary.get("bindings_created").asInt()).isEqualTo(4);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+    }
+
+    @Test
+    void gtpv2SampleCaptureThroughTheGenericUdpVirtualServer() throws Exception {
+        // nsa_connection: one MME (192.168.61.149) sends 4 GTPv2 requests to port 2123; the answers
+        // go back to its own port, no virtual server's.
+        assertThat(execute("whatif", "-c", LAB, PCAPS + "gtpv2/nsa_connection.pcap")).isZero();
+        JsonNode summary = summary();
+        assertThat(summary.get("requests").asInt()).isEqualTo(4);
+        assertThat(summary.at("/per_real/gw~110.0.1.2:2123").asInt()).isEqualTo(4);
+        assertThat(summary.get("not_for_a_virtual_server").asInt()).isEqualTo(4);
+        assertThat(summary.get("bindings_created").asInt()).isEqualTo(1);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+    }
+
+    @Test
+    void gtpAnswersSentToPort2123AreToldApartByTheirMessageType() throws Exception {
+        // Three peers exchange GTPv2 Echo Request / Echo Response, 2123 to 2123 both ways.
+        Path file = dir.resolve("echo.pcap");
+        InetAddress gw = InetAddress.getByName("192.0.2.1");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            for (int seq = 1; seq <= 3; seq++) {
+                InetAddress peer = InetAddress.getByName("198.51.100." + seq);
+                writer.udp(peer, 2123, gw, 2123, gtpv2Echo(1, seq));
+                writer.udp(gw, 2123, peer, 2123, gtpv2Echo(2, seq));
+            }
+        }
+        assertThat(execute("whatif", "-c", LAB, file.toString())).isZero();
+        JsonNode summary = summary();
+        assertThat(summary.get("requests").asInt()).isEqualTo(3);
+        assertThat(summary.get("answers_skipped").asInt()).isEqualTo(3);
+        assertThat(summary.at("/per_real/gw~110.0.1.2:2123").asInt()).isEqualTo(2);
+        assertThat(summary.at("/per_real/gw~110.0.1.3:2123").asInt()).isEqualTo(1);
+    }
+
+    /** A GTPv2 Echo Request (1) or Response (2) with a Recovery IE (TS 29.274 §7.1.1). */
+    static byte[] gtpv2Echo(int type, int sequence) {
+        return new byte[] {0x40, (byte) type, 0, 9, 0, 0, (byte) sequence, 0, 3, 0, 1, 0, 7};
+    }
+
+    @Test
+    void aVirtualServerOnOneAddressTakesOnlyWhatWasSentToIt() throws Exception {
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/fixed-address.yaml",
+                PCAPS + "radius/radius_localhost.pcap")).isZero();
+        assertThat(summary().get("requests").asInt()).isZero();
+        assertThat(summary().get("not_for_a_virtual_server").asInt()).isEqualTo(19);
+    }
+
+    @Test
+    void manySubscribersSpreadEvenlyAndStayPut() throws Exception {
+        Path capture = subscribers(50, 4);
+        assertThat(execute("whatif", "-c", LAB, capture.toString())).isZero();
+        JsonNode summary = summary();
+        assertThat(summary.get("requests").asInt()).isEqualTo(200);
+        assertThat(summary.at("/per_real/aaa~110.0.0.2:1812").asInt()).isEqualTo(100);
+        assertThat(summary.at("/per_real/aaa~110.0.0.3:1812").asInt()).isEqualTo(100);
+        assertThat(summary.at("/reasons/predictor").asInt()).isEqualTo(50);
+        assertThat(summary.at("/reasons/sticky").asInt()).isEqualTo(150);
+        assertThat(summary.get("bindings_created").asInt()).isEqualTo(50);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+    }
+
+    @Test
+    void aFailedRealsSubscribersAreReassignedOnceAndStayOnTheirNewReal() throws Exception {
+        Path capture = subscribers(50, 4);
+        // Frames 1-50 are round 1, 51-100 round 2: 10.0.0.2 leaves as round 3 begins.
+        assertThat(execute("whatif", "-c", LAB, "--fail", "10.0.0.2:1812@101", capture.toString())).isZero();
+        List<JsonNode> lines = lines();
+        JsonNode summary = summary();
+        assertThat(summary.at("/per_real/aaa~110.0.0.2:1812").asInt()).isEqualTo(50);
+        assertThat(summary.at("/per_real/aaa~110.0.0.3:1812").asInt()).isEqualTo(150);
+        assertThat(summary.at("/reasons/reassigned").asInt()).isEqualTo(25);
+        assertThat(summary.at("/reasons/sticky").asInt()).isEqualTo(125);
+        assertThat(summary.get("bindings_created").asInt()).isEqualTo(75);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+        assertThat(lines).filteredOn(n -> n.path("reason").asText().equals("reassigned"))
+                .allSatisfy(n -> assertThat(n.get("frame").asInt()).isBetween(101, 150));
+    }
+
+    @Test
+    void aFailureCanBeGivenAsCaptureTime() throws Exception {
+        Path capture = subscribers(50, 4); // frames 1 ms apart: frame 101 is 100 ms after frame 1
+        assertThat(execute("whatif", "-c", LAB, "--quiet", "--fail", "aaa/10.0.0.2:1812@+100ms", capture.toString()))
+                .isZero();
+        assertThat(out.toString().lines().count()).isEqualTo(1);
+        assertThat(summary().at("/reasons/reassigned").asInt()).isEqualTo(25);
+        assertThat(summary().at("/per_real/aaa~110.0.0.2:1812").asInt()).isEqualTo(50);
+        err.getBuffer().setLength(0);
+        assertThat(execute("whatif", "-c", LAB, "--fail", "10.0.0.2:1812@soon", capture.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("+TIME");
+    }
+
+    @Test
+    void evictedBindingsAreStickinessViolationsAndExitNonZero() throws Exception {
+        // 10 of the 51 subscribers get a binding; the others are chosen afresh by round robin in
+        // each round, and with 41 picks between their turns each lands on the other real.
+        Path capture = subscribers(51, 2);
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/small-table.yaml", capture.toString()))
+                .isEqualTo(1);
+        assertThat(summary().get("stickiness_violations").asInt()).isPositive();
+        assertThat(lines()).anySatisfy(n -> assertThat(n.path("violation").asBoolean()).isTrue());
+        assertThat(err.toString()).contains("stickiness violation");
+    }
+
+    @Test
+    void badInputIsNamedWithoutAStackTrace() throws Exception {
+        assertThat(execute("whatif", "-c", LAB, "--fail", "10.9.9.9:1812@3",
+                PCAPS + "radius/radius_localhost.pcap")).isEqualTo(2);
+        assertThat(err.toString()).contains("no such real").doesNotContain("Exception");
+        err.getBuffer().setLength(0);
+        out.getBuffer().setLength(0);
+        assertThat(execute("whatif", "-c", LAB, dir.resolve("missing.pcap").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("missing.pcap").doesNotContain("Exception");
+    }
+
+    @Test
+    void fragmentedRequestsAreReassembledAndATruncatedFileIsNamed() throws Exception {
+        Path file = dir.resolve("fragments.pcap");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.udp(InetAddress.getByName("198.51.100.1"), 40000, InetAddress.getByName("192.0.2.1"), 1812,
+                    accessRequest(1, "user1", "4420000000101"));
+            writer.udpFragmented((java.net.Inet4Address) InetAddress.getByName("198.51.100.2"), 40000,
+                    (java.net.Inet4Address) InetAddress.getByName("192.0.2.1"), 1812,
+                    accessRequest(2, "user2-with-a-long-name-to-need-fragments", "4420000000102"), 16);
+        }
+        assertThat(execute("whatif", "-c", LAB, file.toString())).isZero();
+        assertThat(summary().get("requests").asInt()).isEqualTo(2);
+        assertThat(lines()).noneSatisfy(n -> assertThat(n.has("error")).isTrue());
+
+        byte[] whole = java.nio.file.Files.readAllBytes(file);
+        Path cut = dir.resolve("cut.pcap");
+        java.nio.file.Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 10));
+        out.getBuffer().setLength(0);
+        assertThat(execute("whatif", "-c", LAB, cut.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("cut.pcap").doesNotContain("Exception");
+        assertThat(summary().get("requests").asInt()).isEqualTo(1); // what came before the cut
+    }
+
+    /**
+     * {@code subscribers} NASes' Access-Requests (User-Name and Calling-Station-Id), {@code rounds}
+     * rounds of one request per subscriber each, one frame per request, 1 ms apart.
+     */
+    private Path subscribers(int subscribers, int rounds) throws Exception {
+        Path file = dir.resolve("subscribers.pcap");
+        InetAddress vip = InetAddress.getByName("192.0.2.1");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            for (int round = 0; round < rounds; round++) {
+                for (int s = 0; s < subscribers; s++) {
+                    InetAddress nas = InetAddress.getByName("198.51.100." + (1 + s % 4));
+                    writer.udp(nas, 40000 + s, vip, 1812,
+                            accessRequest(round * subscribers + s, "user" + s, "4420000000" + (100 + s)));
+                }
+            }
+        }
+        return file;
+    }
+
+    static byte[] accessRequest(int id, String userName, String callingStationId) {
+        ByteArrayOutputStream attributes = new ByteArrayOutputStream();
+        attribute(attributes, 1, userName);
+        attribute(attributes, 31, callingStationId);
+        int length = 20 + attributes.size();
+        ByteArrayOutputStream packet = new ByteArrayOutputStream();
+        packet.write(1);
+        packet.write(id & 0xFF);
+        packet.write(length >> 8);
+        packet.write(length & 0xFF);
+        for (int i = 0; i < 16; i++) {
+            packet.write((id * 31 + i) & 0xFF);
+        }
+        packet.writeBytes(attributes.toByteArray());
+        return packet.toByteArray();
+    }
+
+    private static void attribute(ByteArrayOutputStream out, int type, String value) {
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        out.write(type);
+        out.write(bytes.length + 2);
+        out.writeBytes(bytes);
+    }
+}
