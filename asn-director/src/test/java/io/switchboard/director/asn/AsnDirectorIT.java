@@ -9,27 +9,18 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.codec.asn.r6.R6View;
-import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.PcapFile;
+import io.switchboard.director.testing.RunningDirector;
 import io.switchboard.director.testing.Tshark;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -66,8 +57,7 @@ class AsnDirectorIT {
     private final PcapFile capture = new PcapFile();
     private final List<GatewayResponder> gateways = new ArrayList<>();
     private final List<String> arrivals = new CopyOnWriteArrayList<>();
-    private Vertx vertx;
-    private Director director;
+    private RunningDirector running;
     private InetSocketAddress vip;
 
     @TempDir
@@ -77,31 +67,21 @@ class AsnDirectorIT {
         for (String name : List.of("A", "B", "C")) {
             gateways.add(new GatewayResponder(name, options.release(), capture, arrivals));
         }
-        int[] weights = {3, 1, 2};
-        List<RealConfig> reals = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            reals.add(new RealConfig(InetAddress.getByName("127.0.0.1"), gateways.get(i).port(), weights[i],
-                    OptionalInt.empty(), true));
-        }
-        FarmConfig farm = new FarmConfig("gateways", PredictorKind.ROUNDROBIN,
-                new FailureDetection(100, 1, Duration.ofMinutes(1)), reals, Optional.empty());
+        int[] ports = gateways.stream().mapToInt(GatewayResponder::port).toArray();
+        FarmConfig farm = RunningDirector.loopbackFarm("gateways", ports, new int[] {3, 1, 2});
         VirtualServerConfig vs = new VirtualServerConfig("asn-gw",
                 new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.ASN, "gateways",
                 Optional.of(new StickyConfig(List.of(StickyKind.MSID), Duration.ofMinutes(30), OptionalInt.empty(),
                         1000)),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of("gateways", farm), Map.of("asn-gw", vs)), v -> new AsnService(), registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        vip = director.localAddress("asn-gw");
+        running = RunningDirector.start(vs, farm, new AsnService(), registry);
+        vip = running.vip("asn-gw");
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        if (running != null) {
+            running.close();
         }
         for (GatewayResponder gateway : gateways) {
             gateway.close();
@@ -143,7 +123,7 @@ class AsnDirectorIT {
         // The Acks waited for nothing: nothing expires, no gateway is charged an unanswered request.
         await().pollDelay(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5))
                 .until(() -> metrics().expiredCount() == 0);
-        assertThat(director.farms().farm("gateways").reals()).allSatisfy(r -> assertThat(r.unanswered()).isZero());
+        assertThat(running.director().farms().farm("gateways").reals()).allSatisfy(r -> assertThat(r.unanswered()).isZero());
         assertThat(metrics().relayedCount()).isEqualTo(7);
         assertThat(messages("to-gateway", "MS_PreAttachment_Req", 0)).isEqualTo(4);
         assertThat(messages("to-gateway", "MS_PreAttachment_Ack", 0)).isEqualTo(3);
@@ -240,7 +220,7 @@ class AsnDirectorIT {
 
     /** The sticky table holds MSID i → gateway {@code at.charAt(i)}. */
     private void assertBindings(String at) {
-        var table = director.virtualServers().get("asn-gw").selector().sticky();
+        var table = running.director().virtualServers().get("asn-gw").selector().sticky();
         for (int i = 0; i < 6; i++) {
             StickyBinding binding = table.lookup(StickyKey.parse(StickyKind.MSID, MSID_TEXT[i]), System.nanoTime());
             assertThat(binding).as("binding of %s", MSID_TEXT[i]).isNotNull();
@@ -270,7 +250,7 @@ class AsnDirectorIT {
     }
 
     private VirtualServerMetrics metrics() {
-        return director.virtualServers().get("asn-gw").metrics();
+        return running.director().virtualServers().get("asn-gw").metrics();
     }
 
     private double messages(String direction, String type, int gateway) {

@@ -7,25 +7,16 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
-import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.testing.RunningDirector;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -35,11 +26,9 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -155,17 +144,14 @@ class TransactionUpstreamIT {
     }
 
     private ToyServer server;
-    private Vertx vertx;
-    private Director director;
+    private RunningDirector running;
     private InetSocketAddress vip;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeEach
     void start() throws Exception {
         server = new ToyServer();
-        FarmConfig farm = new FarmConfig("toys", PredictorKind.ROUNDROBIN, new FailureDetection(100, 1, Duration.ofMinutes(1)),
-                List.of(new RealConfig(InetAddress.getByName("127.0.0.1"), server.port(), 1, OptionalInt.empty(), true)),
-                Optional.empty());
+        FarmConfig farm = RunningDirector.loopbackFarm("toys", new int[] {server.port()}, new int[] {1});
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "toys",
                 Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
@@ -183,17 +169,13 @@ class TransactionUpstreamIT {
                 return new ToyPlugin();
             }
         };
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of("toys", farm), Map.of("toy", vs)), v -> toy, registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        vip = director.localAddress("toy");
+        running = RunningDirector.start(vs, farm, toy, registry);
+        vip = running.vip("toy");
     }
 
     @AfterEach
     void stop() throws Exception {
-        director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        running.close();
         server.close();
     }
 
@@ -223,7 +205,7 @@ class TransactionUpstreamIT {
     }
 
     private VirtualServerMetrics metrics() {
-        return director.virtualServers().get("toy").metrics();
+        return running.director().virtualServers().get("toy").metrics();
     }
 
     @Test
@@ -280,7 +262,7 @@ class TransactionUpstreamIT {
             server.release();
             await().atMost(Duration.ofSeconds(5)).until(() -> unmatched("late") == 1);
             assertThat(receive(a, 300)).isNull();
-            RealServer real = director.farms().farm("toys").reals().get(0);
+            RealServer real = running.director().farms().farm("toys").reals().get(0);
             assertThat(real.unanswered()).isEqualTo(1);
             assertThat(real.connections()).isZero();
         }

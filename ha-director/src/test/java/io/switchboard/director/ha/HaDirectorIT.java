@@ -10,23 +10,14 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.mip.MipAuthenticators;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
-import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.testing.PcapFile;
+import io.switchboard.director.testing.RunningDirector;
 import io.switchboard.director.testing.Tshark;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -70,8 +61,7 @@ class HaDirectorIT {
     private final PcapFile capture = new PcapFile();
     private final List<HomeAgentResponder> agents = new ArrayList<>();
     private final List<String> arrivals = new CopyOnWriteArrayList<>();
-    private Vertx vertx;
-    private Director director;
+    private RunningDirector running;
     private InetSocketAddress vip;
 
     @TempDir
@@ -94,30 +84,20 @@ class HaDirectorIT {
         for (String name : List.of("A", "B", "C")) {
             agents.add(new HomeAgentResponder(name, KEY, SPI, capture, arrivals));
         }
-        int[] weights = {3, 1, 2};
-        List<RealConfig> reals = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            reals.add(new RealConfig(InetAddress.getByName("127.0.0.1"), agents.get(i).port(), weights[i],
-                    OptionalInt.empty(), true));
-        }
-        FarmConfig farm = new FarmConfig("ha", PredictorKind.ROUNDROBIN,
-                new FailureDetection(100, 1, Duration.ofMinutes(1)), reals, Optional.empty());
+        int[] ports = agents.stream().mapToInt(HomeAgentResponder::port).toArray();
+        FarmConfig farm = RunningDirector.loopbackFarm("ha", ports, new int[] {3, 1, 2});
         VirtualServerConfig vs = new VirtualServerConfig("home-agents",
                 new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.IPMOBILE, "ha", Optional.empty(),
                 // Generous: the one-way test retransmits after three more requests, on a possibly loaded machine.
                 Duration.ofSeconds(10), Duration.ofMinutes(1), 4096, true, options);
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of("ha", farm), Map.of("home-agents", vs)), v -> new HaService(), registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        vip = director.localAddress("home-agents");
+        running = RunningDirector.start(vs, farm, new HaService(), registry);
+        vip = running.vip("home-agents");
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        if (running != null) {
+            running.close();
         }
         for (HomeAgentResponder agent : agents) {
             agent.close();
@@ -306,7 +286,7 @@ class HaDirectorIT {
     }
 
     private VirtualServerMetrics metrics() {
-        return director.virtualServers().get("home-agents").metrics();
+        return running.director().virtualServers().get("home-agents").metrics();
     }
 
     private double counter(String name, String tag, String value) {
