@@ -6,14 +6,12 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.mip.MipAuthenticators;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
+import io.switchboard.director.testing.LoopbackResponder;
 import io.switchboard.director.testing.PcapFile;
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -23,76 +21,37 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * code 0, the request's Identification, home address and Home Agent field, its MN-NAI and an MN-HA
  * authenticator of its own, to the request's source. Can hold its replies back.
  */
-final class HomeAgentResponder implements AutoCloseable {
+final class HomeAgentResponder extends LoopbackResponder {
 
     record Received(byte[] bytes, InetSocketAddress sender, boolean authenticatorValid) {
     }
 
-    final String name;
-    final DatagramSocket socket;
     final List<Received> received = new CopyOnWriteArrayList<>();
-    final List<DatagramPacket> held = new CopyOnWriteArrayList<>();
     private final byte[] key;
     private final int spi;
-    private final PcapFile capture;
-    volatile boolean hold;
-    private final Thread thread;
-
-    private final List<String> arrivals;
 
     /** @param arrivals shared by the agents of a test: each appends its name when a request arrives */
     HomeAgentResponder(String name, byte[] key, int spi, PcapFile capture, List<String> arrivals) throws IOException {
-        this.name = name;
-        this.arrivals = arrivals;
+        super(name, capture, arrivals);
         this.key = key;
         this.spi = spi;
-        this.capture = capture;
-        socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-        thread = new Thread(this::serve, "home-agent-" + name);
-        thread.setDaemon(true);
-        thread.start();
+        start();
     }
 
-    int port() {
-        return socket.getLocalPort();
-    }
-
-    InetSocketAddress address() {
-        return new InetSocketAddress(socket.getLocalAddress(), port());
-    }
-
-    private void serve() {
-        while (!socket.isClosed()) {
-            try {
-                DatagramPacket in = new DatagramPacket(new byte[4096], 4096);
-                socket.receive(in);
-                byte[] bytes = Arrays.copyOf(in.getData(), in.getLength());
-                InetSocketAddress sender = (InetSocketAddress) in.getSocketAddress();
-                capture.add(sender, address(), bytes);
-                byte[] reply = null;
-                boolean valid = false;
-                try {
-                    MipHeaderView request = MipHeaderView.wrap(Unpooled.wrappedBuffer(bytes));
-                    int auth = request.findExtension(MipExtensionType.MN_HA_AUTHENTICATION.value());
-                    valid = auth >= 0 && MipAuthenticators.verify(request, auth, key);
-                    reply = reply(request);
-                } catch (DecodeException e) {
-                    // recorded, not answered
-                }
-                received.add(new Received(bytes, sender, valid));
-                arrivals.add(name);
-                if (reply != null) {
-                    DatagramPacket answer = new DatagramPacket(reply, reply.length, sender);
-                    if (hold) {
-                        held.add(answer);
-                    } else {
-                        socket.send(answer);
-                    }
-                }
-            } catch (IOException e) {
-                // closed
-            }
+    @Override
+    protected byte[] answer(byte[] bytes, InetSocketAddress sender) {
+        byte[] reply = null;
+        boolean valid = false;
+        try {
+            MipHeaderView request = MipHeaderView.wrap(Unpooled.wrappedBuffer(bytes));
+            int auth = request.findExtension(MipExtensionType.MN_HA_AUTHENTICATION.value());
+            valid = auth >= 0 && MipAuthenticators.verify(request, auth, key);
+            reply = reply(request);
+        } catch (DecodeException e) {
+            // recorded, not answered
         }
+        received.add(new Received(bytes, sender, valid));
+        return reply;
     }
 
     /** RRP: code 0, lifetime, home address, home agent, identification; MN-NAI; MN-HA authentication. */
@@ -111,18 +70,5 @@ final class HomeAgentResponder implements AutoCloseable {
         ByteBuf buf = Unpooled.wrappedBuffer(out.array());
         MipAuthenticators.sign(MipHeaderView.wrap(buf), authOffset, key);
         return out.array();
-    }
-
-    void release() throws IOException {
-        for (DatagramPacket p : held) {
-            socket.send(p);
-        }
-        held.clear();
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        socket.close();
-        thread.join(2000);
     }
 }
