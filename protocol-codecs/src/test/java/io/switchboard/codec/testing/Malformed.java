@@ -15,7 +15,36 @@ public final class Malformed {
         void decode(ByteBuf buf) throws DecodeException;
     }
 
+    /** A full model round trip: decode {@code in} and encode what was decoded into {@code out}. */
+    @FunctionalInterface
+    public interface RoundTrip {
+        void reencode(ByteBuf in, ByteBuf out) throws DecodeException;
+    }
+
     private Malformed() {
+    }
+
+    /**
+     * The property of every decoder: {@code bytes} are either rejected with a DecodeException or
+     * decode, and then the model re-encodes them to their first {@code encodedLength} bytes (what the
+     * message's own length field covers; trailing bytes are not part of it).
+     */
+    public static void assertRejectedOrLossless(byte[] bytes, Decoder decoder, RoundTrip roundTrip, int encodedLength) {
+        if (outcome(bytes, decoder) != null) {
+            return;
+        }
+        ByteBuf in = Unpooled.wrappedBuffer(bytes);
+        ByteBuf out = Unpooled.buffer();
+        try {
+            roundTrip.reencode(in, out);
+            assertThat(io.netty.buffer.ByteBufUtil.getBytes(out))
+                    .isEqualTo(java.util.Arrays.copyOf(bytes, encodedLength));
+        } catch (DecodeException e) {
+            throw new AssertionError("decoded by the view but not by the model", e);
+        } finally {
+            in.release();
+            out.release();
+        }
     }
 
     /** Decodes {@code bytes}; returns the DecodeException raised, or null if they decoded. Anything else fails. */
