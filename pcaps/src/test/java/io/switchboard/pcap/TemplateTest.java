@@ -44,7 +44,10 @@ class TemplateTest {
 
     @Test
     void variationsThatCannotApplyAreRefusedUpFront() {
-        assertThatThrownBy(() -> Template.Variation.parse("msid:3")).hasMessageContaining("not supported yet");
+        assertThatThrownBy(() -> Template.Variation.parse("teid:3")).hasMessageContaining("can vary");
+        assertThatThrownBy(() -> new Template(new Replay.Requests(2123, SignalingProtocol.GTPV2,
+                List.of(new Replay.Request(1, Instant.EPOCH, CREATE_SESSION))),
+                List.of(Template.Variation.parse("msid:10")), null)).hasMessageContaining("does not apply");
         assertThatThrownBy(() -> Template.Variation.parse("imsi")).hasMessageContaining("FIELD:K");
         assertThatThrownBy(() -> new Template(new Replay.Requests(2123, SignalingProtocol.GTPV2,
                 List.of(new Replay.Request(1, Instant.EPOCH, CREATE_SESSION))),
