@@ -134,6 +134,7 @@ final class TransactionUpstream implements Upstream {
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        lane.tapIn(packet.sender(), ctx.channel(), packet.content());
                         answer(packet, socketBits);
                     }
 
@@ -310,6 +311,7 @@ final class TransactionUpstream implements Upstream {
     private void send(ByteBuf datagram, RealServer real, long pendingId) {
         int index = (int) (pendingId >>> idBits);
         Channel socket = sockets[index];
+        lane.tapOut(socket, real.address(), datagram);
         socket.write(new DatagramPacket(datagram, real.address()), socket.voidPromise());
         if (!queued[index]) {
             queued[index] = true;

@@ -55,6 +55,7 @@ final class UdpLane {
         return new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                lane.tapIn(packet.sender(), ctx.channel(), packet.content());
                 request(packet.content(), packet.sender());
             }
 
@@ -101,6 +102,7 @@ final class UdpLane {
                     : responder.answerLocally(datagram, client, lane.virtualAddress.alloc());
             if (answer != null) {
                 lane.metrics.answeredLocally();
+                lane.tapOut(lane.virtualAddress, client, answer);
                 lane.virtualAddress.write(new DatagramPacket(answer, client), lane.virtualAddress.voidPromise());
                 lane.markRelayQueued();
                 return;

@@ -9,6 +9,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
@@ -43,9 +44,10 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
-            "virtual-servers");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "debug-capture", "probes",
+            "farms", "virtual-servers");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
+    static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
@@ -135,7 +137,10 @@ final class ConfigBinder {
         if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
             error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
         }
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth));
+        DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
+                .orElse(DebugCaptureConfig.DEFAULT);
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
+                debugCapture));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -210,6 +215,27 @@ final class ConfigBinder {
             error(path, e.getMessage());
             return false;
         }
+    }
+
+    private DebugCaptureConfig debugCapture(Section s) {
+        DebugCaptureConfig d = DebugCaptureConfig.DEFAULT;
+        java.util.Set<String> start = new java.util.LinkedHashSet<>();
+        s.list("start").ifPresent(names -> {
+            for (int i = 0; i < names.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("start"), i);
+                Section.string(names.get(i), path, errors).ifPresent(name -> {
+                    if (!servers.containsKey(name)) {
+                        error(path, "no virtual server named '" + name + "'");
+                    }
+                    start.add(name);
+                });
+            }
+        });
+        return new DebugCaptureConfig(s.string("directory").map(java.nio.file.Path::of).orElse(d.directory()),
+                s.integer("file-megabytes", 1, 4096).map(mb -> (long) mb << 20).orElse(d.fileBytes()),
+                s.integer("files", 1, 1000).orElse(d.files()),
+                s.integer("queue", 1024, 1 << 20).orElse(d.queue()),
+                start);
     }
 
     private AdminConfig admin(Section s) {
