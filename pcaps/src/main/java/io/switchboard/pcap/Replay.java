@@ -241,8 +241,6 @@ public final class Replay {
         List<ReplayLane> lanesOfRun = new ArrayList<>();
         try {
             MessageDirection.transactionId(protocol, new byte[0]); // loads the codecs before the clock starts
-            long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-            long deadline = durationNanos > 0 ? start + durationNanos : 0;
             for (int k = 0; k < n; k++) {
                 DatagramChannel channel = DatagramChannel.open();
                 channels.add(channel);
@@ -252,8 +250,14 @@ public final class Replay {
                         ? InetAddress.getLoopbackAddress() : null, 0));
                 channel.connect(target);
                 int window = lanes.window() == 0 ? 0 : Math.max(1, (lanes.window() + n - 1 - k) / n);
-                lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, start, deadline, timeoutNanos, window,
-                        channel, target, recorder, protocol));
+                lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, timeoutNanos, window, channel, target,
+                        recorder, protocol));
+            }
+            // The clock starts once every socket and lane is ready.
+            long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+            long deadline = durationNanos > 0 ? start + durationNanos : 0;
+            for (ReplayLane lane : lanesOfRun) {
+                lane.begin(start, deadline);
             }
             List<Thread> threads = new ArrayList<>();
             for (int k = 1; k < n; k++) {

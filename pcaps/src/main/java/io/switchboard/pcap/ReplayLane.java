@@ -48,8 +48,8 @@ final class ReplayLane implements Runnable {
     private final int count;
     private final Source source;
     private final IntToLongFunction schedule;
-    private final long startNanos;
-    private final long deadlineNanos;
+    private long startNanos;
+    private long deadlineNanos;
     private final long timeoutNanos;
     private final int window;
     private final DatagramChannel channel;
@@ -84,22 +84,19 @@ final class ReplayLane implements Runnable {
     IOException recordFailure;
 
     /**
-     * @param schedule     offset from {@code startNanos} at which request i is due (open loop), or null
-     *                     to send as soon as the window allows (closed loop)
+     * @param schedule     offset from the start ({@link #begin}) at which request i is due (open loop), or
+     *                     null to send as soon as the window allows (closed loop)
      * @param count        requests in the whole run (over all lanes)
-     * @param deadlineNanos no request is sent from then on; 0 for none
      * @param window       most requests in flight on this lane; 0 for no bound
      */
-    ReplayLane(int index, int lanes, int count, Source source, IntToLongFunction schedule, long startNanos,
-               long deadlineNanos, long timeoutNanos, int window, DatagramChannel channel, InetSocketAddress target,
-               Replay.Recorder recorder, SignalingProtocol protocol) throws IOException {
+    ReplayLane(int index, int lanes, int count, Source source, IntToLongFunction schedule, long timeoutNanos,
+               int window, DatagramChannel channel, InetSocketAddress target, Replay.Recorder recorder,
+               SignalingProtocol protocol) throws IOException {
         this.index = index;
         this.lanes = lanes;
         this.count = count;
         this.source = source;
         this.schedule = schedule;
-        this.startNanos = startNanos;
-        this.deadlineNanos = deadlineNanos;
         this.timeoutNanos = timeoutNanos;
         this.window = window;
         this.channel = channel;
@@ -109,6 +106,12 @@ final class ReplayLane implements Runnable {
         this.ids = new MessageDirection.TransactionIdReader(protocol);
         Arrays.fill(head, -1);
         Arrays.fill(tail, -1);
+    }
+
+    /** When request 0 is due and when sending ends (0: when the count is sent); set before {@link #run}. */
+    void begin(long startNanos, long deadlineNanos) {
+        this.startNanos = startNanos;
+        this.deadlineNanos = deadlineNanos;
     }
 
     int sent() {
