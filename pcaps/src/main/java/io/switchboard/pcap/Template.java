@@ -122,7 +122,7 @@ public final class Template {
         try {
             switch (protocol == null ? SignalingProtocol.MIP : protocol) {
                 case GTPV0 -> gtpV0(p, id);
-                case GTPV1 -> gtpV1(p, i, id);
+                case GTPV1 -> gtpV1(p, length, i, id);
                 case GTPV2 -> gtpV2(p, length, i, id);
                 case RADIUS -> radius(p, length, i, id);
                 case MIP -> {
@@ -168,7 +168,7 @@ public final class Template {
         }
     }
 
-    private void gtpV1(byte[] p, int i, int id) {
+    private void gtpV1(byte[] p, int length, int i, int id) {
         int flags = p[0] & 0x07;
         if ((flags & 0x02) != 0) { // S flag: TS 29.060 §6
             p[8] = (byte) (id >> 8);
@@ -176,7 +176,7 @@ public final class Template {
         }
         int ie = flags != 0 ? 12 : 8;
         for (Variation v : variations) {
-            if (ie >= p.length || (p[ie] & 0xFF) != 2) { // IMSI, TV, 8 octets: the first IE when present
+            if (ie + 9 > length || (p[ie] & 0xFF) != 2) { // IMSI, TV, 8 octets: the first IE when present
                 throw new IndexOutOfBoundsException("no IMSI IE");
             }
             tbcd(p, ie + 1, 8, i % v.count(), v.digits());

@@ -43,6 +43,22 @@ class TemplateTest {
     }
 
     @Test
+    void gtpv1ImsiAndSequenceVaryPerRequest() throws Exception {
+        // gtp_create_pdp_ctx.pcap: one Create PDP Context Request (tshark)
+        Replay.Requests requests = Replay.read(java.nio.file.Path.of(
+                "../switchboard-app/src/test/resources/pcaps/gtpv1/gtp_create_pdp_ctx.pcap"), 2123);
+        assertThat(requests.protocol()).isEqualTo(SignalingProtocol.GTPV1);
+        Template template = new Template(requests, List.of(Template.Variation.parse("imsi:100")), null);
+        Set<Object> imsis = new HashSet<>();
+        for (int i = 65_530; i < 65_730; i++) {
+            Map<String, Object> m = inspect(template.make(i));
+            assertThat(m).doesNotContainKey("error").containsEntry("seq", i & 0xFFFF).containsEntry("type", 16);
+            imsis.add(m.get("imsi"));
+        }
+        assertThat(imsis).hasSize(100);
+    }
+
+    @Test
     void r6MsidAndTransactionIdVaryPerRequest() throws Exception {
         // r6-crafted-v1.2.x.pcap: MS_PreAttachment_Req frames 1 and 4, MSID 0a:1b:2c:3d:4e:5f (tshark)
         Replay.Requests all = Replay.read(java.nio.file.Path.of(
