@@ -116,6 +116,83 @@ class DebugCaptureIT {
         assertThat(rows).noneMatch(r -> r.contains(hex("before")) || r.contains(hex("after")));
     }
 
+    @Test
+    void aTransactionServiceIsCapturedWithTheDirectorsRewritingAsOnTheWire() throws Exception {
+        // A GGSN/PGW stand-in on 127.0.4.34: answers each GTPv2 request with its bytes as a response
+        // (type + 1), the sequence number it received kept, as a real does.
+        DatagramSocket gateway = new DatagramSocket(new InetSocketAddress("127.0.4.34", 0));
+        closing.add(gateway);
+        Thread t = new Thread(() -> {
+            while (!gateway.isClosed()) {
+                try {
+                    DatagramPacket p = new DatagramPacket(new byte[2048], 2048);
+                    gateway.receive(p);
+                    byte[] answer = java.util.Arrays.copyOf(p.getData(), p.getLength());
+                    answer[1]++;
+                    gateway.send(new DatagramPacket(answer, answer.length, p.getSocketAddress()));
+                } catch (java.io.IOException e) {
+                    return;
+                }
+            }
+        }, "gtp-stand-in");
+        t.setDaemon(true);
+        t.start();
+        Services services = Services.discover();
+        Node node = new Node(new ConfigLoader(services.available()).parse("""
+                admin: { enabled: false }
+                debug-capture: { directory: %s, start: [gtp-c] }
+                farms:
+                  pgw:
+                    reals:
+                      - { address: 127.0.4.34, port: %d }
+                virtual-servers:
+                  gtp-c:
+                    listen: 127.0.4.33:0
+                    service: gtp
+                    farm: pgw
+                    sticky: { key: imsi, idle: 1h }
+                """.formatted(dir.resolve("gtp"), gateway.getLocalPort())), services);
+        closing.add(node);
+        node.startAndWait();
+        InetSocketAddress vip = node.director().localAddress("gtp-c");
+        // Frame 1 of the crafted capture: a Create Session Request, sequence 1, IMSI 001010000000001.
+        byte[] create = io.switchboard.pcap.Replay.read(
+                Path.of("src/test/resources/pcaps/crafted/gtpv2-resource-cause.pcap"), 2123).requests().get(0).payload();
+        DatagramSocket client = new DatagramSocket(new InetSocketAddress("127.0.4.35", 0));
+        closing.add(client);
+        client.setSoTimeout(2000);
+        for (int i = 0; i < 3; i++) {
+            client.send(new DatagramPacket(create, create.length, vip));
+            DatagramPacket answer = new DatagramPacket(new byte[2048], 2048);
+            client.receive(answer);
+            assertThat(answer.getData()[1]).isEqualTo((byte) 33);
+        }
+        io.switchboard.pcap.DebugCaptures captures = node.captures();
+        await().atMost(5, TimeUnit.SECONDS).untilAsserted(() ->
+                assertThat(captures.status().get(0).get("captured")).isEqualTo(12L));
+        Path file = Path.of(((List<?>) captures.stop("gtp-c").get("files")).get(0).toString());
+        Process tshark = new ProcessBuilder("/usr/bin/tshark", "-r", file.toString(), "-d",
+                "udp.port==" + vip.getPort() + ",gtp", "-d", "udp.port==" + gateway.getLocalPort() + ",gtp",
+                "-T", "fields", "-e", "ip.src", "-e", "ip.dst", "-e", "gtpv2.message_type", "-e", "gtpv2.seq",
+                "-e", "e212.imsi").redirectError(dir.resolve("tshark.err").toFile()).start();
+        List<String> rows = new String(tshark.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        assertThat(tshark.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(rows).as(Files.readString(dir.resolve("tshark.err"))).hasSize(12);
+        // Each exchange: the client's request (its sequence 1), the request as forwarded (the
+        // director's sequence), the gateway's answer (that sequence), the answer relayed (1 again).
+        for (int i = 0; i < 3; i++) {
+            List<String[]> x = rows.subList(4 * i, 4 * i + 4).stream().map(r -> r.split("\t", -1)).toList();
+            assertThat(x.get(0)).containsExactly("127.0.4.35", "127.0.4.33", "32", "0x000001", "001010000000001");
+            assertThat(x.get(1)[1]).isEqualTo("127.0.4.34");
+            assertThat(x.get(1)[2]).isEqualTo("32");
+            assertThat(x.get(2)[0]).isEqualTo("127.0.4.34");
+            assertThat(x.get(2)[2]).isEqualTo("33");
+            assertThat(x.get(2)[3]).isEqualTo(x.get(1)[3]);
+            assertThat(x.get(3)).startsWith("127.0.4.33", "127.0.4.35", "33", "0x000001");
+        }
+        assertThat(rows.get(1).split("\t")[3]).isNotEqualTo(rows.get(5).split("\t")[3]); // fresh director ids
+    }
+
     private static void exchange(DatagramSocket client, InetSocketAddress vip, String text) throws Exception {
         byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
         client.send(new DatagramPacket(bytes, bytes.length, vip));
