@@ -1,92 +1,234 @@
 package io.switchboard.director.gtp;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0Codec;
 import io.switchboard.codec.gtp.v1.GtpV1Ies;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
+import io.switchboard.director.Ticker;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
-import io.switchboard.director.udp.SessionListing;
 import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.udp.SessionListing;
 import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, for GTPv1 and
- * GTPv2 (GTPv0 creates are balanced as in {@code gtp}, without sessions):
+ * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, a signalling
+ * proxy for GTPv0, v1 and v2:
  *
  * <ul>
  *   <li>Create responses with a resource cause ({@code resource-causes}) fail the real and have the
  *       engine resend the create to another real (at most {@code reassign} times); the requester only
  *       sees the final answer.</li>
- *   <li>In an accepted Create response the real's control-plane address (v1 first GSN Address, v2
- *       sender F-TEID IPv4) becomes the virtual address and its TEID-C a director-allocated TEID, so
- *       that the requester's later Update/Delete come to the virtual address; they are found by that
- *       TEID, sent to the real that holds the session with the real's own TEID in the header, and an
- *       accepted Delete response ends the session.</li>
+ *   <li>In a Create <em>request</em> the requester's control-plane address (v1 first GSN Address, v2
+ *       sender F-TEID) becomes the director's address and its TEID-C a director TEID; in an accepted
+ *       Create <em>response</em> the real's the same, with another director TEID. Each side then
+ *       sends its later requests for the session to the virtual address, under the TEID it knows; the
+ *       director finds the session by it, writes the other side's own TEID into the header and sends
+ *       the request on: the requester's to the real that holds the session (through the engine, which
+ *       rewrites the sequence number), the real's to the requester from the virtual address (here,
+ *       with a sequence number of the director's own space, restored in the answer).</li>
+ *   <li>GTPv0 sessions are known by their TID, the same on both sides; the GSN Addresses are rewritten
+ *       as in v1.</li>
+ *   <li>An accepted Delete answer (or "context not found") ends a session, and so do idleness
+ *       ({@code session-idle}) and a restart of its real. Open sessions count as connections of their
+ *       real, so {@code leastconns} balances by open sessions.</li>
  * </ul>
  *
  * Sessions are kept in this plug-in (one table per virtual server, shared by its event loops).
  */
-final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
+final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRelay {
 
-    /** A request with a TEID that names no session of this virtual server. */
+    /** A request with a TEID (TID) that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = DropReason.of("gtp-unknown-session");
 
-    /** TS 29.060 §7.1 / TS 29.274 §6.1: Delete PDP Context Request, Delete Session Request. */
-    private static final int V1_DELETE_REQUEST = 20;
-    private static final int V2_DELETE_SESSION_REQUEST = 36;
-    /** TS 29.060 §7.3.4: Update PDP Context Response, which may name a new GGSN address and TEID-C. */
-    private static final int V1_UPDATE_RESPONSE = 19;
+    /** TS 29.060 §4.4.2 / TS 29.274 §4.4.2.1: requests go to the GTP-C port; GSM 09.60 §7.2: v0 on 3386. */
+    static final int GTP_C_PORT = 2123;
+    static final int GTP_V0_PORT = 3386;
 
-    /** A session: where it lives and the real's own TEID-C for it. */
-    record Session(String farm, String real, long realTeid, String imsi) {
-    }
+    /** TS 29.060 §7.1 / GSM 09.60 §7.1 message types. */
+    private static final int V1_UPDATE_REQUEST = 18;
+    private static final int V1_UPDATE_RESPONSE = 19;
+    private static final int V1_DELETE_REQUEST = 20;
+    /** TS 29.274 §6.1 message types. */
+    private static final int V2_MODIFY_BEARER_REQUEST = 34;
+    private static final int V2_MODIFY_BEARER_RESPONSE = 35;
+    private static final int V2_DELETE_SESSION_REQUEST = 36;
+    private static final int V2_DELETE_BEARER_REQUEST = 99;
+    /** TS 29.274 §8.8 EPS Bearer ID; instance 0 in a Delete Bearer Request is the Linked EBI (§7.2.9.2). */
+    private static final int V2_EBI = 73;
 
     /**
-     * What prepareRequest remembers: whether the request creates a tunnel, the director TEID of the
-     * session it belongs to (0 for a primary create), whether it deletes that session, and the IMSI.
+     * What prepareRequest remembers for the answer.
+     *
+     * @param session      the session the request belongs to, null for a primary create
+     * @param createKey    a primary create's key in {@link #createTeids}, else -1
+     * @param requester    a create's (or an Update's) requester endpoint as it was before the rewrite, or null
      */
-    private record RequestContext(boolean create, long directorTeid, boolean delete, String imsi) {
+    private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, long createKey,
+            long realFacingTeid, Requester requester) {
     }
 
-    private final Inet4Address vip;
-    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    /** The requester's own TEID-C and the address its requests come from (and the real's go to). */
+    private record Requester(long teid, InetSocketAddress address) {
+    }
+
+    /** A real's request relayed to the requester, waiting for the answer. */
+    private record RelayedRequest(InetSocketAddress realSender, int version, int realSequence, int sequence,
+            GtpSession session, boolean delete, long sentNanos) {
+    }
+
+    private record PendingCreate(Requester requester, long sinceNanos) {
+    }
+
+    /** A real's request as the real numbered it: its retransmission is the same triple. */
+    private record RealTransaction(InetSocketAddress realSender, int version, int sequence) {
+    }
+
+    private final InetAddress vip;
+    private final Inet4Address directorIpv4;
+    private final Inet6Address directorIpv6;
+    private final long sessionIdleNanos;
+    private final Map<Long, GtpSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Long, GtpSession> byRealFacingTeid = new ConcurrentHashMap<>();
+    /** GTPv0 sessions by TID. */
+    private final Map<Long, GtpSession> v0Sessions = new ConcurrentHashMap<>();
+    /**
+     * The real-facing TEID written into each pending primary create, by (real slot, director sequence):
+     * a retransmission of the create carries the same one.
+     */
+    private final Map<Long, Long> createTeids = new ConcurrentHashMap<>();
+    /**
+     * The requester of each pending primary create, by the real-facing TEID written into it: a create
+     * resent to another real after a refusal carries the director's endpoint already.
+     */
+    private final Map<Long, PendingCreate> pendingCreates = new ConcurrentHashMap<>();
+    /** Real requests relayed to requesters, by version and director sequence. */
+    private final Map<Long, RelayedRequest> relayed = new ConcurrentHashMap<>();
+    private final Map<RealTransaction, RelayedRequest> relayedByReal = new ConcurrentHashMap<>();
     /** Open sessions per IMSI, to end its sticky binding with its last session. */
     private final Map<String, Integer> sessionsPerImsi = new ConcurrentHashMap<>();
-    private volatile StickyTable sticky;
+    private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextTeid = new AtomicInteger(1);
+    private final AtomicInteger nextRelaySequence = new AtomicInteger();
+    private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
+    private volatile StickyTable sticky;
+    private volatile Ticker ticker = Ticker.SYSTEM;
+    private volatile long relayTimeoutNanos = 5_000_000_000L;
+    private volatile GtpMessageCounters messages = new GtpMessageCounters(new SimpleMeterRegistry(), Tags.empty());
+    private volatile MeterRegistry registry = new SimpleMeterRegistry();
+    private volatile Tags tags = Tags.empty();
+    private volatile Counter expiredSessions;
+    private volatile Counter purgedSessions;
+    private volatile Counter relayedRequests;
+    private volatile Counter relayedRetransmissions;
+    private volatile Counter relayedExpired;
+    private volatile Counter rewriteSkipped;
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
-        this.vip = vip instanceof Inet4Address v4 ? v4 : null;
+        this.vip = vip;
+        Inet4Address v4 = null;
+        Inet6Address v6 = null;
+        for (InetAddress a : options.directorAddresses().isEmpty() ? List.of(vip) : options.directorAddresses()) {
+            if (a instanceof Inet4Address four && !four.isAnyLocalAddress()) {
+                v4 = four;
+            } else if (a instanceof Inet6Address six && !six.isAnyLocalAddress()) {
+                v6 = six;
+            }
+        }
+        this.directorIpv4 = v4;
+        this.directorIpv6 = v6;
+        this.sessionIdleNanos = options.sessionIdle().toNanos();
+        counters(new SimpleMeterRegistry(), Tags.empty());
     }
 
     @Override
     public void attach(PluginContext context) {
         this.sticky = context.sticky();
+        this.ticker = context.ticker();
+        this.relayTimeoutNanos = context.config().responseTimeout().toNanos();
+        counters(context.registry(), Tags.of("vserver", context.config().name()));
+        for (ServerFarm farm : context.farms().all()) {
+            for (RealServer real : farm.reals()) {
+                open(real);
+            }
+        }
     }
 
-    /** The open sessions by director TEID, for tests. */
-    Map<Long, Session> sessionTable() {
-        return java.util.Collections.unmodifiableMap(sessions);
+    private void counters(MeterRegistry registry, Tags tags) {
+        this.registry = registry;
+        this.tags = tags;
+        this.messages = new GtpMessageCounters(registry, tags);
+        this.expiredSessions = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
+        this.purgedSessions = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
+        this.relayedRequests = counter("switchboard.gtp.relayed.requests", "Real-initiated requests relayed to the requester");
+        this.relayedRetransmissions = counter("switchboard.gtp.relayed.retransmitted",
+                "Retransmissions of a real-initiated request, relayed under the same director sequence");
+        this.relayedExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
+        this.rewriteSkipped = counter("switchboard.gtp.rewrite.skipped",
+                "Control-plane addresses left unchanged: no director address of their family");
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /** The open-session count of a real, with its gauge registered on first use. */
+    private AtomicInteger open(RealServer real) {
+        return openPerReal.computeIfAbsent(real, r -> {
+            AtomicInteger count = new AtomicInteger();
+            Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
+                    .description("Open gtp-inspect sessions per real").tags(tags).tag("real", r.id()).register(registry);
+            return count;
+        });
+    }
+
+    /** The open sessions by director TEID (v1/v2) or TID (v0), for tests. */
+    Map<Long, GtpSession> sessionTable() {
+        Map<Long, GtpSession> all = new java.util.HashMap<>(sessions);
+        all.putAll(v0Sessions);
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** Open sessions held by {@code real}. */
+    int openSessions(RealServer real) {
+        AtomicInteger count = openPerReal.get(real);
+        return count == null ? 0 : count.get();
     }
 
     @Override
-    public java.util.List<SessionListing.Session> sessions() {
-        java.util.List<SessionListing.Session> list = new java.util.ArrayList<>();
-        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi(),
-                s.farm(), s.real(), String.format("real TEID-C 0x%08x", s.realTeid()))));
+    public List<SessionListing.Session> sessions() {
+        List<SessionListing.Session> list = new ArrayList<>();
+        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi,
+                s.real.farm(), s.real.id(), String.format("real TEID-C 0x%08x, requester TEID-C 0x%08x at %s",
+                        s.realTeid, s.requesterTeid, s.requester))));
+        v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi,
+                s.real.farm(), s.real.id(), "GTPv0")));
         return list;
     }
 
@@ -95,22 +237,32 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         return options.reassign();
     }
 
-    private Session session(GtpMessageView view) throws DecodeException {
-        long teid = view.teid();
-        Session session = teid > 0 ? sessions.get(teid) : null;
+    private long now() {
+        return ticker.nanos();
+    }
+
+    private GtpSession session(GtpMessageView view) throws DecodeException {
+        GtpSession session;
+        long id;
+        if (view.version() == 0) {
+            id = view.v0().tid();
+            session = v0Sessions.get(id);
+        } else {
+            id = view.teid();
+            session = id > 0 ? sessions.get(id) : null;
+        }
         if (session == null) {
             throw new DecodeException(UNKNOWN_SESSION, "GTPv" + view.version() + " request type "
-                    + view.messageTypeValue() + " for TEID " + teid + ", which is no session here");
+                    + view.messageTypeValue() + " for TEID/TID " + Long.toUnsignedString(id) + ", which is no session here");
         }
         return session;
     }
 
+    /** A request of a session from the requester: keyed (and routed) by the session. */
     @Override
     StickyKey classifyOther(GtpMessageView view) throws DecodeException {
-        if (view.version() == 0) {
-            return super.classifyOther(view);
-        }
-        return imsiKey(session(view).imsi());
+        GtpSession session = session(view);
+        return session.imsi == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi);
     }
 
     @Override
@@ -118,33 +270,136 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         if (view.version() == 0 || view.teid() <= 0) {
             return super.classifyCreateWithoutImsi(view);
         }
-        return imsiKey(session(view).imsi()); // a secondary PDP context: with its primary
+        return classifyOther(view); // a secondary PDP context: with its primary
     }
 
     /** Requests of a session go to the real that holds it. */
     @Override
     public StickyBinding route(ByteBuf request) throws DecodeException {
         GtpMessageView view = view(request);
-        if (view.version() == 0 || view.teid() <= 0) {
+        if (isPrimaryCreate(view)) {
             return null;
         }
-        Session session = session(view);
-        return new StickyBinding(session.farm(), session.real());
+        GtpSession session = session(view);
+        return new StickyBinding(session.real.farm(), session.real.id());
+    }
+
+    private static boolean isPrimaryCreate(GtpMessageView view) {
+        return view.version() == 0 ? view.createsTunnel() : view.teid() <= 0;
     }
 
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
         GtpMessageView view = view(request);
         view.setSequence((int) transactionId);
-        long teid = view.teid();
-        if (view.version() == 0 || teid <= 0) {
-            return new RequestContext(true, 0, false, view.imsi());
+        int version = view.version();
+        if (isPrimaryCreate(view)) {
+            long createKey = ((long) real.slot() << 32) | transactionId;
+            long realFacing = 0;
+            Requester requester;
+            PendingCreate resent = version == 0 ? null : resentCreate(view);
+            if (resent != null) {
+                realFacing = view.senderControlPlane().teid();
+                requester = resent.requester();
+            } else {
+                realFacing = version == 0 ? 0 : createTeids.computeIfAbsent(createKey, k -> allocateTeid());
+                requester = rewriteEndpoint(view, realFacing);
+                if (realFacing != 0) {
+                    pendingCreates.put(realFacing, new PendingCreate(requester, now()));
+                }
+            }
+            messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
+            return new RequestContext(true, null, false, view.imsi(), createKey, realFacing, requester);
         }
-        Session session = session(view);
-        view.setTeid(session.realTeid());
+        GtpSession session = session(view);
+        session.touch(now());
+        Requester moved = null;
         int type = view.messageTypeValue();
-        boolean delete = view.version() == 1 ? type == V1_DELETE_REQUEST : type == V2_DELETE_SESSION_REQUEST;
-        return new RequestContext(view.createsTunnel(), teid, delete, session.imsi());
+        if (version != 0) {
+            view.setTeid(session.realTeid);
+            if (session.realFacingTeid != 0 && type == (version == 1 ? V1_UPDATE_REQUEST : V2_MODIFY_BEARER_REQUEST)
+                    && view.senderControlPlane() != null) {
+                moved = rewriteEndpoint(view, session.realFacingTeid); // a new SGSN / MME takes the session over
+            }
+        } else if (type == V1_UPDATE_REQUEST) {
+            moved = rewriteEndpoint(view, 0);
+        }
+        boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
+        messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
+        return new RequestContext(view.createsTunnel(), session, delete, session.imsi, -1, 0, moved);
+    }
+
+    /**
+     * Writes the director's endpoint into the sender's control-plane endpoint of a request or answer
+     * (v0/v1 first GSN Address and, for v1, TEID Control Plane; v2 sender F-TEID, instance 0, IPv4
+     * and/or IPv6), and returns the sender's own, or null when the message names none. An address of a
+     * family the director has no address of is left as it is (and counted).
+     */
+    private Requester rewriteEndpoint(GtpMessageView view, long teid) throws DecodeException {
+        int version = view.version();
+        int port = version == 0 ? GTP_V0_PORT : GTP_C_PORT;
+        if (version == 0) {
+            InetAddress own = v0GsnAddress(view);
+            if (own == null) {
+                return null;
+            }
+            InetAddress director = own instanceof Inet4Address ? directorIpv4 : directorIpv6;
+            if (director == null || !GtpV0Codec.setGsnAddress(view.v0().buffer(), view.v0(), 0, director)) {
+                rewriteSkipped.increment();
+            }
+            return new Requester(0, new InetSocketAddress(own, port));
+        }
+        GtpControlEndpoint own = view.senderControlPlane();
+        if (own == null) {
+            return null;
+        }
+        if (version == 1) {
+            ByteBuf buf = view.v1().buffer();
+            GtpV1Ies.setTeidControlPlane(buf, view.v1(), teid);
+            InetAddress director = own.ipv4() != null ? directorIpv4 : directorIpv6;
+            if (director == null || !GtpV1Ies.setGsnAddress(buf, view.v1(), 0, director)) {
+                rewriteSkipped.increment();
+            }
+        } else {
+            ByteBuf buf = view.v2().buffer();
+            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
+            GtpV2Ies.setFteidTeid(buf, ie, teid);
+            if (own.ipv4() != null && (directorIpv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, directorIpv4))) {
+                rewriteSkipped.increment();
+            }
+            if (own.ipv6() != null && (directorIpv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, directorIpv6))) {
+                rewriteSkipped.increment();
+            }
+        }
+        // The real's requests leave the virtual address's socket: to the requester's address of its family.
+        InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
+                : own.ipv4() != null ? own.ipv4() : own.ipv6();
+        return new Requester(own.teid(), new InetSocketAddress(to, port));
+    }
+
+    /**
+     * A create that already carries the director's endpoint: the one a refusing real had, resent to
+     * another real by the engine. Its requester is the one remembered when it was first rewritten.
+     */
+    private PendingCreate resentCreate(GtpMessageView view) throws DecodeException {
+        if (pendingCreates.isEmpty()) {
+            return null;
+        }
+        GtpControlEndpoint own = view.senderControlPlane();
+        if (own == null || !(own.ipv4() != null ? own.ipv4().equals(directorIpv4) : own.ipv6().equals(directorIpv6))) {
+            return null;
+        }
+        return pendingCreates.get(own.teid());
+    }
+
+    private static InetAddress v0GsnAddress(GtpMessageView view) throws DecodeException {
+        ByteBuf buf = view.v0().buffer();
+        int ie = GtpV1Ies.indexOf(buf, view.v0().bodyOffset(), view.v0().endOffset(), 133, 0, GtpV0Codec.TV_LENGTHS);
+        if (ie < 0) {
+            return null;
+        }
+        return io.switchboard.codec.gtp.GtpBytes.address(
+                io.switchboard.codec.gtp.GtpBytes.copy(buf, ie + 3, buf.getUnsignedShort(ie + 1)));
     }
 
     @Override
@@ -155,22 +410,51 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         GtpMessageView view = view(response);
         int cause = view.cause();
         int version = view.version();
+        messages.count(view, cause, real, GtpMessageCounters.Initiator.REQUESTER);
+        if (request.createKey() >= 0) {
+            createTeids.remove(request.createKey());
+        }
+        restoreRequesterTeid(view, request);
         if (request.create()) {
             if (version == 2 ? options.resourceCausesV2().contains(cause) : options.resourceCausesV1().contains(cause)) {
-                return ResponseVerdict.RETRY_ELSEWHERE;
+                return ResponseVerdict.RETRY_ELSEWHERE; // the pending create stays for the resend
             }
-            if (version != 0 && accepted(version, cause)) {
+            if (request.realFacingTeid() != 0) {
+                pendingCreates.remove(request.realFacingTeid());
+            }
+            if (request.session() == null && accepted(version, cause)) {
                 learn(view, real, request);
             }
-        } else if (version == 1 && view.messageTypeValue() == V1_UPDATE_RESPONSE && accepted(version, cause)) {
-            relearn(view, request.directorTeid());
+            return ResponseVerdict.RELAY;
+        }
+        GtpSession session = request.session();
+        if (session == null) {
+            return ResponseVerdict.RELAY;
+        }
+        session.touch(now());
+        int type = view.messageTypeValue();
+        if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && accepted(version, cause)) {
+            relearn(view, session, request.requester());
         } else if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
-            Session ended = sessions.remove(request.directorTeid());
-            if (ended != null && ended.imsi() != null) {
-                ended(ended.imsi());
-            }
+            end(session);
         }
         return ResponseVerdict.RELAY;
+    }
+
+    /**
+     * The real answers under the TEID it knows the requester by (the real-facing one); the requester
+     * gets its own back.
+     */
+    private static void restoreRequesterTeid(GtpMessageView view, RequestContext request) {
+        if (view.version() == 0 || view.teid() <= 0) {
+            return;
+        }
+        GtpSession session = request.session();
+        if (session != null && session.realFacingTeid != 0) {
+            view.setTeid(session.requesterTeid);
+        } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
+            view.setTeid(request.requester().teid());
+        }
     }
 
     /**
@@ -188,47 +472,189 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
 
     /**
      * An accepted create: the real's TEID-C and control-plane address in the response become a
-     * director TEID and the virtual address, and the session is remembered under that TEID.
+     * director TEID and the director's address, and the session is remembered under that TEID (v0:
+     * the TID).
      */
     private void learn(GtpMessageView view, RealServer real, RequestContext request) throws DecodeException {
-        GtpControlEndpoint endpoint = view.senderControlPlane();
-        if (endpoint == null) {
-            return; // no TEID-C in the answer (a secondary context keeps its primary's): nothing to learn
-        }
-        long teid = allocate(new Session(real.farm(), real.id(), endpoint.teid(), request.imsi()));
-        if (request.imsi() != null) {
-            sessionsPerImsi.merge(request.imsi(), 1, Integer::sum);
-        }
-        ByteBuf buf = view.version() == 1 ? view.v1().buffer() : view.v2().buffer();
-        if (view.version() == 1) {
-            GtpV1Ies.setTeidControlPlane(buf, view.v1(), teid);
-            if (vip != null) {
-                GtpV1Ies.setGsnAddress(buf, view.v1(), 0, vip);
+        long now = now();
+        Requester requester = request.requester();
+        GtpSession session;
+        if (view.version() == 0) {
+            long tid = view.v0().tid();
+            session = new GtpSession(0, real, request.imsi(), tid, 0, 0, 0,
+                    requester == null ? null : requester.address(), now);
+            rewriteEndpoint(view, 0);
+            GtpSession previous = v0Sessions.put(tid, session);
+            if (previous != null) {
+                closed(previous); // the same TID created again: the requester lost the old context
             }
         } else {
-            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
-            GtpV2Ies.setFteidTeid(buf, ie, teid);
-            if (vip != null) {
-                GtpV2Ies.setFteidIpv4(buf, ie, vip);
+            GtpControlEndpoint endpoint = view.senderControlPlane();
+            if (endpoint == null) {
+                return; // no TEID-C in the answer: nothing to learn
             }
+            long teid = allocateTeid();
+            boolean relayable = requester != null && request.realFacingTeid() != 0;
+            session = new GtpSession(view.version(), real, request.imsi(), teid,
+                    relayable ? request.realFacingTeid() : 0, endpoint.teid(),
+                    requester == null ? 0 : requester.teid(), relayable ? requester.address() : null, now);
+            sessions.put(teid, session);
+            if (relayable) {
+                byRealFacingTeid.put(session.realFacingTeid, session);
+            }
+            rewriteEndpoint(view, teid);
+        }
+        real.sessionOpened();
+        open(real).incrementAndGet();
+        if (request.imsi() != null) {
+            sessionsPerImsi.merge(request.imsi(), 1, Integer::sum);
         }
     }
 
     /**
-     * An accepted GTPv1 Update answer naming the GGSN's (possibly new) TEID-C and address: the session
-     * follows the new TEID, and the answer names the director's TEID and the virtual address again.
+     * An accepted Update / Modify Bearer answer naming the real's (possibly new) TEID-C and address:
+     * the session follows the new TEID, and the answer names the director's TEID and address again; a
+     * requester that moved (a new SGSN or MME sent the Update) receives the real's requests from now on.
      */
-    private void relearn(GtpMessageView view, long directorTeid) throws DecodeException {
-        GtpControlEndpoint endpoint = view.senderControlPlane();
-        Session session = sessions.get(directorTeid);
-        if (endpoint == null || session == null) {
+    private void relearn(GtpMessageView view, GtpSession session, Requester moved) throws DecodeException {
+        if (moved != null) {
+            session.requesterTeid = moved.teid();
+            if (session.requester != null) {
+                session.requester = moved.address();
+            }
+        }
+        if (view.version() == 0) {
+            rewriteEndpoint(view, 0);
             return;
         }
-        sessions.replace(directorTeid, session, new Session(session.farm(), session.real(), endpoint.teid(),
-                session.imsi()));
-        GtpV1Ies.setTeidControlPlane(view.v1().buffer(), view.v1(), directorTeid);
-        if (vip != null) {
-            GtpV1Ies.setGsnAddress(view.v1().buffer(), view.v1(), 0, vip);
+        GtpControlEndpoint endpoint = view.senderControlPlane();
+        if (endpoint != null) {
+            session.realTeid = endpoint.teid();
+            rewriteEndpoint(view, session.directorTeid);
+        }
+    }
+
+    /**
+     * A datagram at the virtual address that is part of a real's own transaction: a real's request
+     * for a session (found by the real-facing TEID, or a v0 TID, sent by the session's real) goes to the
+     * requester; the requester's answer to one goes back to the real. Anything else is classified.
+     */
+    @Override
+    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpMessageView view = view(datagram);
+        if (view.isRequest()) {
+            GtpSession session = realsSession(view, sender);
+            return session == null ? null : relayRequest(view, session, sender);
+        }
+        if (view.isResponse() && !relayed.isEmpty()) {
+            RelayedRequest request = relayed.remove(relayKey(view.version(), view.sequence()));
+            if (request == null) {
+                return null;
+            }
+            relayedByReal.remove(new RealTransaction(request.realSender(), request.version(), request.realSequence()),
+                    request);
+            return relayAnswer(view, request);
+        }
+        return null;
+    }
+
+    /** The session a real's request belongs to, or null when it is not one. */
+    private GtpSession realsSession(GtpMessageView view, InetSocketAddress sender) {
+        if (view.version() == 0) {
+            GtpSession session = v0Sessions.get(view.v0().tid());
+            // One TID on both sides: the sender tells whose request it is.
+            return session != null && session.requester != null && !view.createsTunnel()
+                    && session.real.address().equals(sender) ? session : null;
+        }
+        long teid = view.teid();
+        return teid > 0 ? byRealFacingTeid.get(teid) : null;
+    }
+
+    private InetSocketAddress relayRequest(GtpMessageView view, GtpSession session, InetSocketAddress sender)
+            throws DecodeException {
+        int version = view.version();
+        int realSequence = view.sequence();
+        if (realSequence < 0) {
+            throw new DecodeException(NO_SEQUENCE, "GTPv1 request of a real without sequence number");
+        }
+        long now = now();
+        RealTransaction transaction = new RealTransaction(sender, version, realSequence);
+        RelayedRequest request = relayedByReal.get(transaction);
+        if (request != null) {
+            relayedRetransmissions.increment();
+        } else {
+            int type = view.messageTypeValue();
+            boolean delete = version == 2
+                    ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
+                            view.v2().endOffset(), V2_EBI, 0) >= 0
+                    : type == V1_DELETE_REQUEST;
+            request = new RelayedRequest(sender, version, realSequence, freeRelaySequence(version), session, delete,
+                    now);
+            relayed.put(relayKey(version, request.sequence()), request);
+            relayedByReal.put(transaction, request);
+            relayedRequests.increment();
+        }
+        session.touch(now);
+        if (version != 0) {
+            view.setTeid(session.requesterTeid);
+        }
+        view.setSequence(request.sequence());
+        messages.count(view, -1, session.real, GtpMessageCounters.Initiator.REAL);
+        return session.requester;
+    }
+
+    private InetSocketAddress relayAnswer(GtpMessageView view, RelayedRequest request) throws DecodeException {
+        GtpSession session = request.session();
+        int version = view.version();
+        int cause = view.cause();
+        if (version != 0 && view.teid() != 0) {
+            view.setTeid(session.realTeid); // 0 stays 0: "no such context" (TS 29.060 §7.3.6)
+        }
+        view.setSequence(request.realSequence());
+        messages.count(view, cause, session.real, GtpMessageCounters.Initiator.REAL);
+        session.touch(now());
+        if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
+            end(session);
+        }
+        return request.realSender();
+    }
+
+    private static long relayKey(int version, int sequence) {
+        return ((long) version << 32) | (sequence & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * A sequence number of the director's own space toward requesters, not pending: 16 bits (v0, v1),
+     * 23 bits for v2 (TS 29.274 §7.6 reserves the top bit for Command-triggered messages).
+     */
+    private int freeRelaySequence(int version) {
+        int mask = version == 2 ? 0x7F_FFFF : 0xFFFF;
+        for (int i = 0; i <= mask; i++) {
+            int sequence = nextRelaySequence.getAndIncrement() & mask;
+            if (!relayed.containsKey(relayKey(version, sequence))) {
+                return sequence;
+            }
+        }
+        return nextRelaySequence.getAndIncrement() & mask; // the whole space pending: reuse the oldest
+    }
+
+    /** A session ended (Delete, idleness, restart of its real). */
+    private void end(GtpSession session) {
+        boolean removed = session.version == 0 ? v0Sessions.remove(session.directorTeid, session)
+                : sessions.remove(session.directorTeid, session);
+        if (removed) {
+            closed(session);
+        }
+    }
+
+    private void closed(GtpSession session) {
+        if (session.realFacingTeid != 0) {
+            byRealFacingTeid.remove(session.realFacingTeid, session);
+        }
+        session.real.sessionClosed();
+        open(session.real).decrementAndGet();
+        if (session.imsi != null) {
+            ended(session.imsi);
         }
     }
 
@@ -241,11 +667,55 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         }
     }
 
-    /** A director TEID for a new session: never 0, never one in use. */
-    private long allocate(Session session) {
+    /** The real restarted and lost its sessions: they end here too. */
+    @Override
+    public void realRestarted(RealServer real) {
+        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
+            for (GtpSession session : table.values()) {
+                if (session.real == real && (session.version == 0 ? v0Sessions : sessions).remove(session.directorTeid,
+                        session)) {
+                    closed(session);
+                    purgedSessions.increment();
+                }
+            }
+        }
+    }
+
+    /**
+     * Ends sessions idle for {@code session-idle} and forgets relayed requests that got no answer;
+     * at most once a second, whichever event loop comes first.
+     */
+    @Override
+    public void housekeep(long now) {
+        long due = nextSweepNanos.get();
+        if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
+            return;
+        }
+        for (RelayedRequest request : relayed.values()) {
+            if (now - request.sentNanos() > relayTimeoutNanos
+                    && relayed.remove(relayKey(request.version(), request.sequence()), request)) {
+                relayedByReal.remove(new RealTransaction(request.realSender(), request.version(),
+                        request.realSequence()), request);
+                relayedExpired.increment();
+            }
+        }
+        pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
+        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
+            for (GtpSession session : table.values()) {
+                if (now - session.lastSeenNanos > sessionIdleNanos && table.remove(session.directorTeid, session)) {
+                    closed(session);
+                    expiredSessions.increment();
+                }
+            }
+        }
+    }
+
+    /** A director TEID: never 0, never one in use on either side. */
+    private long allocateTeid() {
         while (true) {
             long teid = nextTeid.getAndIncrement() & 0xFFFF_FFFFL;
-            if (teid != 0 && sessions.putIfAbsent(teid, session) == null) {
+            if (teid != 0 && !sessions.containsKey(teid) && !byRealFacingTeid.containsKey(teid)
+                    && !pendingCreates.containsKey(teid)) {
                 return teid;
             }
         }

@@ -2,7 +2,10 @@ package io.switchboard.director.gtp;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceOptions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,10 +29,19 @@ import java.util.Set;
  *                         node's Recovery value
  * @param unstickOnDelete  {@code gtp-inspect}: an IMSI's sticky binding ends when its last session is
  *                         deleted (else only after the sticky idle time)
+ * @param sessionIdle      {@code gtp-inspect}: a session that sees no message for this long ends (a
+ *                         lost Delete must not keep it, and its real's count, for ever)
+ * @param directorAddresses {@code gtp-inspect}: the addresses written into Create messages in place of
+ *                         the peers' control-plane addresses, at most one IPv4 and one IPv6; empty
+ *                         means the virtual address. Each must reach this virtual server's socket.
  */
 public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1,
         Set<Integer> resourceCausesV2, List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery,
-        Optional<Path> recoveryFile, boolean unstickOnDelete) implements ServiceOptions {
+        Optional<Path> recoveryFile, boolean unstickOnDelete, Duration sessionIdle,
+        List<InetAddress> directorAddresses) implements ServiceOptions {
+
+    /** How long an idle {@code gtp-inspect} session lives by default: a day without any message. */
+    public static final Duration DEFAULT_SESSION_IDLE = Duration.ofHours(24);
 
     /** IOS SLB resource causes, TS 29.060 §7.7.1: no resources, system failure, addresses occupied, no memory. */
     public static final Set<Integer> DEFAULT_RESOURCE_CAUSES_V1 = Set.of(199, 204, 211, 212);
@@ -48,7 +60,23 @@ public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resou
                 Optional.empty(), true);
     }
 
+    /** Options with the default session idle time, written addresses the virtual address. */
+    public GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1, Set<Integer> resourceCausesV2,
+            List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery, Optional<Path> recoveryFile,
+            boolean unstickOnDelete) {
+        this(versions, reassign, resourceCausesV1, resourceCausesV2, carrierCodes, v0TidOrder, recovery,
+                recoveryFile, unstickOnDelete, DEFAULT_SESSION_IDLE, List.of());
+    }
+
     public GtpOptions {
+        directorAddresses = List.copyOf(directorAddresses);
+        if (sessionIdle.isNegative() || sessionIdle.isZero()) {
+            throw new IllegalArgumentException("session-idle must be > 0: " + sessionIdle);
+        }
+        if (directorAddresses.stream().filter(a -> a instanceof Inet4Address).count() > 1
+                || directorAddresses.stream().filter(a -> !(a instanceof Inet4Address)).count() > 1) {
+            throw new IllegalArgumentException("director-addresses: at most one IPv4 and one IPv6 address");
+        }
         versions = Set.copyOf(versions);
         resourceCausesV1 = Set.copyOf(resourceCausesV1);
         resourceCausesV2 = Set.copyOf(resourceCausesV2);
