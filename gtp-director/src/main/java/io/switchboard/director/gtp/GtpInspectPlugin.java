@@ -451,7 +451,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         GtpSession session = request.session();
         if (session != null && session.realFacingTeid != 0) {
-            view.setTeid(session.requesterTeid);
+            // An Update / Modify Bearer from a new SGSN / MME: the answer goes to it, under its TEID.
+            view.setTeid(request.requester() != null ? request.requester().teid() : session.requesterTeid);
         } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
             view.setTeid(request.requester().teid());
         }
