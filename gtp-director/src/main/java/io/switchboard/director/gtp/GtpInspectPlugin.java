@@ -225,8 +225,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     public List<SessionListing.Session> sessions() {
         List<SessionListing.Session> list = new ArrayList<>();
         sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi,
-                s.real.farm(), s.real.id(), String.format("real TEID-C 0x%08x, requester TEID-C 0x%08x at %s",
-                        s.realTeid, s.requesterTeid, s.requester))));
+                s.real.farm(), s.real.id(), String.format("real TEID-C 0x%08x", s.realTeid) + (s.requester == null ? ""
+                        : String.format(", requester TEID-C 0x%08x at %s", s.requesterTeid, s.requester)))));
         v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi,
                 s.real.farm(), s.real.id(), "GTPv0")));
         return list;

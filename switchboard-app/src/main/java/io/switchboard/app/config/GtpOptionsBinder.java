@@ -4,7 +4,10 @@ import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.gtp.GtpOptions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -21,7 +24,7 @@ import java.util.regex.Pattern;
 final class GtpOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
-            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete");
+            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete", "session-idle", "director-addresses");
     static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
 
@@ -126,11 +129,56 @@ final class GtpOptionsBinder implements ServiceOptionsBinder {
             ok &= read.isPresent();
             unstick = read.orElse(unstick);
         }
+        Duration sessionIdle = d.sessionIdle();
+        if (s.has("session-idle")) {
+            Optional<Duration> read = s.positiveDuration("session-idle");
+            ok &= read.isPresent();
+            sessionIdle = read.orElse(sessionIdle);
+        }
+        List<InetAddress> directorAddresses = d.directorAddresses();
+        if (s.has("director-addresses")) {
+            Optional<List<InetAddress>> read = directorAddresses(s);
+            ok &= read.isPresent();
+            directorAddresses = read.orElse(directorAddresses);
+        }
         if (!ok) {
             return Optional.empty();
         }
         return Optional.of(new GtpOptions(versions, reassign, causesV1, causesV2, carrierCodes, order, recovery,
-                recoveryFile, unstick));
+                recoveryFile, unstick, sessionIdle, directorAddresses));
+    }
+
+    /** At most one IPv4 and one IPv6 address literal. */
+    private static Optional<List<InetAddress>> directorAddresses(Section s) {
+        Optional<List<YamlNode>> items = s.list("director-addresses");
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigError> problems = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            String path = ConfigPath.index(s.pathOf("director-addresses"), i);
+            Optional<String> text = Section.string(items.get().get(i), path, problems);
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                InetAddress address = AddressLiterals.parseAddress(text.get());
+                boolean v4 = address instanceof Inet4Address;
+                if (address.isAnyLocalAddress()) {
+                    problems.add(new ConfigError(path, "'" + text.get() + "': peers cannot send to a wildcard address"));
+                } else if (addresses.stream().anyMatch(a -> (a instanceof Inet4Address) == v4)) {
+                    problems.add(new ConfigError(path, "a second " + (v4 ? "IPv4" : "IPv6")
+                            + " address: give at most one of each family"));
+                } else {
+                    addresses.add(address);
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(new ConfigError(path, e.getMessage()));
+            }
+        }
+        problems.forEach(p -> s.error(p.path(), p.message()));
+        return problems.isEmpty() ? Optional.of(addresses) : Optional.empty();
     }
 
     /** A list of distinct integers in {@code min..max}; empty after an error. */

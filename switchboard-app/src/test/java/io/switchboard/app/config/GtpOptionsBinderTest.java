@@ -56,7 +56,7 @@ class GtpOptionsBinderTest {
     }
 
     @Test
-    void everyKeyIsRead() {
+    void everyKeyIsRead() throws Exception {
         ServiceOptions options = options("gtp", """
                 gtp:
                   versions: [0]
@@ -67,10 +67,13 @@ class GtpOptionsBinderTest {
                   recovery: 42
                   recovery-file: /var/lib/switchboard/gtp-v0.recovery
                   unstick-on-delete: false
+                  session-idle: 2h
+                  director-addresses: [192.0.2.10, "2001:db8::10"]
                 """);
         assertThat(options).isEqualTo(new GtpOptions(Set.of(0), 1, Set.of(199), Set.of(73),
                 List.of("26242", "310260"), GtpV0TidOrder.LIBGTP_REVERSED, 42,
-                Optional.of(Path.of("/var/lib/switchboard/gtp-v0.recovery")), false));
+                Optional.of(Path.of("/var/lib/switchboard/gtp-v0.recovery")), false, java.time.Duration.ofHours(2),
+                List.of(java.net.InetAddress.getByName("192.0.2.10"), java.net.InetAddress.getByName("2001:db8::10"))));
     }
 
     @Test
@@ -89,10 +92,18 @@ class GtpOptionsBinderTest {
                   v0-tid-order: reversed
                   recovery: 256
                   unstick-on-delete: maybe
+                  session-idle: 0s
+                  director-addresses: [192.0.2.10, 192.0.2.11, "::", host.example]
                   colour: blue
                 """)).containsExactlyInAnyOrder(
                 "virtual-servers.gtp-c.gtp.colour: unknown key (known: versions, reassign, resource-causes,"
-                        + " carrier-codes, v0-tid-order, recovery, recovery-file, unstick-on-delete)",
+                        + " carrier-codes, v0-tid-order, recovery, recovery-file, unstick-on-delete, session-idle,"
+                        + " director-addresses)",
+                "virtual-servers.gtp-c.gtp.session-idle: must be greater than zero",
+                "virtual-servers.gtp-c.gtp.director-addresses[1]: a second IPv4 address: give at most one of each family",
+                "virtual-servers.gtp-c.gtp.director-addresses[2]: '::': peers cannot send to a wildcard address",
+                "virtual-servers.gtp-c.gtp.director-addresses[3]: 'host.example' is not an IPv4 or IPv6 address"
+                        + " (host names are not resolved)",
                 "virtual-servers.gtp-c.gtp.unstick-on-delete: must be true or false, not a string",
                 "virtual-servers.gtp-c.gtp.versions: GTPv0 (port 3386) and GTPv1/v2 (port 2123) need separate"
                         + " virtual servers: give [0] or a subset of [1, 2]",
