@@ -183,6 +183,31 @@ class GtpInspectIT {
         assertThat(metrics.reassignedCount()).isEqualTo(1);
         assertThat(binding(farm, refusedImsi).real()).as("the IMSI is now stuck to the real that accepted it")
                 .isEqualTo(real(farm, 1).id());
+        if (version != 0) {
+            // The resent create carried the director endpoint already: the same TEID-C went to both reals,
+            // and the session still knows the requester's own TEID and address, not the director's.
+            String imsi = refusedImsi;
+            byte[] refused = refusing.received.stream().filter(rx -> imsi.equals(rx.imsi())).findFirst().orElseThrow()
+                    .bytes();
+            byte[] accepted = accepting.received.stream().filter(rx -> imsi.equals(rx.imsi())).findFirst()
+                    .orElseThrow().bytes();
+            assertThat(senderControlPlane(accepted)).isEqualTo(senderControlPlane(refused));
+            assertThat(senderControlPlane(accepted).address()).isEqualTo(vip(farm).getAddress());
+            GtpSession session = ((GtpInspectPlugin) director.virtualServers().get(farm).plugin()).sessionTable()
+                    .values().stream().filter(s -> imsi.equals(s.imsi)).findFirst().orElseThrow();
+            assertThat(session.requesterTeid).isEqualTo(version == 1 ? 0x2005 : 0x3000);
+            assertThat(session.requester).isEqualTo(new InetSocketAddress("127.0.0.20", 2123));
+            assertThat(session.real).isSameAs(real(farm, 1));
+        }
+    }
+
+    private static io.switchboard.codec.gtp.GtpControlEndpoint senderControlPlane(byte[] message) throws Exception {
+        var buf = io.netty.buffer.Unpooled.wrappedBuffer(message);
+        try {
+            return new io.switchboard.codec.gtp.GtpMessageView().wrap(buf).senderControlPlane();
+        } finally {
+            buf.release();
+        }
     }
 
     @Test
