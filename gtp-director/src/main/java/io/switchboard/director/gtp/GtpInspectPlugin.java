@@ -14,7 +14,6 @@ import io.switchboard.codec.gtp.v0.GtpV0Codec;
 import io.switchboard.codec.gtp.v1.GtpV1Ies;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
-import io.switchboard.director.Ticker;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
@@ -89,7 +88,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * @param createKey    a primary create's key in {@link #createTeids}, else -1
      * @param requester    a create's (or an Update's) requester endpoint as it was before the rewrite, or null
      */
-    private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, long createKey,
+    private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, String binding,
+            long createKey,
             long realFacingTeid, Requester requester) {
     }
 
@@ -137,7 +137,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private final AtomicInteger nextRelaySequence = new AtomicInteger();
     private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
     private volatile StickyTable sticky;
-    private volatile Ticker ticker = Ticker.SYSTEM;
     private volatile long relayTimeoutNanos = 5_000_000_000L;
     private volatile GtpMessageCounters messages = new GtpMessageCounters(new SimpleMeterRegistry(), Tags.empty());
     private volatile MeterRegistry registry = new SimpleMeterRegistry();
@@ -169,8 +168,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     @Override
     public void attach(PluginContext context) {
+        super.attach(context);
         this.sticky = context.sticky();
-        this.ticker = context.ticker();
         this.relayTimeoutNanos = context.config().responseTimeout().toNanos();
         counters(context.registry(), Tags.of("vserver", context.config().name()));
         for (ServerFarm farm : context.farms().all()) {
@@ -237,10 +236,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         return options.reassign();
     }
 
-    private long now() {
-        return ticker.nanos();
-    }
-
     private GtpSession session(GtpMessageView view) throws DecodeException {
         GtpSession session;
         long id;
@@ -278,7 +273,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     public StickyBinding route(ByteBuf request) throws DecodeException {
         GtpMessageView view = view(request);
         if (isPrimaryCreate(view)) {
-            return null;
+            return routeByApn(view);
         }
         GtpSession session = session(view);
         return new StickyBinding(session.real.farm(), session.real.id());
@@ -309,7 +304,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 }
             }
             messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
-            return new RequestContext(true, null, false, view.imsi(), createKey, realFacing, requester);
+            String imsi = view.imsi();
+            return new RequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
+                    realFacing, requester);
         }
         GtpSession session = session(view);
         session.touch(now());
@@ -326,7 +323,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
-        return new RequestContext(view.createsTunnel(), session, delete, session.imsi, -1, 0, moved);
+        return new RequestContext(view.createsTunnel(), session, delete, session.imsi, session.binding, -1, 0, moved);
     }
 
     /**
@@ -482,7 +479,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpSession session;
         if (view.version() == 0) {
             long tid = view.v0().tid();
-            session = new GtpSession(0, real, request.imsi(), tid, 0, 0, 0,
+            session = new GtpSession(0, real, request.imsi(), request.binding(), tid, 0, 0, 0,
                     requester == null ? null : requester.address(), now);
             rewriteEndpoint(view, 0);
             GtpSession previous = v0Sessions.put(tid, session);
@@ -496,7 +493,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             }
             long teid = allocateTeid();
             boolean relayable = requester != null && request.realFacingTeid() != 0;
-            session = new GtpSession(view.version(), real, request.imsi(), teid,
+            session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
                     relayable ? request.realFacingTeid() : 0, endpoint.teid(),
                     requester == null ? 0 : requester.teid(), relayable ? requester.address() : null, now);
             sessions.put(teid, session);
@@ -507,8 +504,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         real.sessionOpened();
         open(real).incrementAndGet();
-        if (request.imsi() != null) {
-            sessionsPerImsi.merge(request.imsi(), 1, Integer::sum);
+        if (request.binding() != null) {
+            sessionsPerImsi.merge(request.binding(), 1, Integer::sum);
         }
     }
 
@@ -654,17 +651,17 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         session.real.sessionClosed();
         open(session.real).decrementAndGet();
-        if (session.imsi != null) {
-            ended(session.imsi);
+        if (session.binding != null) {
+            ended(session.binding);
         }
     }
 
-    /** The IMSI's last session ended: its binding ends too (unless configured otherwise). */
-    private void ended(String imsi) {
-        Integer left = sessionsPerImsi.computeIfPresent(imsi, (k, n) -> n > 1 ? n - 1 : null);
+    /** The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise). */
+    private void ended(String binding) {
+        Integer left = sessionsPerImsi.computeIfPresent(binding, (k, n) -> n > 1 ? n - 1 : null);
         StickyTable table = sticky;
         if (left == null && options.unstickOnDelete() && table != null) {
-            table.remove(imsiKey(imsi));
+            table.remove(imsiKey(binding));
         }
     }
 

@@ -16,6 +16,11 @@ final class GtpSession {
     final RealServer real;
     /** Null for a session created without IMSI (emergency attach). */
     final String imsi;
+    /**
+     * The sticky binding's key text: the IMSI, or {@code IMSI@farm} for a create an APN map sent to
+     * another farm than the virtual server's (stickiness is per farm); null without IMSI.
+     */
+    final String binding;
     /** What the requester sees as the real's TEID-C: the key of the session at the virtual address. */
     final long directorTeid;
     /** What the real sees as the requester's TEID-C; 0 when the Create request had none to replace. */
@@ -28,11 +33,12 @@ final class GtpSession {
     volatile InetSocketAddress requester;
     volatile long lastSeenNanos;
 
-    GtpSession(int version, RealServer real, String imsi, long directorTeid, long realFacingTeid, long realTeid,
+    GtpSession(int version, RealServer real, String imsi, String binding, long directorTeid, long realFacingTeid, long realTeid,
             long requesterTeid, InetSocketAddress requester, long nowNanos) {
         this.version = version;
         this.real = real;
         this.imsi = imsi;
+        this.binding = binding;
         this.directorTeid = directorTeid;
         this.realFacingTeid = realFacingTeid;
         this.realTeid = realTeid;

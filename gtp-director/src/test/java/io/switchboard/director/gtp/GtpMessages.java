@@ -78,12 +78,19 @@ final class GtpMessages {
 
     /** A Create Session Request whose sender F-TEID (S11 MME) carries {@code ipv4} and/or {@code ipv6}. */
     static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6) {
+        return v2CreateRequest(imsi, sequence, mmeTeid, ipv4, ipv6, "internet");
+    }
+
+    /** A Create Session Request for {@code apn} (TS 29.274 §8.6: labels as in DNS). */
+    static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6, String apn) {
         ByteArrayOutputStream ies = new ByteArrayOutputStream();
         byte[] digits = GtpTbcd.encode(imsi, 8);
         ies.writeBytes(new byte[] {1, 0, 8, 0});          // IMSI, instance 0
         ies.writeBytes(digits);
         ies.writeBytes(fteid(0, 10, mmeTeid, ipv4, ipv6)); // interface 10: S11 MME GTP-C
-        ies.writeBytes(new byte[] {71, 0, 9, 0, 8, 'i', 'n', 't', 'e', 'r', 'n', 'e', 't'}); // APN
+        byte[] name = io.switchboard.codec.gtp.GtpApn.encode(apn);
+        ies.writeBytes(new byte[] {71, 0, (byte) name.length, 0});               // APN
+        ies.writeBytes(name);
         return v2(32, 0L, sequence, ies.toByteArray());
     }
 

@@ -100,6 +100,9 @@ class GtpProxyIT {
                 new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.3")));
         farms.put("least", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.4"),
                 new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.5")));
+        farms.put("ims", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.6"),
+                new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.7")));
+        farms.get("ims").get(0).v2Cause = 73; // TS 29.274: no resources available
         farms.put("v0", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.4")));
         farms.put("v6", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "::1")));
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
@@ -113,8 +116,12 @@ class GtpProxyIT {
                     new FailureDetection(100, 1, Duration.ofMinutes(10)), reals, Optional.empty()));
         }
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
+        // Carrier codes, and an APN map: IMS creates go to the farm "ims" (the map for the own farm is
+        // tried after it, so "ims*" wins for ims.* names).
         GtpOptions carrier = new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
-                GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of("26242"), GtpV0TidOrder.GSM_09_60, 0);
+                GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of("26242"), GtpV0TidOrder.GSM_09_60, 0, Optional.empty(),
+                true, GtpOptions.DEFAULT_SESSION_IDLE, List.of(), List.of(new GtpOptions.ApnMap("*", "proxy", 20),
+                        new GtpOptions.ApnMap("IMS*", "ims", 10)));
         servers.put("proxy", server("proxy", PROXY_VIP, carrier));
         servers.put("least", server("least", new InetSocketAddress("127.0.1.11", 0), GtpOptions.DEFAULT));
         servers.put("v0", server("v0", new InetSocketAddress("127.0.1.12", 0), new GtpOptions(Set.of(0), 2,
@@ -416,6 +423,35 @@ class GtpProxyIT {
         assertThat(deleteAnswerFields[0]).isEqualTo("100");
         assertThat(Integer.decode(deleteAnswerFields[1])).isEqualTo(0x070002);
         assertThat(Long.decode(deleteAnswerFields[2])).isEqualTo(pgw.teid() + 1);
+    }
+
+    @Test
+    void anApnMapSendsCreatesToItsFarmAndARefusalIsResentWithinIt() throws Exception {
+        String imsi = "262420000005001";
+        GtpResponder refusing = farms.get("ims").get(0);
+        GtpResponder accepting = farms.get("ims").get(1);
+        // Two IMS creates: round robin tries the refusing real first or second; either way both land
+        // on the accepting real of the same farm, and the requester sees one accepted answer each.
+        for (int i = 0; i < 2; i++) {
+            Datagram created = exchange(sgsn, GtpMessages.v2CreateRequest("26242000000510" + i, 0x0700 + i, 0x3000,
+                    SGSN_ADDRESS, null, "ims.mnc042.mcc262.gprs"), PROXY_VIP);
+            assertThat(created.bytes()[16] & 0xff).as("cause").isEqualTo(16);
+        }
+        assertThat(accepting.imsis()).contains("262420000005100", "262420000005101");
+        assertThat(refusing.imsis()).hasSize(1);
+        assertThat(real("ims", refusing).state()).isEqualTo(io.switchboard.director.real.RealState.FAILED);
+        assertThat(farms.get("proxy").stream().flatMap(r -> r.imsis().stream()))
+                .doesNotContain("262420000005100", "262420000005101");
+        // One IMSI on two APNs: the IMS one in the ims farm, the other in the virtual server's farm;
+        // stickiness is per farm.
+        exchange(sgsn, GtpMessages.v2CreateRequest(imsi, 0x0710, 0x3000, SGSN_ADDRESS, null, "ims"), PROXY_VIP);
+        Datagram internet = exchange(sgsn, GtpMessages.v2CreateRequest(imsi, 0x0711, 0x3000, SGSN_ADDRESS, null,
+                "internet"), PROXY_VIP);
+        assertThat(internet.bytes()[16] & 0xff).isEqualTo(16);
+        assertThat(accepting.imsis()).contains(imsi);
+        assertThat(farms.get("proxy").stream().filter(r -> r.imsis().contains(imsi))).hasSize(1);
+        assertThat(binding("proxy", imsi).farm()).isEqualTo("proxy");
+        assertThat(binding("proxy", imsi + "@ims").real()).isEqualTo(real("ims", accepting).id());
     }
 
     @Test
