@@ -11,26 +11,15 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
-import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.DatagramService;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -47,9 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -78,7 +65,7 @@ class GtpProxyIT {
 
     private static final Map<String, List<GtpResponder>> farms = new LinkedHashMap<>();
     private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private static Vertx vertx;
+    private static GtpTestBed bed;
     private static Director director;
     private static DatagramSocket sgsn;
     private static DatagramSocket newMme;
@@ -106,15 +93,9 @@ class GtpProxyIT {
         farms.put("v0", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.4")));
         farms.put("v6", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "::1")));
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
-        for (var e : farms.entrySet()) {
-            List<RealConfig> reals = new ArrayList<>();
-            for (GtpResponder r : e.getValue()) {
-                reals.add(new RealConfig(r.socket.getLocalAddress(), r.port(), 1, OptionalInt.empty(), true));
-            }
-            farmConfigs.put(e.getKey(), new FarmConfig(e.getKey(),
-                    e.getKey().equals("least") ? PredictorKind.LEASTCONNS : PredictorKind.ROUNDROBIN,
-                    new FailureDetection(100, 1, Duration.ofMinutes(10)), reals, Optional.empty()));
-        }
+        farms.forEach((name, responders) -> farmConfigs.put(name, GtpTestBed.farm(name,
+                name.equals("least") ? PredictorKind.LEASTCONNS : PredictorKind.ROUNDROBIN, Duration.ofMinutes(10),
+                responders)));
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
         // Carrier codes, and an APN map: IMS creates go to the farm "ims" (the map for the own farm is
         // tried after it, so "ims*" wins for ims.* names).
@@ -130,20 +111,14 @@ class GtpProxyIT {
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(),
                 GtpV0TidOrder.GSM_09_60, 0, Optional.empty(), true, GtpOptions.DEFAULT_SESSION_IDLE,
                 List.of(InetAddress.getByName("::1"), InetAddress.getByName("127.0.1.12")))));
-        DatagramService service = new GtpInspectService();
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
-                servers), v -> service, registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        bed = GtpTestBed.start(farms, farmConfigs, servers, new GtpInspectService(), registry);
+        director = bed.director;
         sgsn = new DatagramSocket(new InetSocketAddress("127.0.1.20", 2123));
         newMme = new DatagramSocket(new InetSocketAddress("127.0.1.21", 2123));
     }
 
     private static VirtualServerConfig server(String name, InetSocketAddress listen, GtpOptions options) {
-        return new VirtualServerConfig(name, new Endpoint(listen.getAddress(), listen.getPort()),
-                ServiceKind.GTP_INSPECT, name,
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
-                Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, options);
+        return GtpTestBed.server(name, listen, ServiceKind.GTP_INSPECT, name, options);
     }
 
     @AfterAll
@@ -153,16 +128,8 @@ class GtpProxyIT {
                 s.close();
             }
         }
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        for (List<GtpResponder> responders : farms.values()) {
-            for (GtpResponder r : responders) {
-                r.close();
-            }
+        if (bed != null) {
+            bed.close();
         }
     }
 
