@@ -105,6 +105,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private record PendingCreate(Requester requester, long sinceNanos) {
     }
 
+    /** A real-facing TEID reserved for a pending create (forgotten if the create is never answered). */
+    private record CreateTeid(long teid, long sinceNanos) {
+    }
+
     /** A real's request as the real numbered it: its retransmission is the same triple. */
     private record RealTransaction(InetSocketAddress realSender, int version, int sequence) {
     }
@@ -121,7 +125,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * The real-facing TEID written into each pending primary create, by (real slot, director sequence):
      * a retransmission of the create carries the same one.
      */
-    private final Map<Long, Long> createTeids = new ConcurrentHashMap<>();
+    private final Map<Long, CreateTeid> createTeids = new ConcurrentHashMap<>();
     /**
      * The requester of each pending primary create, by the real-facing TEID written into it: a create
      * resent to another real after a refusal carries the director's endpoint already.
@@ -214,6 +218,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         return Collections.unmodifiableMap(all);
     }
 
+    /** TEIDs and requesters held for creates still waiting for their answer, for tests. */
+    int createReservations() {
+        return pendingCreates.size() + createTeids.size();
+    }
+
     /** Open sessions held by {@code real}. */
     int openSessions(RealServer real) {
         AtomicInteger count = openPerReal.get(real);
@@ -297,7 +306,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 realFacing = view.senderControlPlane().teid();
                 requester = resent.requester();
             } else {
-                realFacing = version == 0 ? 0 : createTeids.computeIfAbsent(createKey, k -> allocateTeid());
+                realFacing = version == 0 ? 0
+                        : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeid(), now())).teid();
                 requester = rewriteEndpoint(view, realFacing);
                 if (realFacing != 0) {
                     pendingCreates.put(realFacing, new PendingCreate(requester, now()));
@@ -697,7 +707,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 relayedExpired.increment();
             }
         }
+        // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
+        createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
         for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
             for (GtpSession session : table.values()) {
                 if (now - session.lastSeenNanos > sessionIdleNanos && table.remove(session.directorTeid, session)) {
