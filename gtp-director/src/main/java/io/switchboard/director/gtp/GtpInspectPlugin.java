@@ -11,6 +11,8 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0Codec;
+import io.switchboard.codec.gtp.GtpBytes;
+import io.switchboard.codec.gtp.v1.GtpV1IeType;
 import io.switchboard.codec.gtp.v1.GtpV1Ies;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
@@ -68,6 +70,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     /** TS 29.060 §4.4.2 / TS 29.274 §4.4.2.1: requests go to the GTP-C port; GSM 09.60 §7.2: v0 on 3386. */
     static final int GTP_C_PORT = 2123;
     static final int GTP_V0_PORT = 3386;
+
+    /** TS 29.060 §7.7.32 / GSM 09.60 §7.9.13: GSN Address; the first one is for signalling. */
+    private static final int GSN_ADDRESS = 133;
+    /** A requester TEID-C the message did not name (a v1 Update without TEID Control Plane). */
+    private static final long UNCHANGED = -1;
 
     /** TS 29.060 §7.1 / GSM 09.60 §7.1 message types. */
     private static final int V1_UPDATE_REQUEST = 18;
@@ -131,6 +138,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * resent to another real after a refusal carries the director's endpoint already.
      */
     private final Map<Long, PendingCreate> pendingCreates = new ConcurrentHashMap<>();
+    /** The same for GTPv0 creates, by TID. */
+    private final Map<Long, PendingCreate> pendingV0Creates = new ConcurrentHashMap<>();
     /** Real requests relayed to requesters, by version and director sequence. */
     private final Map<Long, RelayedRequest> relayed = new ConcurrentHashMap<>();
     private final Map<RealTransaction, RelayedRequest> relayedByReal = new ConcurrentHashMap<>();
@@ -220,7 +229,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /** TEIDs and requesters held for creates still waiting for their answer, for tests. */
     int createReservations() {
-        return pendingCreates.size() + createTeids.size();
+        return pendingCreates.size() + pendingV0Creates.size() + createTeids.size();
     }
 
     /** Open sessions held by {@code real}. */
@@ -301,15 +310,17 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             long createKey = ((long) real.slot() << 32) | transactionId;
             long realFacing = 0;
             Requester requester;
-            PendingCreate resent = version == 0 ? null : resentCreate(view);
+            PendingCreate resent = resentCreate(view);
             if (resent != null) {
-                realFacing = view.senderControlPlane().teid();
+                realFacing = version == 0 ? 0 : view.senderControlPlane().teid();
                 requester = resent.requester();
             } else {
                 realFacing = version == 0 ? 0
                         : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeid(), now())).teid();
                 requester = rewriteEndpoint(view, realFacing);
-                if (realFacing != 0) {
+                if (version == 0) {
+                    pendingV0Creates.put(view.v0().tid(), new PendingCreate(requester, now()));
+                } else {
                     pendingCreates.put(realFacing, new PendingCreate(requester, now()));
                 }
             }
@@ -324,12 +335,12 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         int type = view.messageTypeValue();
         if (version != 0) {
             view.setTeid(session.realTeid);
-            if (session.realFacingTeid != 0 && type == (version == 1 ? V1_UPDATE_REQUEST : V2_MODIFY_BEARER_REQUEST)
-                    && view.senderControlPlane() != null) {
-                moved = rewriteEndpoint(view, session.realFacingTeid); // a new SGSN / MME takes the session over
-            }
-        } else if (type == V1_UPDATE_REQUEST) {
-            moved = rewriteEndpoint(view, 0);
+        }
+        if (session.requester != null
+                && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST) || view.createsTunnel())) {
+            // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
+            // area update; v2 on MME / SGW relocation; a secondary context too): the real sees the director's.
+            moved = rewriteEndpoint(view, session.realFacingTeid);
         }
         boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
@@ -338,36 +349,19 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /**
      * Writes the director's endpoint into the sender's control-plane endpoint of a request or answer
-     * (v0/v1 first GSN Address and, for v1, TEID Control Plane; v2 sender F-TEID, instance 0, IPv4
-     * and/or IPv6), and returns the sender's own, or null when the message names none. An address of a
-     * family the director has no address of is left as it is (and counted).
+     * (v0/v1: the first GSN Address, and the TEID Control Plane when there is one; v2: the sender
+     * F-TEID, instance 0, IPv4 and/or IPv6), and returns the sender's own ({@link #UNCHANGED} as its
+     * TEID when a v0/v1 message names none), or null when the message names no endpoint. An address of
+     * a family the director has no address of is left as it is (and counted).
      */
     private Requester rewriteEndpoint(GtpMessageView view, long teid) throws DecodeException {
         int version = view.version();
         int port = version == 0 ? GTP_V0_PORT : GTP_C_PORT;
-        if (version == 0) {
-            InetAddress own = v0GsnAddress(view);
+        if (version == 2) {
+            GtpControlEndpoint own = view.senderControlPlane();
             if (own == null) {
                 return null;
             }
-            InetAddress director = own instanceof Inet4Address ? directorIpv4 : directorIpv6;
-            if (director == null || !GtpV0Codec.setGsnAddress(view.v0().buffer(), view.v0(), 0, director)) {
-                rewriteSkipped.increment();
-            }
-            return new Requester(0, new InetSocketAddress(own, port));
-        }
-        GtpControlEndpoint own = view.senderControlPlane();
-        if (own == null) {
-            return null;
-        }
-        if (version == 1) {
-            ByteBuf buf = view.v1().buffer();
-            GtpV1Ies.setTeidControlPlane(buf, view.v1(), teid);
-            InetAddress director = own.ipv4() != null ? directorIpv4 : directorIpv6;
-            if (director == null || !GtpV1Ies.setGsnAddress(buf, view.v1(), 0, director)) {
-                rewriteSkipped.increment();
-            }
-        } else {
             ByteBuf buf = view.v2().buffer();
             int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
             GtpV2Ies.setFteidTeid(buf, ie, teid);
@@ -377,11 +371,40 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             if (own.ipv6() != null && (directorIpv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, directorIpv6))) {
                 rewriteSkipped.increment();
             }
+            // The real's requests leave the virtual address's socket: to the requester's address of its family.
+            InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
+                    : own.ipv4() != null ? own.ipv4() : own.ipv6();
+            return new Requester(own.teid(), new InetSocketAddress(to, port));
         }
-        // The real's requests leave the virtual address's socket: to the requester's address of its family.
-        InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
-                : own.ipv4() != null ? own.ipv4() : own.ipv6();
-        return new Requester(own.teid(), new InetSocketAddress(to, port));
+        ByteBuf buf = version == 0 ? view.v0().buffer() : view.v1().buffer();
+        int from = version == 0 ? view.v0().bodyOffset() : view.v1().bodyOffset();
+        int end = version == 0 ? view.v0().endOffset() : view.v1().endOffset();
+        java.util.function.IntUnaryOperator tvLengths = version == 0 ? GtpV0Codec.TV_LENGTHS : null;
+        int gsn = tvLengths == null ? GtpV1Ies.indexOf(buf, from, end, GSN_ADDRESS, 0)
+                : GtpV1Ies.indexOf(buf, from, end, GSN_ADDRESS, 0, tvLengths);
+        if (gsn < 0) {
+            return null;
+        }
+        int length = buf.getUnsignedShort(gsn + 1);
+        InetAddress own = GtpBytes.address(GtpBytes.copy(buf, gsn + 3, length));
+        if (own == null) {
+            return null;
+        }
+        InetAddress director = own instanceof Inet4Address ? directorIpv4 : directorIpv6;
+        if (director == null) {
+            rewriteSkipped.increment();
+        } else {
+            buf.setBytes(gsn + 3, director.getAddress()); // same family, same length
+        }
+        long ownTeid = UNCHANGED;
+        if (version == 1) {
+            int ie = GtpV1Ies.indexOf(buf, from, end, GtpV1IeType.TEID_CONTROL_PLANE.value(), 0);
+            if (ie >= 0) {
+                ownTeid = buf.getUnsignedInt(ie + 1);
+                buf.setInt(ie + 1, (int) teid);
+            }
+        }
+        return new Requester(ownTeid, new InetSocketAddress(own, port));
     }
 
     /**
@@ -389,6 +412,12 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * another real by the engine. Its requester is the one remembered when it was first rewritten.
      */
     private PendingCreate resentCreate(GtpMessageView view) throws DecodeException {
+        if (view.version() == 0) {
+            // GSM 09.60: one TID per context; a create of the same TID is a resend (or the same context again).
+            PendingCreate pending = pendingV0Creates.isEmpty() ? null : pendingV0Creates.get(view.v0().tid());
+            InetAddress own = pending == null ? null : v0GsnAddress(view);
+            return own != null && (own.equals(directorIpv4) || own.equals(directorIpv6)) ? pending : null;
+        }
         if (pendingCreates.isEmpty()) {
             return null;
         }
@@ -401,12 +430,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     private static InetAddress v0GsnAddress(GtpMessageView view) throws DecodeException {
         ByteBuf buf = view.v0().buffer();
-        int ie = GtpV1Ies.indexOf(buf, view.v0().bodyOffset(), view.v0().endOffset(), 133, 0, GtpV0Codec.TV_LENGTHS);
-        if (ie < 0) {
-            return null;
-        }
-        return io.switchboard.codec.gtp.GtpBytes.address(
-                io.switchboard.codec.gtp.GtpBytes.copy(buf, ie + 3, buf.getUnsignedShort(ie + 1)));
+        int ie = GtpV1Ies.indexOf(buf, view.v0().bodyOffset(), view.v0().endOffset(), GSN_ADDRESS, 0,
+                GtpV0Codec.TV_LENGTHS);
+        return ie < 0 ? null : GtpBytes.address(GtpBytes.copy(buf, ie + 3, buf.getUnsignedShort(ie + 1)));
     }
 
     @Override
@@ -426,7 +452,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             if (version == 2 ? options.resourceCausesV2().contains(cause) : options.resourceCausesV1().contains(cause)) {
                 return ResponseVerdict.RETRY_ELSEWHERE; // the pending create stays for the resend
             }
-            if (request.realFacingTeid() != 0) {
+            if (version == 0) {
+                pendingV0Creates.remove(view.v0().tid());
+            } else if (request.realFacingTeid() != 0) {
                 pendingCreates.remove(request.realFacingTeid());
             }
             if (request.session() == null && accepted(version, cause)) {
@@ -459,7 +487,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpSession session = request.session();
         if (session != null && session.realFacingTeid != 0) {
             // An Update / Modify Bearer from a new SGSN / MME: the answer goes to it, under its TEID.
-            view.setTeid(request.requester() != null ? request.requester().teid() : session.requesterTeid);
+            view.setTeid(request.requester() != null && request.requester().teid() != UNCHANGED
+                    ? request.requester().teid() : session.requesterTeid);
         } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
             view.setTeid(request.requester().teid());
         }
@@ -502,10 +531,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 return; // no TEID-C in the answer: nothing to learn
             }
             long teid = allocateTeid();
-            boolean relayable = requester != null && request.realFacingTeid() != 0;
+            // The real knows the director as the requester only when the create named a TEID-C to replace.
+            boolean relayable = requester != null && requester.teid() != UNCHANGED && request.realFacingTeid() != 0;
             session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
                     relayable ? request.realFacingTeid() : 0, endpoint.teid(),
-                    requester == null ? 0 : requester.teid(), relayable ? requester.address() : null, now);
+                    relayable ? requester.teid() : 0, relayable ? requester.address() : null, now);
             sessions.put(teid, session);
             if (relayable) {
                 byRealFacingTeid.put(session.realFacingTeid, session);
@@ -526,7 +556,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private void relearn(GtpMessageView view, GtpSession session, Requester moved) throws DecodeException {
         if (moved != null) {
-            session.requesterTeid = moved.teid();
+            if (moved.teid() != UNCHANGED) {
+                session.requesterTeid = moved.teid();
+            }
             if (session.requester != null) {
                 session.requester = moved.address();
             }
@@ -709,6 +741,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
+        pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
         for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
             for (GtpSession session : table.values()) {

@@ -255,6 +255,15 @@ class GtpProxyIT {
         assertThat(updateAnswer.sequence()).as("the GGSN's own sequence").isEqualTo(0x7001);
         assertThat(updateAnswer.from()).isEqualTo(PROXY_VIP);
 
+        // The SGSN's own Update names its address (mandatory, TS 29.060 §7.3.3) but no TEID-C: the GGSN gets
+        // the director's address, so the director stays its SGSN; the answer's new TEID-C is learnt.
+        byte[] sgsnUpdate = ByteBuffer.allocate(16).put(new byte[] {20, 5, (byte) 133, 0, 4}).put(SGSN_ADDRESS)
+                .put(new byte[] {(byte) 133, 0, 4}).put(SGSN_ADDRESS).array();
+        Datagram updated = exchange(sgsn, GtpMessages.v1(18, directorTeid, 0x0101, sgsnUpdate), PROXY_VIP);
+        assertThat(updated.type()).isEqualTo(19);
+        assertThat(updated.teid()).isEqualTo(0x2005);
+        byte[] updateAtGgsn = awaitReceived(ggsn, rx -> rx.type() == 18).bytes();
+
         // GGSN-initiated Delete PDP Context: the accepted answer ends the session and the binding.
         ggsn.send(GtpMessages.v1(20, realFacingTeid, 0x7002, new byte[] {20, 5}), PROXY_VIP);
         Datagram deleteAtSgsn = receive(sgsn);
@@ -278,10 +287,10 @@ class GtpProxyIT {
         Assumptions.assumeTrue(Tshark.available(), "tshark is not installed");
         Path pcap = dir.resolve("v1.pcap");
         Tshark.writePcap(pcap, List.of(createAtGgsn, created.bytes(), updateAtSgsn.bytes(), updateAnswer.bytes(),
-                deleteAtSgsn.bytes(), deleteAnswer.bytes()));
+                deleteAtSgsn.bytes(), deleteAnswer.bytes(), updateAtGgsn));
         List<String> lines = Tshark.fields(pcap, "gtp.message", "gtp.seq_number", "gtp.teid", "gtp.teid_cp",
                 "gtp.gsn_ipv4", "gtp.teid_data", "gtp.cause");
-        assertThat(lines).hasSize(6);
+        assertThat(lines).hasSize(7);
         String[] create = fields(lines.get(0));
         assertThat(create[0]).isEqualTo("0x10");
         assertThat(Long.decode(create[3])).as("TEID-C: the director's, for the GGSN").isEqualTo(realFacingTeid);
@@ -307,7 +316,12 @@ class GtpProxyIT {
         String[] delAnswer = fields(lines.get(5));
         assertThat(delAnswer[0]).isEqualTo("0x15");
         assertThat(Integer.decode(delAnswer[1])).isEqualTo(0x7002);
-        assertThat(Long.decode(delAnswer[2])).isEqualTo(ggsn.teid());
+        assertThat(Long.decode(delAnswer[2])).as("the GGSN's TEID-C from its Update answer").isEqualTo(ggsn.teid() + 1);
+        String[] sgsnUpdateAtGgsn = fields(lines.get(6));
+        assertThat(sgsnUpdateAtGgsn[0]).isEqualTo("0x12");
+        assertThat(Long.decode(sgsnUpdateAtGgsn[2])).isEqualTo(ggsn.teid());
+        assertThat(sgsnUpdateAtGgsn[3]).as("no TEID-C added").isEmpty();
+        assertThat(sgsnUpdateAtGgsn[4]).isEqualTo("127.0.1.10;127.0.1.20");
     }
 
     @Test
