@@ -1,6 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -10,11 +11,6 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.codec.gtp.v0.GtpV0Codec;
-import io.switchboard.codec.gtp.GtpBytes;
-import io.switchboard.codec.gtp.v1.GtpV1IeType;
-import io.switchboard.codec.gtp.v1.GtpV1Ies;
-import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -25,8 +21,7 @@ import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.SessionListing;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
+import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -67,15 +62,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     /** A request with a TEID (TID) that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = DropReason.of("gtp-unknown-session");
 
-    /** TS 29.060 §4.4.2 / TS 29.274 §4.4.2.1: requests go to the GTP-C port; GSM 09.60 §7.2: v0 on 3386. */
-    static final int GTP_C_PORT = 2123;
-    static final int GTP_V0_PORT = 3386;
-
-    /** TS 29.060 §7.7.32 / GSM 09.60 §7.9.13: GSN Address; the first one is for signalling. */
-    private static final int GSN_ADDRESS = 133;
-    /** A requester TEID-C the message did not name (a v1 Update without TEID Control Plane). */
-    private static final long UNCHANGED = -1;
-
     /** TS 29.060 §7.1 / GSM 09.60 §7.1 message types. */
     private static final int V1_UPDATE_REQUEST = 18;
     private static final int V1_UPDATE_RESPONSE = 19;
@@ -97,32 +83,18 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, String binding,
             long createKey,
-            long realFacingTeid, Requester requester) {
+            long realFacingTeid, Endpoint requester) {
     }
 
-    /** The requester's own TEID-C and the address its requests come from (and the real's go to). */
-    private record Requester(long teid, InetSocketAddress address) {
-    }
-
-    /** A real's request relayed to the requester, waiting for the answer. */
-    private record RelayedRequest(InetSocketAddress realSender, int version, int realSequence, int sequence,
-            GtpSession session, boolean delete, long sentNanos) {
-    }
-
-    private record PendingCreate(Requester requester, long sinceNanos) {
+    private record PendingCreate(Endpoint requester, long sinceNanos) {
     }
 
     /** A real-facing TEID reserved for a pending create (forgotten if the create is never answered). */
     private record CreateTeid(long teid, long sinceNanos) {
     }
 
-    /** A real's request as the real numbered it: its retransmission is the same triple. */
-    private record RealTransaction(InetSocketAddress realSender, int version, int sequence) {
-    }
-
-    private final InetAddress vip;
-    private final Inet4Address directorIpv4;
-    private final Inet6Address directorIpv6;
+    private final GtpEndpointRewriter rewriter;
+    private final GtpRelayedRequests relayed = new GtpRelayedRequests();
     private final long sessionIdleNanos;
     private final Map<Long, GtpSession> sessions = new ConcurrentHashMap<>();
     private final Map<Long, GtpSession> byRealFacingTeid = new ConcurrentHashMap<>();
@@ -140,14 +112,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private final Map<Long, PendingCreate> pendingCreates = new ConcurrentHashMap<>();
     /** The same for GTPv0 creates, by TID. */
     private final Map<Long, PendingCreate> pendingV0Creates = new ConcurrentHashMap<>();
-    /** Real requests relayed to requesters, by version and director sequence. */
-    private final Map<Long, RelayedRequest> relayed = new ConcurrentHashMap<>();
-    private final Map<RealTransaction, RelayedRequest> relayedByReal = new ConcurrentHashMap<>();
     /** Open sessions per IMSI, to end its sticky binding with its last session. */
     private final Map<String, Integer> sessionsPerImsi = new ConcurrentHashMap<>();
     private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextTeid = new AtomicInteger(1);
-    private final AtomicInteger nextRelaySequence = new AtomicInteger();
     private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
     private volatile StickyTable sticky;
     private volatile long relayTimeoutNanos = 5_000_000_000L;
@@ -159,22 +127,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private volatile Counter relayedRequests;
     private volatile Counter relayedRetransmissions;
     private volatile Counter relayedExpired;
-    private volatile Counter rewriteSkipped;
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
-        this.vip = vip;
-        Inet4Address v4 = null;
-        Inet6Address v6 = null;
-        for (InetAddress a : options.directorAddresses().isEmpty() ? List.of(vip) : options.directorAddresses()) {
-            if (a instanceof Inet4Address four && !four.isAnyLocalAddress()) {
-                v4 = four;
-            } else if (a instanceof Inet6Address six && !six.isAnyLocalAddress()) {
-                v6 = six;
-            }
-        }
-        this.directorIpv4 = v4;
-        this.directorIpv6 = v6;
+        this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
         this.sessionIdleNanos = options.sessionIdle().toNanos();
         counters(new SimpleMeterRegistry(), Tags.empty());
     }
@@ -202,8 +158,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         this.relayedRetransmissions = counter("switchboard.gtp.relayed.retransmitted",
                 "Retransmissions of a real-initiated request, relayed under the same director sequence");
         this.relayedExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
-        this.rewriteSkipped = counter("switchboard.gtp.rewrite.skipped",
-                "Control-plane addresses left unchanged: no director address of their family");
+        FunctionCounter.builder("switchboard.gtp.rewrite.skipped", rewriter, GtpEndpointRewriter::skipped)
+                .description("Control-plane addresses left unchanged: no director address of their family")
+                .tags(tags).register(registry);
     }
 
     private Counter counter(String name, String description) {
@@ -309,7 +266,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (isPrimaryCreate(view)) {
             long createKey = ((long) real.slot() << 32) | transactionId;
             long realFacing = 0;
-            Requester requester;
+            Endpoint requester;
             PendingCreate resent = resentCreate(view);
             if (resent != null) {
                 realFacing = version == 0 ? 0 : view.senderControlPlane().teid();
@@ -317,7 +274,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             } else {
                 realFacing = version == 0 ? 0
                         : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeid(), now())).teid();
-                requester = rewriteEndpoint(view, realFacing);
+                requester = rewriter.rewrite(view, realFacing);
                 if (version == 0) {
                     pendingV0Creates.put(view.v0().tid(), new PendingCreate(requester, now()));
                 } else {
@@ -331,7 +288,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         GtpSession session = session(view);
         session.touch(now());
-        Requester moved = null;
+        Endpoint moved = null;
         int type = view.messageTypeValue();
         if (version != 0) {
             view.setTeid(session.realTeid);
@@ -340,71 +297,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST) || view.createsTunnel())) {
             // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
             // area update; v2 on MME / SGW relocation; a secondary context too): the real sees the director's.
-            moved = rewriteEndpoint(view, session.realFacingTeid);
+            moved = rewriter.rewrite(view, session.realFacingTeid);
         }
         boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
         return new RequestContext(view.createsTunnel(), session, delete, session.imsi, session.binding, -1, 0, moved);
-    }
-
-    /**
-     * Writes the director's endpoint into the sender's control-plane endpoint of a request or answer
-     * (v0/v1: the first GSN Address, and the TEID Control Plane when there is one; v2: the sender
-     * F-TEID, instance 0, IPv4 and/or IPv6), and returns the sender's own ({@link #UNCHANGED} as its
-     * TEID when a v0/v1 message names none), or null when the message names no endpoint. An address of
-     * a family the director has no address of is left as it is (and counted).
-     */
-    private Requester rewriteEndpoint(GtpMessageView view, long teid) throws DecodeException {
-        int version = view.version();
-        int port = version == 0 ? GTP_V0_PORT : GTP_C_PORT;
-        if (version == 2) {
-            GtpControlEndpoint own = view.senderControlPlane();
-            if (own == null) {
-                return null;
-            }
-            ByteBuf buf = view.v2().buffer();
-            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
-            GtpV2Ies.setFteidTeid(buf, ie, teid);
-            if (own.ipv4() != null && (directorIpv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, directorIpv4))) {
-                rewriteSkipped.increment();
-            }
-            if (own.ipv6() != null && (directorIpv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, directorIpv6))) {
-                rewriteSkipped.increment();
-            }
-            // The real's requests leave the virtual address's socket: to the requester's address of its family.
-            InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
-                    : own.ipv4() != null ? own.ipv4() : own.ipv6();
-            return new Requester(own.teid(), new InetSocketAddress(to, port));
-        }
-        ByteBuf buf = version == 0 ? view.v0().buffer() : view.v1().buffer();
-        int from = version == 0 ? view.v0().bodyOffset() : view.v1().bodyOffset();
-        int end = version == 0 ? view.v0().endOffset() : view.v1().endOffset();
-        java.util.function.IntUnaryOperator tvLengths = version == 0 ? GtpV0Codec.TV_LENGTHS : null;
-        int gsn = tvLengths == null ? GtpV1Ies.indexOf(buf, from, end, GSN_ADDRESS, 0)
-                : GtpV1Ies.indexOf(buf, from, end, GSN_ADDRESS, 0, tvLengths);
-        if (gsn < 0) {
-            return null;
-        }
-        int length = buf.getUnsignedShort(gsn + 1);
-        InetAddress own = GtpBytes.address(GtpBytes.copy(buf, gsn + 3, length));
-        if (own == null) {
-            return null;
-        }
-        InetAddress director = own instanceof Inet4Address ? directorIpv4 : directorIpv6;
-        if (director == null) {
-            rewriteSkipped.increment();
-        } else {
-            buf.setBytes(gsn + 3, director.getAddress()); // same family, same length
-        }
-        long ownTeid = UNCHANGED;
-        if (version == 1) {
-            int ie = GtpV1Ies.indexOf(buf, from, end, GtpV1IeType.TEID_CONTROL_PLANE.value(), 0);
-            if (ie >= 0) {
-                ownTeid = buf.getUnsignedInt(ie + 1);
-                buf.setInt(ie + 1, (int) teid);
-            }
-        }
-        return new Requester(ownTeid, new InetSocketAddress(own, port));
     }
 
     /**
@@ -413,26 +310,15 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private PendingCreate resentCreate(GtpMessageView view) throws DecodeException {
         if (view.version() == 0) {
-            // GSM 09.60: one TID per context; a create of the same TID is a resend (or the same context again).
-            PendingCreate pending = pendingV0Creates.isEmpty() ? null : pendingV0Creates.get(view.v0().tid());
-            InetAddress own = pending == null ? null : v0GsnAddress(view);
-            return own != null && (own.equals(directorIpv4) || own.equals(directorIpv6)) ? pending : null;
+            // GSM 09.60: one TID per context, the key of a pending v0 create.
+            return pendingV0Creates.isEmpty() || !rewriter.namesDirector(view) ? null
+                    : pendingV0Creates.get(view.v0().tid());
         }
-        if (pendingCreates.isEmpty()) {
+        if (pendingCreates.isEmpty() || !rewriter.namesDirector(view)) {
             return null;
         }
         GtpControlEndpoint own = view.senderControlPlane();
-        if (own == null || !(own.ipv4() != null ? own.ipv4().equals(directorIpv4) : own.ipv6().equals(directorIpv6))) {
-            return null;
-        }
-        return pendingCreates.get(own.teid());
-    }
-
-    private static InetAddress v0GsnAddress(GtpMessageView view) throws DecodeException {
-        ByteBuf buf = view.v0().buffer();
-        int ie = GtpV1Ies.indexOf(buf, view.v0().bodyOffset(), view.v0().endOffset(), GSN_ADDRESS, 0,
-                GtpV0Codec.TV_LENGTHS);
-        return ie < 0 ? null : GtpBytes.address(GtpBytes.copy(buf, ie + 3, buf.getUnsignedShort(ie + 1)));
+        return own == null ? null : pendingCreates.get(own.teid());
     }
 
     @Override
@@ -487,7 +373,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpSession session = request.session();
         if (session != null && session.realFacingTeid != 0) {
             // An Update / Modify Bearer from a new SGSN / MME: the answer goes to it, under its TEID.
-            view.setTeid(request.requester() != null && request.requester().teid() != UNCHANGED
+            view.setTeid(request.requester() != null && request.requester().teid() != GtpEndpointRewriter.UNCHANGED
                     ? request.requester().teid() : session.requesterTeid);
         } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
             view.setTeid(request.requester().teid());
@@ -514,13 +400,13 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private void learn(GtpMessageView view, RealServer real, RequestContext request) throws DecodeException {
         long now = now();
-        Requester requester = request.requester();
+        Endpoint requester = request.requester();
         GtpSession session;
         if (view.version() == 0) {
             long tid = view.v0().tid();
             session = new GtpSession(0, real, request.imsi(), request.binding(), tid, 0, 0, 0,
                     requester == null ? null : requester.address(), now);
-            rewriteEndpoint(view, 0);
+            rewriter.rewrite(view, 0);
             GtpSession previous = v0Sessions.put(tid, session);
             if (previous != null) {
                 closed(previous); // the same TID created again: the requester lost the old context
@@ -532,7 +418,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             }
             long teid = allocateTeid();
             // The real knows the director as the requester only when the create named a TEID-C to replace.
-            boolean relayable = requester != null && requester.teid() != UNCHANGED && request.realFacingTeid() != 0;
+            boolean relayable = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED && request.realFacingTeid() != 0;
             session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
                     relayable ? request.realFacingTeid() : 0, endpoint.teid(),
                     relayable ? requester.teid() : 0, relayable ? requester.address() : null, now);
@@ -540,7 +426,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             if (relayable) {
                 byRealFacingTeid.put(session.realFacingTeid, session);
             }
-            rewriteEndpoint(view, teid);
+            rewriter.rewrite(view, teid);
         }
         real.sessionOpened();
         open(real).incrementAndGet();
@@ -554,9 +440,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * the session follows the new TEID, and the answer names the director's TEID and address again; a
      * requester that moved (a new SGSN or MME sent the Update) receives the real's requests from now on.
      */
-    private void relearn(GtpMessageView view, GtpSession session, Requester moved) throws DecodeException {
+    private void relearn(GtpMessageView view, GtpSession session, Endpoint moved) throws DecodeException {
         if (moved != null) {
-            if (moved.teid() != UNCHANGED) {
+            if (moved.teid() != GtpEndpointRewriter.UNCHANGED) {
                 session.requesterTeid = moved.teid();
             }
             if (session.requester != null) {
@@ -564,13 +450,13 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             }
         }
         if (view.version() == 0) {
-            rewriteEndpoint(view, 0);
+            rewriter.rewrite(view, 0);
             return;
         }
         GtpControlEndpoint endpoint = view.senderControlPlane();
         if (endpoint != null) {
             session.realTeid = endpoint.teid();
-            rewriteEndpoint(view, session.directorTeid);
+            rewriter.rewrite(view, session.directorTeid);
         }
     }
 
@@ -587,13 +473,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             return session == null ? null : relayRequest(view, session, sender);
         }
         if (view.isResponse() && !relayed.isEmpty()) {
-            RelayedRequest request = relayed.remove(relayKey(view.version(), view.sequence()));
-            if (request == null) {
-                return null;
-            }
-            relayedByReal.remove(new RealTransaction(request.realSender(), request.version(), request.realSequence()),
-                    request);
-            return relayAnswer(view, request);
+            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence());
+            return request == null ? null : relayAnswer(view, request);
         }
         return null;
     }
@@ -618,8 +499,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             throw new DecodeException(NO_SEQUENCE, "GTPv1 request of a real without sequence number");
         }
         long now = now();
-        RealTransaction transaction = new RealTransaction(sender, version, realSequence);
-        RelayedRequest request = relayedByReal.get(transaction);
+        GtpRelayedRequests.Relayed request = relayed.pending(sender, version, realSequence);
         if (request != null) {
             relayedRetransmissions.increment();
         } else {
@@ -628,10 +508,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
                             view.v2().endOffset(), V2_EBI, 0) >= 0
                     : type == V1_DELETE_REQUEST;
-            request = new RelayedRequest(sender, version, realSequence, freeRelaySequence(version), session, delete,
-                    now);
-            relayed.put(relayKey(version, request.sequence()), request);
-            relayedByReal.put(transaction, request);
+            request = relayed.add(sender, version, realSequence, session, delete, now);
             relayedRequests.increment();
         }
         session.touch(now);
@@ -643,7 +520,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         return session.requester;
     }
 
-    private InetSocketAddress relayAnswer(GtpMessageView view, RelayedRequest request) throws DecodeException {
+    private InetSocketAddress relayAnswer(GtpMessageView view, GtpRelayedRequests.Relayed request) throws DecodeException {
         GtpSession session = request.session();
         int version = view.version();
         int cause = view.cause();
@@ -657,25 +534,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             end(session);
         }
         return request.realSender();
-    }
-
-    private static long relayKey(int version, int sequence) {
-        return ((long) version << 32) | (sequence & 0xFFFF_FFFFL);
-    }
-
-    /**
-     * A sequence number of the director's own space toward requesters, not pending: 16 bits (v0, v1),
-     * 23 bits for v2 (TS 29.274 §7.6 reserves the top bit for Command-triggered messages).
-     */
-    private int freeRelaySequence(int version) {
-        int mask = version == 2 ? 0x7F_FFFF : 0xFFFF;
-        for (int i = 0; i <= mask; i++) {
-            int sequence = nextRelaySequence.getAndIncrement() & mask;
-            if (!relayed.containsKey(relayKey(version, sequence))) {
-                return sequence;
-            }
-        }
-        return nextRelaySequence.getAndIncrement() & mask; // the whole space pending: reuse the oldest
     }
 
     /** A session ended (Delete, idleness, restart of its real). */
@@ -731,14 +589,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
             return;
         }
-        for (RelayedRequest request : relayed.values()) {
-            if (now - request.sentNanos() > relayTimeoutNanos
-                    && relayed.remove(relayKey(request.version(), request.sequence()), request)) {
-                relayedByReal.remove(new RealTransaction(request.realSender(), request.version(),
-                        request.realSequence()), request);
-                relayedExpired.increment();
-            }
-        }
+        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos));
         // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
