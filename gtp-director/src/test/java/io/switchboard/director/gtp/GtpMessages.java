@@ -137,7 +137,13 @@ final class GtpMessages {
 
     /** GSM 09.60 §7.5.1 Create PDP Context Request: the IMSI is in the TID, written in {@code order}. */
     static byte[] v0CreateRequest(String imsi, int nsapi, int sequence, GtpV0TidOrder order) {
-        byte[] ies = {14, 7, 15, (byte) 0xfd, (byte) 133, 0, 4, 127, 0, 0, 20};
+        return v0CreateRequest(imsi, nsapi, sequence, order, new byte[] {127, 0, 0, 20});
+    }
+
+    /** A GTPv0 create from an SGSN whose signalling address (the first GSN Address) is {@code sgsnAddress}. */
+    static byte[] v0CreateRequest(String imsi, int nsapi, int sequence, GtpV0TidOrder order, byte[] sgsnAddress) {
+        byte[] ies = {14, 7, 15, (byte) 0xfd, (byte) 133, 0, 4, sgsnAddress[0], sgsnAddress[1], sgsnAddress[2],
+            sgsnAddress[3]};
         return v0(16, sequence, GtpV0Tid.of(imsi, nsapi, order), ies);
     }
 

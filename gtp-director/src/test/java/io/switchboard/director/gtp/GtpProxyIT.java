@@ -105,7 +105,7 @@ class GtpProxyIT {
                         new GtpOptions.ApnMap("IMS*", "ims", 10)));
         servers.put("proxy", server("proxy", PROXY_VIP, carrier));
         servers.put("least", server("least", new InetSocketAddress("127.0.1.11", 0), GtpOptions.DEFAULT));
-        servers.put("v0", server("v0", new InetSocketAddress("127.0.1.12", 0), new GtpOptions(Set.of(0), 2,
+        servers.put("v0", server("v0", new InetSocketAddress("127.0.1.12", 3386), new GtpOptions(Set.of(0), 2,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, Set.of(), List.of(), GtpV0TidOrder.GSM_09_60, 0)));
         servers.put("v6", server("v6", new InetSocketAddress("::1", 0), new GtpOptions(Set.of(1, 2), 2,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(),
@@ -532,6 +532,25 @@ class GtpProxyIT {
             send(requester, GtpMessages.v0(20, 0x0502, tid, new byte[] {}), vip);
             await().atMost(ANSWER).until(() -> director.virtualServers().get("v0").metrics()
                     .droppedCount(GtpInspectPlugin.UNKNOWN_SESSION) == unknown + 1);
+        }
+        // A GGSN-initiated Delete (found by TID, from the session's real) reaches the SGSN on port 3386
+        // from the virtual address, and the SGSN's answer reaches the GGSN with the GGSN's sequence.
+        try (DatagramSocket requester = new DatagramSocket(new InetSocketAddress("127.0.1.20", 3386))) {
+            byte[] create = GtpMessages.v0CreateRequest("262420000003002", 5, 0x0510, GtpV0TidOrder.GSM_09_60,
+                    SGSN_ADDRESS);
+            exchange(requester, create, vip);
+            long tid = ByteBuffer.wrap(create).getLong(12);
+            ggsn.send(GtpMessages.v0(20, 0x7301, tid, new byte[] {}), vip);
+            Datagram deleteAtSgsn = receive(requester);
+            assertThat(deleteAtSgsn).isNotNull();
+            assertThat(deleteAtSgsn.type()).isEqualTo(20);
+            assertThat(deleteAtSgsn.from()).isEqualTo(vip);
+            assertThat(ByteBuffer.wrap(deleteAtSgsn.bytes()).getLong(12)).isEqualTo(tid);
+            int sequence = ByteBuffer.wrap(deleteAtSgsn.bytes()).getShort(4) & 0xffff;
+            send(requester, GtpMessages.v0(21, sequence, tid, new byte[] {1, (byte) 128}), vip);
+            GtpResponder.Received answer = awaitReceived(ggsn, rx -> rx.type() == 21);
+            assertThat(answer.sequence()).isEqualTo(0x7301);
+            await().atMost(ANSWER).until(() -> !plugin("v0").sessionTable().containsKey(tid));
         }
     }
 
