@@ -462,7 +462,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /**
      * A datagram at the virtual address that is part of a real's own transaction: a real's request
-     * for a session (found by the real-facing TEID, or a v0 TID, sent by the session's real) goes to the
+     * for a session (found by the real-facing TEID, or a v0 TID, sent from the session's real) goes to the
      * requester; the requester's answer to one goes back to the real. Anything else is classified.
      */
     @Override
@@ -488,7 +488,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     && session.real.address().equals(sender) ? session : null;
         }
         long teid = view.teid();
-        return teid > 0 ? byRealFacingTeid.get(teid) : null;
+        GtpSession session = teid > 0 ? byRealFacingTeid.get(teid) : null;
+        // Only the session's real knows that TEID; from any other address it names no session.
+        return session != null && session.real.address().getAddress().equals(sender.getAddress()) ? session : null;
     }
 
     private InetSocketAddress relayRequest(GtpMessageView view, GtpSession session, InetSocketAddress sender)

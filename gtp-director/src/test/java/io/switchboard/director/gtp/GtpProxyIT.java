@@ -443,18 +443,29 @@ class GtpProxyIT {
         double unknown = metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION);
         double carrier = metrics.droppedCount(GtpPlugin.CARRIER_CODE);
         double truncated = metrics.droppedCount(DropReason.TRUNCATED);
-        // An answer to no relayed request, a real's request for no session, a foreign carrier, a truncated header.
+        // An answer to no relayed request, a real's request for no session, a foreign carrier, a truncated header,
+        // and a request under a session's real-facing TEID from another address than its real's.
         send(sgsn, GtpMessages.v1(21, 0x1234, 0x5555, new byte[] {1, (byte) 128}), PROXY_VIP);
         someReal.send(GtpMessages.v1(20, 0x0BADBEEFL, 0x7100, new byte[] {20, 5}), PROXY_VIP);
+        Datagram session = exchange(sgsn, GtpMessages.v1CreateRequest("262420000001004", 0x0302, 5, SGSN_ADDRESS),
+                PROXY_VIP);
+        GtpResponder holder = holder("proxy", "262420000001004");
+        long realFacing = senderTeid(holder.received.stream().filter(rx -> "262420000001004".equals(rx.imsi()))
+                .findFirst().orElseThrow().bytes());
+        GtpResponder other = farms.get("proxy").stream().filter(r -> r != holder).findFirst().orElseThrow();
+        other.send(GtpMessages.v1(20, realFacing, 0x7101, new byte[] {20, 5}), PROXY_VIP);
         send(sgsn, GtpMessages.v1CreateRequest("310260000001003", 0x0300, 5, SGSN_ADDRESS), PROXY_VIP);
         send(sgsn, new byte[] {0x32, 18, 0, 4}, PROXY_VIP);
         await().atMost(ANSWER).until(() -> metrics.droppedCount(GtpPlugin.RESPONSE_TO_VIP) == responses + 1
-                && metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION) == unknown + 1
+                && metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION) == unknown + 2
                 && metrics.droppedCount(GtpPlugin.CARRIER_CODE) == carrier + 1
                 && metrics.droppedCount(DropReason.TRUNCATED) == truncated + 1);
         Datagram created = exchange(sgsn, GtpMessages.v1CreateRequest("262420000001003", 0x0301, 5, SGSN_ADDRESS),
                 PROXY_VIP);
         assertThat(created.bytes()[13] & 0xff).as("traffic continues").isEqualTo(128);
+        assertThat(session.bytes()[13] & 0xff).isEqualTo(128);
+        assertThat(plugin("proxy").sessionTable()).as("the foreign Delete ended nothing")
+                .containsKey(ByteBuffer.wrap(session.bytes()).getInt(15) & 0xFFFFFFFFL);
     }
 
     /** The IMSIs of the creates a responder received. */
