@@ -402,7 +402,17 @@ final class TransactionUpstream implements Upstream {
         if (refused.retained == null || refused.attempts >= reassignLimit) {
             return false;
         }
-        Selection next = lane.virtualServer.selector().select(refused.key, now);
+        Selection next;
+        try {
+            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
+            StickyBinding routed = plugin.route(refused.retained);
+            RealServer holder = routed == null ? null : farms.real(routed.farm(), routed.real());
+            next = routed == null ? lane.virtualServer.selector().select(refused.key, now)
+                    : holder == null || !holder.servesBoundClients() ? null
+                    : new Selection(holder, Selection.Reason.STICKY);
+        } catch (DecodeException e) {
+            return false;
+        }
         if (next == null) {
             return false;
         }

@@ -642,6 +642,16 @@ final class ConfigBinder {
                 error(serverPath(server.name(), "farm"), "no farm named '" + farm + "'");
             }
         }));
+        servers.values().forEach(server -> optionFarms(server).forEach((key, farm) -> {
+            if (!farmNames.contains(farm)) {
+                error(serverPath(server.name(), key), "no farm named '" + farm + "'");
+            }
+        }));
+    }
+
+    /** The farms a server's service options send to (GTP APN maps), by the key that names each. */
+    private static Map<String, String> optionFarms(ServerDraft server) {
+        return server.config().map(c -> c.options().farmReferences()).orElse(Map.of());
     }
 
     private void checkBackups() {
@@ -694,18 +704,23 @@ final class ConfigBinder {
             }
             ServiceKind service = server.service().get();
             Set<String> visited = new LinkedHashSet<>();
-            for (String farmName = server.farm().get(); farmName != null && visited.add(farmName);
-                    farmName = backupOf(farmName)) {
-                FarmDraft farm = farms.get(farmName);
-                if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
-                    continue;
+            List<String> starts = new ArrayList<>(List.of(server.farm().get()));
+            starts.addAll(optionFarms(server).values());
+            for (String start : starts) {
+                for (String farmName = start; farmName != null && visited.add(farmName);
+                        farmName = backupOf(farmName)) {
+                    FarmDraft farm = farms.get(farmName);
+                    if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
+                        continue;
+                    }
+                    String how = farmName.equals(server.farm().get()) ? ""
+                            : farmName.equals(start) ? " through its options"
+                            : " through the backup chain of farm '" + start + "'";
+                    error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
+                            + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
+                            + service.configName() + " allows: "
+                            + names(service.allowedPredictors(), PredictorKind::configName) + ")");
                 }
-                String how = farmName.equals(server.farm().get()) ? ""
-                        : " through the backup chain of farm '" + server.farm().get() + "'";
-                error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
-                        + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
-                        + service.configName() + " allows: "
-                        + names(service.allowedPredictors(), PredictorKind::configName) + ")");
             }
         }
     }
