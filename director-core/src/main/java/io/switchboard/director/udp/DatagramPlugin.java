@@ -30,4 +30,13 @@ public interface DatagramPlugin {
      */
     default void attach(PluginContext context) {
     }
+
+    /**
+     * The real, of this virtual server's farm (or a backup farm), restarted: a probe saw its restart
+     * counter change (GTP Recovery), so it has lost every session it held. Called off the event
+     * loops, once per restart, when the probe is configured to purge ({@code purge-on-restart}); the
+     * engine itself removes the sticky bindings to the real. Does nothing by default.
+     */
+    default void realRestarted(io.switchboard.director.real.RealServer real) {
+    }
 }
