@@ -74,6 +74,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
 
     @Override
     public void attach(PluginContext context) {
+        super.attach(context);
         this.sticky = context.sticky();
     }
 
@@ -149,6 +150,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
 
     @Override
     public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        super.inspectResponse(response, real, context);
         if (!(context instanceof RequestContext request)) {
             return ResponseVerdict.RELAY;
         }

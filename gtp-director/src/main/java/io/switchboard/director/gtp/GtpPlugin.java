@@ -12,6 +12,8 @@ import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +51,8 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     private final String[] carrierCodes;
     /** The Recovery value of the director's own Echo Responses. */
     private final int recovery;
+    /** GTPv2 load/overload control from the reals' answers; null until attached. */
+    private volatile GtpLoadFeedback loadFeedback;
 
     GtpPlugin(GtpOptions options) {
         this.options = options;
@@ -104,7 +108,36 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     @Override
+    public void attach(PluginContext context) {
+        loadFeedback = new GtpLoadFeedback(context.farms(), context.ticker(), context.registry(), context.config().name());
+    }
+
+    /** The real's load figures are stale once it restarted (their sequence numbers restart too). */
+    @Override
+    public void realRestarted(RealServer real) {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.forget(real);
+        }
+    }
+
+    /** GTPv2 Load/Overload Control Information in any answer becomes the real's dynamic weight. */
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        GtpMessageView view = view(response);
+        if (feedback != null && view.version() == 2) {
+            feedback.observe(view.v2().buffer(), view.v2(), real);
+        }
+        return ResponseVerdict.RELAY;
+    }
+
+    @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.lapseIfDue();
+        }
         GtpMessageView view = view(datagram);
         if (!view.isRequest()) {
             throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "
