@@ -59,7 +59,7 @@ public record GtpV2NodeLoad(Load load, Overload overload) {
         while (offset < end) {
             GtpBytes.requireWithin(offset, GtpV2Ies.IE_HEADER_LENGTH, end, "GTPv2 IE header");
             int size = GtpV2Ies.IE_HEADER_LENGTH + buf.getUnsignedShort(offset + 1);
-            GtpBytes.requireWithin(offset, size, end, "GTPv2 IE " + buf.getUnsignedByte(offset));
+            GtpBytes.requireWithin(offset, size, end, "GTPv2 IE ", buf.getUnsignedByte(offset));
             int type = buf.getUnsignedByte(offset);
             int instance = buf.getUnsignedByte(offset + 3) & 0x0F;
             if (type == GtpV2IeType.LOAD_CONTROL_INFORMATION.value()) {
