@@ -6,11 +6,7 @@ import io.switchboard.codec.gtp.GtpEcho;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.real.RealServer;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.datagram.DatagramSocket;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
@@ -49,15 +45,10 @@ final class GtpEchoProbe implements Probe {
     public Future<Void> check(RealServer real, InetSocketAddress target) {
         int seq = sequence.getAndIncrement() & (check.version() == 1 ? 0xFFFF : 0xFF_FFFF);
         byte[] request = GtpEcho.request(check.version(), seq, check.recovery());
-        DatagramSocket socket = vertx.createDatagramSocket();
-        Promise<Void> result = Promise.promise();
-        socket.handler(packet -> {
-            if (!packet.sender().host().equals(target.getAddress().getHostAddress())) {
-                return;
-            }
+        return ProbeExchange.exchange(vertx, target, request, timeoutMillis, "no Echo Response", (answer, result) -> {
             int recovery;
             try {
-                recovery = GtpEcho.responseRecovery(Unpooled.wrappedBuffer(packet.data().getBytes()), check.version(), seq);
+                recovery = GtpEcho.responseRecovery(Unpooled.wrappedBuffer(answer), check.version(), seq);
             } catch (DecodeException e) {
                 result.tryFail("malformed Echo Response: " + e.getMessage());
                 return;
@@ -65,15 +56,6 @@ final class GtpEchoProbe implements Probe {
             if (recovery >= 0 && result.tryComplete() && real != null) {
                 observe(real, recovery);
             }
-        });
-        long timer = vertx.setTimer(timeoutMillis, t -> result.tryFail("no Echo Response within " + timeoutMillis + " ms"));
-        String bind = target.getAddress() instanceof Inet6Address ? "::" : "0.0.0.0";
-        socket.listen(0, bind)
-                .compose(s -> s.send(Buffer.buffer(request), target.getPort(), target.getAddress().getHostAddress()))
-                .onFailure(result::tryFail);
-        return result.future().eventually(() -> {
-            vertx.cancelTimer(timer);
-            return socket.close();
         });
     }
 
