@@ -33,8 +33,11 @@ public interface DatagramPlugin {
     }
 
     /**
-     * The real restarted (a GTP Echo probe saw its Recovery value change): whatever the plug-in keeps
-     * for it (GTP sessions) is gone there, so it goes here too. Does nothing by default.
+     * The real, of this virtual server's farm (or a backup farm), restarted: a probe saw its restart
+     * counter change (GTP Recovery), so it has lost every session it held, and whatever the plug-in
+     * keeps for it (GTP sessions, load figures) goes too. Called off the event loops, once per
+     * restart, when the probe is configured to purge ({@code purge-on-restart}); the engine itself
+     * removes the sticky bindings to the real. Does nothing by default.
      */
     default void realRestarted(RealServer real) {
     }

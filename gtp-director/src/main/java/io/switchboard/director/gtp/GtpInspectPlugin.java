@@ -323,6 +323,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     @Override
     public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        super.inspectResponse(response, real, context);
         if (!(context instanceof RequestContext request)) {
             return ResponseVerdict.RELAY;
         }
@@ -570,6 +571,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     /** The real restarted and lost its sessions: they end here too. */
     @Override
     public void realRestarted(RealServer real) {
+        super.realRestarted(real);
         for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
             for (GtpSession session : table.values()) {
                 if (session.real == real && (session.version == 0 ? v0Sessions : sessions).remove(session.directorTeid,

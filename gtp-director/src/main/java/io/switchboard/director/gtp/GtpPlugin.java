@@ -18,6 +18,8 @@ import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +60,8 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     private final String[] carrierCodes;
     /** The Recovery value of the director's own Echo Responses. */
     private final int recovery;
+    /** GTPv2 load/overload control from the reals' answers; null until attached. */
+    private volatile GtpLoadFeedback loadFeedback;
 
     /** An APN map, compiled. */
     private record Mapped(java.util.regex.Pattern apn, String farm) {
@@ -83,9 +87,10 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
                 .map(m -> new Mapped(m.regex(), m.farm())).toList();
     }
 
-    /** A selector for each farm an APN map names besides the virtual server's own. */
+    /** The load feedback (GTPv2 load/overload figures) and a selector for each farm an APN map names besides the virtual server's own. */
     @Override
     public void attach(PluginContext context) {
+        loadFeedback = new GtpLoadFeedback(context.farms(), context.ticker(), context.registry(), context.config().name());
         this.ticker = context.ticker();
         this.ownFarm = context.config().farm();
         Map<String, RealSelector> selectors = new HashMap<>();
@@ -196,8 +201,33 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         }
     }
 
+
+    /** The real's load figures are stale once it restarted (their sequence numbers restart too). */
+    @Override
+    public void realRestarted(RealServer real) {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.forget(real);
+        }
+    }
+
+    /** GTPv2 Load/Overload Control Information in any answer becomes the real's dynamic weight. */
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        GtpMessageView view = view(response);
+        if (feedback != null && view.version() == 2) {
+            feedback.observe(view.v2().buffer(), view.v2(), real);
+        }
+        return ResponseVerdict.RELAY;
+    }
+
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.lapseIfDue();
+        }
         GtpMessageView view = view(datagram);
         if (!view.isRequest()) {
             throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "

@@ -139,7 +139,7 @@ class OsmoGgsnIT {
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    private static String ggsnConfig(int index, String address, Path home, String tun) {
+    static String ggsnConfig(int index, String address, Path home, String tun) {
         return String.join("\n",
                 "log stderr",
                 " logging filter all 1",

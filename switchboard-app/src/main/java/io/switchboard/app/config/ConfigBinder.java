@@ -53,13 +53,15 @@ final class ConfigBinder {
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
             "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
-            "home-address", "home-agent", "nai", "spi", "key", "expect-code");
+            "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
+            "purge-on-restart");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
             "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
             "radius", List.of("secret", "user", "password"),
-            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"));
+            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"),
+            "gtp-echo", List.of("version", "recovery", "purge-on-restart"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
@@ -529,6 +531,7 @@ final class ConfigBinder {
             case "dns" -> dnsCheck(s);
             case "radius" -> radiusCheck(s);
             case "mip" -> mobileIpCheck(s);
+            case "gtp-echo" -> gtpEchoCheck(s);
             default -> udpCheck(s);
         };
         check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
@@ -585,6 +588,22 @@ final class ConfigBinder {
         return home.isPresent() && agentOk && naiOk && spi.isPresent() && key.isPresent() && code.isPresent()
                 ? Optional.of(new ProbeCheck.MobileIp(home.get(), agent, nai, spi.get(), key.get(), code.get()))
                 : Optional.empty();
+    }
+
+    /** A GTP Echo probe with restart-counter tracking. */
+    private Optional<ProbeCheck> gtpEchoCheck(Section s) {
+        if (!s.require("version", "required for a gtp-echo probe: 1 (GTPv1-C, GGSNs) or 2 (GTPv2-C, PGWs/SGWs)")) {
+            return Optional.empty();
+        }
+        Optional<Integer> version = s.integer("version", 1, 2);
+        Optional<Integer> recovery = s.has("recovery") ? s.integer("recovery", 0, 255) : Optional.of(0);
+        if (s.has("recovery") && version.isPresent() && version.get() == 1) {
+            error(s.pathOf("recovery"), "only for version 2 (a GTPv1 Echo Request carries no Recovery)");
+            return Optional.empty();
+        }
+        Optional<Boolean> purge = s.has("purge-on-restart") ? s.bool("purge-on-restart") : Optional.of(true);
+        return version.isPresent() && recovery.isPresent() && purge.isPresent()
+                ? Optional.of(new ProbeCheck.GtpEcho(version.get(), recovery.get(), purge.get())) : Optional.empty();
     }
 
     private Optional<InetAddress> ipv4(String text, String path) {

@@ -51,7 +51,7 @@ public final class GtpV2Ies {
     private static int size(ByteBuf buf, int offset, int end) throws DecodeException {
         GtpBytes.requireWithin(offset, IE_HEADER_LENGTH, end, "GTPv2 IE header");
         int length = buf.getUnsignedShort(offset + 1);
-        GtpBytes.requireWithin(offset, IE_HEADER_LENGTH + length, end, "GTPv2 IE " + buf.getUnsignedByte(offset));
+        GtpBytes.requireWithin(offset, IE_HEADER_LENGTH + length, end, "GTPv2 IE ", buf.getUnsignedByte(offset));
         return IE_HEADER_LENGTH + length;
     }
 
