@@ -122,8 +122,10 @@ public final class RadiusLoad {
                 try {
                     RadiusView view = RadiusView.wrap(buf);
                     byte[] requestAuthenticator = authenticators[view.identifier()];
-                    if (requestAuthenticator == null
-                            || !RadiusAuthenticators.verifyResponse(view, requestAuthenticator, secret)) {
+                    if (requestAuthenticator == null) {
+                        continue; // the answer to a request already counted as timed out and replaced
+                    }
+                    if (!RadiusAuthenticators.verifyResponse(view, requestAuthenticator, secret)) {
                         bad.increment();
                     } else if (System.nanoTime() > warmupEnd) {
                         answered.increment();
