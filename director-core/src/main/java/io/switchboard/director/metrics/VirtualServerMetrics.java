@@ -12,6 +12,7 @@ import io.switchboard.director.sticky.StickyTable;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The outcome counters of one virtual server. Every request that reaches the virtual address ends
@@ -35,7 +36,7 @@ public final class VirtualServerMetrics {
     private final Counter absorbed;
     private final Counter socketsOpened;
     /** Director sockets toward the reals, over every event loop. */
-    private final java.util.concurrent.atomic.AtomicInteger upstreamSockets = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger upstreamSockets = new AtomicInteger();
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
@@ -57,7 +58,7 @@ public final class VirtualServerMetrics {
                 "Answers to a request sent to every real (fan-out) after the one relayed to the client");
         this.socketsOpened = counter("switchboard.upstream.sockets.opened",
                 "Director sockets opened toward the reals beyond the first of each event loop (identifiers ran out)");
-        Gauge.builder("switchboard.upstream.sockets", upstreamSockets, java.util.concurrent.atomic.AtomicInteger::get)
+        Gauge.builder("switchboard.upstream.sockets", upstreamSockets, AtomicInteger::get)
                 .description("Director sockets open toward the reals, over every event loop").tags(tags)
                 .register(registry);
         for (Selection.Reason reason : Selection.Reason.values()) {

@@ -33,8 +33,8 @@ import java.util.Map;
  * once a whole response timeout went by in which the others would have sufficed with room to spare,
  * and closed when nothing is pending on it any more. A request the plug-in wants every real to see
  * ({@link TransactionPlugin#fanOut}) is sent to each real of the farm that serves; the first answer
- * is relayed and the others absorbed. A retransmission (same client, same client id) goes to the same real with the same
- * director id and is counted as such, not as a new request. Requests forwarded one way (the real
+ * is relayed and the others absorbed. A retransmission (same client, same client id) goes to the
+ * same real with the same director id and is counted as such, not as a new request. Requests forwarded one way (the real
  * answers the client directly, or the request gets no answer) are remembered for the response
  * timeout too, so that a retransmission of one also goes to the same real. A plug-in may pin a
  * request to a real ({@link TransactionPlugin#route}) and, after inspecting an answer, have the
