@@ -288,9 +288,13 @@ class FreeRadiusIT {
         for (int n = 0; n < 40; n++) {
             int[] count = logins.get(csid(n));
             assertThat(count).as(csid(n)).isNotNull();
-            // Both logins of a subscriber on the same server, none on the other.
-            assertThat(count[0] == 2 && count[1] == 0 || count[0] == 0 && count[1] == 2).as(csid(n)).isTrue();
-            subscribers[count[0] == 2 ? 0 : 1]++;
+            // Both logins of a subscriber on the same server, none on the other. (More than two when a
+            // request expired at the director on a loaded machine and radclient's retry went out anew:
+            // the server then logs it again, still the same server.)
+            assertThat(count[0] >= 2 && count[1] == 0 || count[0] == 0 && count[1] >= 2)
+                    .as("%s logins on aaa1, aaa2: %s (expired requests: %s)", csid(n), java.util.Arrays.toString(count),
+                            metrics("radius-auth").expiredCount()).isTrue();
+            subscribers[count[0] > 0 ? 0 : 1]++;
         }
         // Weights 3:1 over 40 new subscribers.
         assertThat(subscribers[0]).isBetween(27, 33);
@@ -365,11 +369,14 @@ class FreeRadiusIT {
         assertThat(on.exit).as(on.output).isZero();
         // radclient verified the one answer's authenticator under the client's secret.
         assertThat(on.output.split("Received Accounting-Response", -1)).hasSize(2);
-        // Each server logged it (each got it signed with its own secret, or it would have dropped it).
-        for (int i = 0; i < 2; i++) {
-            assertThat(detail(i)).as("aaa%d detail", i + 1).contains("Acct-Session-Id = \"nas-reboot-1\"")
-                    .contains("Acct-Status-Type = Accounting-On");
-        }
+        // Each server logged it (each got it signed with its own secret, or it would have dropped it);
+        // the slower one may still be writing when the first answer has reached radclient.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            for (int i = 0; i < 2; i++) {
+                assertThat(detail(i)).as("aaa%d detail", i + 1).contains("Acct-Session-Id = \"nas-reboot-1\"")
+                        .contains("Acct-Status-Type = Accounting-On");
+            }
+        });
         await().atMost(Duration.ofSeconds(5)).until(() -> acct.absorbedCount() == absorbed + 1);
         // The client's Framed-IP bindings are gone: its sessions ended with the reboot.
         for (StickyKey key : framed) {
