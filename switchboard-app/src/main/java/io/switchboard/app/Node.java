@@ -7,6 +7,7 @@ import io.switchboard.cluster.ClusterMember;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.pcap.DebugCaptures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -30,6 +31,7 @@ public final class Node implements AutoCloseable {
     private final Director director;
     private final ClusterStatus clusterStatus;
     private AdminServer admin;
+    private final DebugCaptures captures;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -55,6 +57,7 @@ public final class Node implements AutoCloseable {
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
         }
         this.clusterStatus = new ClusterStatus(config, digest, member, director);
+        this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
         if (member != null) {
             clusterStatus.checkDigests();
             member.onMembershipChange(clusterStatus::checkDigests);
@@ -69,11 +72,15 @@ public final class Node implements AutoCloseable {
     /** Binds every virtual server, then the admin listener; on failure, nothing stays bound. */
     public Future<Void> start() {
         return director.start(vertx)
+                .compose(v -> vertx.executeBlocking(() -> {
+                    captures.startConfigured();
+                    return null;
+                }))
                 .compose(v -> {
                     if (!config.admin().enabled()) {
                         return Future.succeededFuture();
                     }
-                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson);
+                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson, captures);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
                 .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())
@@ -112,8 +119,14 @@ public final class Node implements AutoCloseable {
         return admin == null ? null : admin.localAddress();
     }
 
+    /** The node's debug captures. */
+    public DebugCaptures captures() {
+        return captures;
+    }
+
     @Override
     public void close() {
+        captures.close();
         try {
             director.stop().eventually(() -> vertx.close())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -9,6 +9,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
@@ -43,9 +44,10 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
-            "virtual-servers");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "debug-capture", "probes",
+            "farms", "virtual-servers");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
+    static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
@@ -135,7 +137,10 @@ final class ConfigBinder {
         if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
             error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
         }
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth));
+        DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
+                .orElse(DebugCaptureConfig.DEFAULT);
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
+                debugCapture));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -210,6 +215,27 @@ final class ConfigBinder {
             error(path, e.getMessage());
             return false;
         }
+    }
+
+    private DebugCaptureConfig debugCapture(Section s) {
+        DebugCaptureConfig d = DebugCaptureConfig.DEFAULT;
+        java.util.Set<String> start = new java.util.LinkedHashSet<>();
+        s.list("start").ifPresent(names -> {
+            for (int i = 0; i < names.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("start"), i);
+                Section.string(names.get(i), path, errors).ifPresent(name -> {
+                    if (!servers.containsKey(name)) {
+                        error(path, "no virtual server named '" + name + "'");
+                    }
+                    start.add(name);
+                });
+            }
+        });
+        return new DebugCaptureConfig(s.string("directory").map(java.nio.file.Path::of).orElse(d.directory()),
+                s.integer("file-megabytes", 1, 4096).map(mb -> (long) mb << 20).orElse(d.fileBytes()),
+                s.integer("files", 1, 1000).orElse(d.files()),
+                s.integer("queue", 1024, 1 << 20).orElse(d.queue()),
+                start);
     }
 
     private AdminConfig admin(Section s) {
@@ -616,6 +642,16 @@ final class ConfigBinder {
                 error(serverPath(server.name(), "farm"), "no farm named '" + farm + "'");
             }
         }));
+        servers.values().forEach(server -> optionFarms(server).forEach((key, farm) -> {
+            if (!farmNames.contains(farm)) {
+                error(serverPath(server.name(), key), "no farm named '" + farm + "'");
+            }
+        }));
+    }
+
+    /** The farms a server's service options send to (GTP APN maps), by the key that names each. */
+    private static Map<String, String> optionFarms(ServerDraft server) {
+        return server.config().map(c -> c.options().farmReferences()).orElse(Map.of());
     }
 
     private void checkBackups() {
@@ -668,18 +704,23 @@ final class ConfigBinder {
             }
             ServiceKind service = server.service().get();
             Set<String> visited = new LinkedHashSet<>();
-            for (String farmName = server.farm().get(); farmName != null && visited.add(farmName);
-                    farmName = backupOf(farmName)) {
-                FarmDraft farm = farms.get(farmName);
-                if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
-                    continue;
+            List<String> starts = new ArrayList<>(List.of(server.farm().get()));
+            starts.addAll(optionFarms(server).values());
+            for (String start : starts) {
+                for (String farmName = start; farmName != null && visited.add(farmName);
+                        farmName = backupOf(farmName)) {
+                    FarmDraft farm = farms.get(farmName);
+                    if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
+                        continue;
+                    }
+                    String how = farmName.equals(server.farm().get()) ? ""
+                            : farmName.equals(start) ? " through its options"
+                            : " through the backup chain of farm '" + start + "'";
+                    error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
+                            + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
+                            + service.configName() + " allows: "
+                            + names(service.allowedPredictors(), PredictorKind::configName) + ")");
                 }
-                String how = farmName.equals(server.farm().get()) ? ""
-                        : " through the backup chain of farm '" + server.farm().get() + "'";
-                error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
-                        + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
-                        + service.configName() + " allows: "
-                        + names(service.allowedPredictors(), PredictorKind::configName) + ")");
             }
         }
     }
