@@ -9,6 +9,13 @@
 # starts is stopped by pid. Needs freeradius (apt-get install freeradius).
 #
 # usage: benchmarks/radius/run.sh [SECONDS] [SUBSCRIBERS] [SOCKETS] [WINDOW]
+#
+# The load is RadiusLoad (closed loop, SOCKETS x WINDOW outstanding). With REPLAY_RATE=N the project's
+# own load tool also runs, open loop at N requests/s for SECONDS, through the director and directly
+# to one responder (`switchboard replay` from a template made by template.py, --vary
+# calling-station-id:SUBSCRIBERS, re-signed with --secret): answered/lost and latency percentiles.
+# It does not replace RadiusLoad: on the 2-core machine its single sender falls behind well below the
+# rates RadiusLoad reaches (README, RADIUS benchmark).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -145,12 +152,41 @@ for target in "127.0.0.2:$port,127.0.0.3:$port $real_secret" "127.0.0.10:$port $
               "127.0.0.11:$port $client_secret"; do
   load $target "$warmup" > /dev/null
 done
+# CPU time (user + system, clock ticks) a process has used so far, threads included.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+responders_ticks() { echo $(( $(ticks "${pids[0]}") + $(ticks "${pids[1]}") )); }
+t0=$(responders_ticks)
 direct=$(load 127.0.0.2:$port,127.0.0.3:$port $real_secret)
+t1=$(responders_ticks)
 echo "direct to the responders:        $direct"
+s0=$(ticks "${pids[2]}")
 director=$(load 127.0.0.10:$port $client_secret)
+s1=$(ticks "${pids[2]}")
 echo "through the Switchboard director: $director"
+f0=$(ticks "${pids[3]}")
 proxy=$(load 127.0.0.11:$port $client_secret)
+f1=$(ticks "${pids[3]}")
 echo "through FreeRADIUS (load-balance): $proxy"
 rate() { sed -E 's/^rate=([0-9]+).*/\1/' <<< "$1"; }
+answered() { sed -E 's/.*answered=([0-9]+).*/\1/' <<< "$1"; }
 awk -v d="$(rate "$direct")" -v s="$(rate "$director")" -v f="$(rate "$proxy")" \
   'BEGIN { printf "director/direct = %.2f, director/FreeRADIUS = %.2f\n", s / d, (f > 0 ? s / f : 0) }'
+# CPU per answered request of each middle box (the load's 1 s warm-up included, so slightly high):
+# on a shared machine a steadier comparison than the rates, which depend on who else gets the CPU.
+awk -v hz="$(getconf CLK_TCK)" -v r="$((t1 - t0))" -v s="$((s1 - s0))" -v f="$((f1 - f0))" \
+    -v nd="$(answered "$direct")" -v ns="$(answered "$director")" -v nf="$(answered "$proxy")" \
+  'BEGIN { us = 1e6 / hz
+           printf "CPU per request: both responders %.1f us (direct run), director %.1f us, FreeRADIUS %.1f us;" \
+                  " FreeRADIUS/director = %.2f\n", r * us / nd, s * us / ns, f * us / nf, (f / nf) / (s / ns) }'
+
+if [ -n "${REPLAY_RATE:-}" ]; then
+  # The template's destination port must be a RADIUS port for replay to pick the requests out.
+  python3 "$here/template.py" "$work/template.pcap" 127.0.0.10 1812
+  replay() { # TARGET SECRET
+    java -Xmx512m -jar "$app_jar" replay "$work/template.pcap" --to "$1" --rate "$REPLAY_RATE" \
+      --duration "${seconds}s" --vary "calling-station-id:$subscribers" --secret "$2" --timeout 2s 2>/dev/null \
+      | tail -1 || true
+  }
+  echo "replay at $REPLAY_RATE/s through the director:   $(replay 127.0.0.10:$port $client_secret)"
+  echo "replay at $REPLAY_RATE/s to one responder:        $(replay 127.0.0.2:$port $real_secret)"
+fi

@@ -13,7 +13,9 @@ public record Selection(RealServer real, Reason reason) {
         /** The key was bound to a real that can no longer serve it; the predictor chose again. */
         REASSIGNED("reassigned"),
         /** No real of the primary farm could take the request; a backup farm's did. */
-        BACKUP("backup");
+        BACKUP("backup"),
+        /** A request every real of the farm must see (RADIUS Accounting-On/Off): sent to each that serves. */
+        FAN_OUT("fan-out");
 
         private final String tag;
 

@@ -7,6 +7,8 @@ import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +18,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The sticky admin API on a RADIUS sticky group: {@code ?kind=framed-ip} next to the configured keys. */
+/**
+ * The sticky admin API on RADIUS virtual servers: {@code /api/v1/sticky/{vserver}?key=&kind=} and
+ * {@code /api/v1/sticky/{kind}/{key}} over a sticky group (auth and acct) and a virtual server with a
+ * table of its own.
+ */
 class RadiusAdminApiIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -28,9 +34,25 @@ class RadiusAdminApiIT {
         String yaml = """
                 admin: { listen: 127.0.0.1:0 }
                 farms:
+                  aaa-auth:
+                    reals: [ { address: 127.0.0.2, port: 1812, secret: testing123 } ]
                   aaa-acct:
                     reals: [ { address: 127.0.0.2, port: 1813, secret: testing123 } ]
+                  other:
+                    reals: [ { address: 127.0.0.3, port: 1812, secret: testing123 } ]
                 virtual-servers:
+                  radius-auth:
+                    listen: 127.0.0.1:0
+                    service: radius
+                    farm: aaa-auth
+                    clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
+                    sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
+                  radius-other:
+                    listen: 127.0.0.1:0
+                    service: radius
+                    farm: other
+                    clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
+                    sticky: { keys: [calling-station-id], idle: 1h }
                   radius-acct:
                     listen: 127.0.0.1:0
                     service: radius
@@ -73,5 +95,51 @@ class RadiusAdminApiIT {
 
         assertThat(call("DELETE", "/api/v1/sticky/radius-acct?key=10.1.2.3&kind=framed-ip").statusCode()).isEqualTo(204);
         assertThat(call("GET", "/api/v1/sticky/radius-acct?key=10.1.2.3&kind=framed-ip").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aKeyIsFoundAndDeletedByKindInEveryTableThatHoldsIt() throws Exception {
+        StickyTable group = node.director().virtualServers().get("radius-acct").selector().sticky();
+        StickyTable own = node.director().virtualServers().get("radius-other").selector().sticky();
+        assertThat(node.director().virtualServers().get("radius-auth").selector().sticky()).isSameAs(group);
+        assertThat(own).isNotSameAs(group);
+        long now = System.nanoTime();
+        StickyKey msisdn = StickyKey.parse(StickyKind.CALLING_STATION_ID, "+49-151-0000001");
+        StickyKey alice = StickyKey.parse(StickyKind.USERNAME, "alice@example.org");
+        StickyKey framed = StickyKey.parse(StickyKind.FRAMED_IP, "10.9.8.7");
+        group.bindIfAbsent(msisdn, new StickyBinding("aaa-auth", "127.0.0.2:1812"), now);
+        own.bindIfAbsent(msisdn, new StickyBinding("other", "127.0.0.3:1812"), now);
+        group.bindIfAbsent(alice, new StickyBinding("aaa-auth", "127.0.0.2:1812"), now);
+        group.bindIfAbsent(framed, new StickyBinding("aaa-acct", "127.0.0.2:1813"), now);
+
+        // URL-encoded key: '+' must arrive as itself.
+        HttpResponse<String> found = call("GET", "/api/v1/sticky/calling-station-id/%2B49-151-0000001");
+        assertThat(found.statusCode()).isEqualTo(200);
+        JsonNode list = new ObjectMapper().readTree(found.body());
+        assertThat(list).hasSize(3);
+        assertThat(list.findValuesAsText("vserver")).containsExactly("radius-acct", "radius-auth", "radius-other");
+        assertThat(list.findValuesAsText("real")).containsExactly("127.0.0.2:1812", "127.0.0.2:1812", "127.0.0.3:1812");
+        assertThat(list.get(0).get("group").asText()).isEqualTo("subscribers");
+        assertThat(list.get(2).has("group")).isFalse();
+        assertThat(list.get(0).get("kind").asText()).isEqualTo("calling-station-id");
+        assertThat(list.get(0).get("key").asText()).isEqualTo("+49-151-0000001");
+
+        assertThat(call("GET", "/api/v1/sticky/username/alice@example.org").body()).contains("127.0.0.2:1812");
+        assertThat(call("GET", "/api/v1/sticky/framed-ip/10.9.8.7").body()).contains("127.0.0.2:1813");
+        assertThat(call("GET", "/api/v1/sticky/framed-ip/10.9.8.8").statusCode()).isEqualTo(404);
+        assertThat(call("GET", "/api/v1/sticky/framed-ip/not-an-address").statusCode()).isEqualTo(400);
+        assertThat(call("GET", "/api/v1/sticky/msisdn/1").statusCode()).isEqualTo(400);
+        assertThat(call("GET", "/api/v1/sticky/imsi/262420000000001").statusCode()).isEqualTo(404);
+
+        // DELETE: out of the group's table and the other virtual server's own.
+        assertThat(call("DELETE", "/api/v1/sticky/calling-station-id/%2B49-151-0000001").statusCode()).isEqualTo(204);
+        assertThat(group.lookup(msisdn, System.nanoTime())).isNull();
+        assertThat(own.lookup(msisdn, System.nanoTime())).isNull();
+        assertThat(call("GET", "/api/v1/sticky/calling-station-id/%2B49-151-0000001").statusCode()).isEqualTo(404);
+        assertThat(call("DELETE", "/api/v1/sticky/calling-station-id/%2B49-151-0000001").statusCode()).isEqualTo(404);
+        // The other keys stay.
+        assertThat(group.lookup(alice, System.nanoTime())).isNotNull();
+        assertThat(call("DELETE", "/api/v1/sticky/framed-ip/10.9.8.7").statusCode()).isEqualTo(204);
+        assertThat(group.lookup(framed, System.nanoTime())).isNull();
     }
 }

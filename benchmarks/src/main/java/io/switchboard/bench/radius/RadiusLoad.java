@@ -23,8 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
  * A RADIUS load generator: Access-Requests (User-Name, hidden User-Password, Calling-Station-Id of
  * one of {@code subscribers} subscribers, Message-Authenticator) from {@code sockets} sockets with
  * {@code window} requests outstanding each, for {@code seconds} seconds after a one-second warm-up;
- * every answer's Response Authenticator is verified. Prints one line: requests per second, answers
- * that failed verification, requests that timed out.
+ * every answer's Response Authenticator is verified. A request unanswered for a second counts as
+ * timed out and is replaced by a new one, so that a lost datagram costs one request, not the socket's
+ * window. Prints one line: requests per second, answers that failed verification, requests that
+ * timed out.
  *
  * <pre>java -cp benchmarks.jar io.switchboard.bench.radius.RadiusLoad HOST:PORT[,HOST:PORT...] SECRET
  *     SECONDS SUBSCRIBERS SOCKETS WINDOW</pre>
@@ -80,37 +82,50 @@ public final class RadiusLoad {
             long warmupEnd, long end, LongAdder answered, LongAdder bad, LongAdder timeouts) throws Exception {
         SplittableRandom random = new SplittableRandom(seed * 7919L + 17);
         byte[][] authenticators = new byte[256][];
+        long[] sentAt = new long[256];
         try (DatagramSocket socket = new DatagramSocket()) {
             socket.setReceiveBufferSize(1 << 20);
-            socket.setSoTimeout(1000);
+            socket.setSoTimeout(100);
             socket.connect(target);
             int nextId = 0;
             for (int i = 0; i < window; i++) {
+                sentAt[nextId] = System.nanoTime();
                 send(socket, nextId, secret, subscribers, random, authenticators);
                 nextId = (nextId + 1) & 0xff;
             }
             byte[] in = new byte[4096];
             ByteBuf buf = Unpooled.wrappedBuffer(in);
             DatagramPacket packet = new DatagramPacket(in, in.length);
+            long nextScan = System.nanoTime() + 100_000_000L;
             while (System.nanoTime() < end) {
+                long now = System.nanoTime();
+                if (now - nextScan > 0) {
+                    // Requests lost on the way: count each and put a new one in its place.
+                    nextScan = now + 100_000_000L;
+                    for (int id = 0; id < 256; id++) {
+                        if (authenticators[id] != null && now - sentAt[id] > 1_000_000_000L) {
+                            authenticators[id] = null;
+                            timeouts.increment();
+                            sentAt[nextId] = now;
+                            send(socket, nextId, secret, subscribers, random, authenticators);
+                            nextId = (nextId + 1) & 0xff;
+                        }
+                    }
+                }
                 try {
                     packet.setData(in);
                     socket.receive(packet);
                 } catch (SocketTimeoutException e) {
-                    // The whole window is lost: count it and start it again.
-                    timeouts.add(window);
-                    for (int i = 0; i < window; i++) {
-                        send(socket, nextId, secret, subscribers, random, authenticators);
-                        nextId = (nextId + 1) & 0xff;
-                    }
                     continue;
                 }
                 buf.setIndex(0, packet.getLength());
                 try {
                     RadiusView view = RadiusView.wrap(buf);
                     byte[] requestAuthenticator = authenticators[view.identifier()];
-                    if (requestAuthenticator == null
-                            || !RadiusAuthenticators.verifyResponse(view, requestAuthenticator, secret)) {
+                    if (requestAuthenticator == null) {
+                        continue; // the answer to a request already counted as timed out and replaced
+                    }
+                    if (!RadiusAuthenticators.verifyResponse(view, requestAuthenticator, secret)) {
                         bad.increment();
                     } else if (System.nanoTime() > warmupEnd) {
                         answered.increment();
@@ -119,6 +134,7 @@ public final class RadiusLoad {
                 } catch (DecodeException e) {
                     bad.increment();
                 }
+                sentAt[nextId] = System.nanoTime();
                 send(socket, nextId, secret, subscribers, random, authenticators);
                 nextId = (nextId + 1) & 0xff;
             }

@@ -12,6 +12,7 @@ import io.switchboard.director.sticky.StickyTable;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The outcome counters of one virtual server. Every request that reaches the virtual address ends
@@ -32,6 +33,10 @@ public final class VirtualServerMetrics {
     private final Counter retransmitted;
     private final Counter answeredLocally;
     private final Counter reassigned;
+    private final Counter absorbed;
+    private final Counter socketsOpened;
+    /** Director sockets toward the reals, over every event loop. */
+    private final AtomicInteger upstreamSockets = new AtomicInteger();
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
@@ -49,6 +54,13 @@ public final class VirtualServerMetrics {
                 "Requests the director answered itself from the virtual address (e.g. GTP Echo)");
         this.reassigned = counter("switchboard.requests.reassigned",
                 "Requests resent to another real after the first refused them (GTP resource causes)");
+        this.absorbed = counter("switchboard.responses.absorbed",
+                "Answers to a request sent to every real (fan-out) after the one relayed to the client");
+        this.socketsOpened = counter("switchboard.upstream.sockets.opened",
+                "Director sockets opened toward the reals beyond the first of each event loop (identifiers ran out)");
+        Gauge.builder("switchboard.upstream.sockets", upstreamSockets, AtomicInteger::get)
+                .description("Director sockets open toward the reals, over every event loop").tags(tags)
+                .register(registry);
         for (Selection.Reason reason : Selection.Reason.values()) {
             selections.put(reason, Counter.builder("switchboard.selections")
                     .description("How the real of a forwarded request was chosen")
@@ -122,6 +134,31 @@ public final class VirtualServerMetrics {
     /** A request resent to another real after its real refused it for lack of resources. */
     public void reassigned() {
         reassigned.increment();
+    }
+
+    /** An answer to a fanned-out request after the one relayed. */
+    public void absorbed() {
+        absorbed.increment();
+    }
+
+    public double absorbedCount() {
+        return absorbed.count();
+    }
+
+    /** A director socket toward the reals was opened ({@code +1}, {@code extra} when beyond the first) or closed ({@code -1}). */
+    public void upstreamSockets(int delta, boolean extra) {
+        upstreamSockets.addAndGet(delta);
+        if (delta > 0 && extra) {
+            socketsOpened.increment();
+        }
+    }
+
+    public int upstreamSocketsOpen() {
+        return upstreamSockets.get();
+    }
+
+    public double upstreamSocketsOpenedCount() {
+        return socketsOpened.count();
     }
 
     public double reassignedCount() {

@@ -50,13 +50,25 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
-     * How many director sockets each event loop opens toward the reals when the director allocates
-     * ids: each socket has its own id space toward every real, so a narrow id (RADIUS's 8 bits) can
-     * have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real and loop.
-     * Ignored (one socket) when the plug-in keeps the client's ids.
+     * How many director sockets each event loop may open toward the reals when the director
+     * allocates ids. Each socket has its own id space toward every real, so a narrow id (RADIUS's 8
+     * bits) can have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real
+     * and loop. One is open from the start; the others open when every id toward a real is
+     * outstanding, and close again when the load is gone. Ignored (one socket) when the plug-in keeps
+     * the client's ids.
      */
     default int upstreamSockets() {
         return 1;
+    }
+
+    /**
+     * True for a request every real of the farm must see (RADIUS Accounting-On/Off, which tells each
+     * accounting server that the client's sessions are gone): a copy, prepared by
+     * {@link #prepareRequest} for each, goes to every real that serves its bound clients; the first
+     * answer is relayed to the client, the others are absorbed. Called after {@link #classify}.
+     */
+    default boolean fanOut(ByteBuf request) throws DecodeException {
+        return false;
     }
 
     /**

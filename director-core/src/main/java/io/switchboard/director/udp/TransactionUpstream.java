@@ -25,11 +25,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Upstream for protocols with transaction ids: one director socket per lane toward every real (or
- * {@link TransactionPlugin#upstreamSockets()} of them, each with its own id space, for narrow ids),
+ * Upstream for protocols with transaction ids: one director socket per lane toward every real,
  * director-allocated ids per real written into each request, and the client's own id restored in
- * the answer. A retransmission (same client, same client id) goes to the same real with the same
- * director id and is counted as such, not as a new request. Requests forwarded one way (the real
+ * the answer. For narrow ids (RADIUS's 8 bits) more sockets, each with its own id space toward
+ * every real, are opened on demand, up to {@link TransactionPlugin#upstreamSockets()}: when every id
+ * toward a real is outstanding on the sockets in use. A socket beyond the first is retired again
+ * once a whole response timeout went by in which the others would have sufficed with room to spare,
+ * and closed when nothing is pending on it any more. A request the plug-in wants every real to see
+ * ({@link TransactionPlugin#fanOut}) is sent to each real of the farm that serves; the first answer
+ * is relayed and the others absorbed. A retransmission (same client, same client id) goes to the
+ * same real with the same director id and is counted as such, not as a new request. Requests forwarded one way (the real
  * answers the client directly, or the request gets no answer) are remembered for the response
  * timeout too, so that a retransmission of one also goes to the same real. A plug-in may pin a
  * request to a real ({@link TransactionPlugin#route}) and, after inspecting an answer, have the
@@ -39,6 +44,8 @@ import java.util.Map;
 final class TransactionUpstream implements Upstream {
 
     static final int MAX_PENDING = 65_536;
+    /** Every id toward a real is outstanding on every socket the lane may open. */
+    static final DropReason IDS_EXHAUSTED = DropReason.of("ids-exhausted");
     /** How many ids to try before a real counts as having no free id. */
     private static final int MAX_ID_PROBES = 1024;
 
@@ -49,14 +56,30 @@ final class TransactionUpstream implements Upstream {
     private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
     private final long idMask;
     private final int idBits;
-    /** Director sockets of this lane; each has an id space of its own toward every real. */
+    /**
+     * Director sockets of this lane, at most {@link TransactionPlugin#upstreamSockets()}; each has an
+     * id space of its own toward every real. {@code [0, open)} are open (or binding), ids are
+     * allocated on {@code [0, active)}; those between are retired and close when nothing is pending
+     * on them.
+     */
     private final Channel[] sockets;
+    private int open;
+    private int active;
+    /** Datagrams written to a socket that is still binding (null once it is bound). */
+    private final List<List<DatagramPacket>> binding = new ArrayList<>();
     /** Which sockets have writes waiting for the end of the read burst. */
     private final boolean[] queued;
     private boolean anyQueued;
-    /** Ids to try before a real counts as having no free id: the whole space when it is small. */
-    private final long probes;
     private final long[] nextId;
+    /** Pending requests per (real slot, socket): {@code [slot * sockets.length + socket]}. */
+    private final int[] pendingPerSocket;
+    /** Pending requests per real slot on the active sockets. */
+    private final int[] pendingActive;
+    /** Pending requests per socket, over every real. */
+    private final int[] pendingOnSocket;
+    /** The most requests pending on the active sockets toward one real since {@link #windowStart}. */
+    private int windowPeak;
+    private long windowStart;
     private final PendingTable<Pending> pending;
     private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
     /** Requests forwarded one way, oldest first (all share one timeout), for retransmissions. */
@@ -72,7 +95,7 @@ final class TransactionUpstream implements Upstream {
      * @param attempts how many reals refused the request before this one
      */
     private record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context,
-            StickyKey key, ByteBuf retained, int attempts) {
+            StickyKey key, ByteBuf retained, int attempts, FanOut fanOut) {
 
         void release() {
             if (retained != null) {
@@ -82,6 +105,13 @@ final class TransactionUpstream implements Upstream {
     }
 
     private record OneWay(RealServer real, long deadlineNanos) {
+    }
+
+    /** The requests of one fanned-out client request, one per real, while unanswered. */
+    private static final class FanOut {
+        final List<Pending> legs = new ArrayList<>(4);
+        /** An answer was relayed since the client last (re)sent the request. */
+        boolean relayed;
     }
 
     TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
@@ -95,8 +125,7 @@ final class TransactionUpstream implements Upstream {
         int wanted = plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1;
         this.sockets = new Channel[idBits + 32 - Integer.numberOfLeadingZeros(wanted - 1) <= 40 ? wanted : 1];
         this.queued = new boolean[sockets.length];
-        long space = (idMask + 1) * sockets.length;
-        this.probes = sockets.length > 1 ? space : MAX_ID_PROBES;
+        this.pendingOnSocket = new int[sockets.length];
         int slots = 0;
         Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
         for (ServerFarm farm : farms.all()) {
@@ -107,25 +136,61 @@ final class TransactionUpstream implements Upstream {
         }
         byAddress.forEach((address, reals) -> realsByAddress.put(address, reals.toArray(new RealServer[0])));
         this.nextId = new long[slots];
+        this.pendingPerSocket = new int[slots * sockets.length];
+        this.pendingActive = new int[slots];
         this.oneWayTimeoutNanos = lane.virtualServer.config().responseTimeout().toNanos();
         this.pending = new PendingTable<>(MAX_PENDING, oneWayTimeoutNanos, this::expired);
     }
 
+    /** Opens the first socket; the others open when ids run out. */
     @Override
     public Future<?> start() {
-        io.netty.util.concurrent.Promise<Void> all = lane.loop.newPromise();
-        java.util.concurrent.atomic.AtomicInteger remaining = new java.util.concurrent.atomic.AtomicInteger(sockets.length);
-        for (int i = 0; i < sockets.length; i++) {
-            int index = i;
-            bind(index).addListener(f -> {
-                if (!f.isSuccess()) {
-                    all.tryFailure(f.cause());
-                } else if (remaining.decrementAndGet() == 0) {
-                    all.trySuccess(null);
-                }
-            });
+        open = 1;
+        active = 1;
+        binding.add(null);
+        ChannelFuture bound = bind(0);
+        sockets[0] = bound.channel();
+        bound.addListener(f -> {
+            if (f.isSuccess()) {
+                lane.metrics.upstreamSockets(1, false);
+            }
+        });
+        return bound;
+    }
+
+    /**
+     * Opens socket {@code open} on the lane's loop. Until it is bound, what is sent on it waits in
+     * {@link #binding}; a socket that cannot be bound drops what waited and takes nothing more.
+     */
+    private void openSocket() {
+        int index = open++;
+        List<DatagramPacket> waiting = new ArrayList<>();
+        if (binding.size() <= index) {
+            binding.add(waiting);
+        } else {
+            binding.set(index, waiting);
         }
-        return all;
+        ChannelFuture bound = bind(index);
+        sockets[index] = bound.channel();
+        bound.addListener(f -> {
+            binding.set(index, null);
+            if (!f.isSuccess()) {
+                lane.log.warn("virtual server {}: director socket {} toward the reals cannot be bound: {}",
+                        lane.virtualServer.name(), index, f.cause().toString());
+                for (DatagramPacket packet : waiting) {
+                    packet.release();
+                    lane.metrics.dropped(DropReason.SEND_FAILED);
+                }
+                return;
+            }
+            lane.metrics.upstreamSockets(1, true);
+            Channel socket = sockets[index];
+            for (DatagramPacket packet : waiting) {
+                lane.tapOut(socket, packet.recipient(), packet.content());
+                socket.write(packet, socket.voidPromise());
+            }
+            socket.flush();
+        });
     }
 
     private ChannelFuture bind(int index) {
@@ -152,7 +217,6 @@ final class TransactionUpstream implements Upstream {
                     }
                 })
                 .bind(0);
-        bound.addListener(f -> sockets[index] = bound.channel());
         return bound;
     }
 
@@ -177,6 +241,10 @@ final class TransactionUpstream implements Upstream {
         }
         StickyBinding pinned;
         try {
+            if (plugin.rewritesTransactionId() && plugin.answersThroughDirector() && plugin.fanOut(datagram)) {
+                fanOut(datagram, clientTransaction, key, now);
+                return;
+            }
             pinned = plugin.route(datagram);
         } catch (DecodeException e) {
             lane.drop(e.reason(), client, e.getMessage());
@@ -202,45 +270,124 @@ final class TransactionUpstream implements Upstream {
             forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
-        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, now)) {
+        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, null, now)) {
             lane.metrics.forwarded(selection.reason());
         }
+    }
+
+    /**
+     * A request every real of the farm must see: a copy, prepared for each real, to every real that
+     * serves its bound clients. Counted once as forwarded; the first answer is relayed.
+     */
+    private void fanOut(ByteBuf datagram, ClientTransaction clientTransaction, StickyKey key, long now) {
+        ServerFarm farm = farms.farm(lane.virtualServer.config().farm());
+        FanOut group = new FanOut();
+        for (RealServer real : farm.reals()) {
+            if (real.servesBoundClients()) {
+                ByteBuf copy = datagram.copy();
+                try {
+                    dispatch(copy, clientTransaction, key, real, 0, group, now);
+                } finally {
+                    copy.release();
+                }
+            }
+        }
+        if (group.legs.isEmpty()) {
+            lane.drop(DropReason.NO_REAL_AVAILABLE, clientTransaction.client, "no real of " + farm.name() + " serves");
+            return;
+        }
+        lane.metrics.forwarded(Selection.Reason.FAN_OUT);
     }
 
     /**
      * Sends a request to {@code real} under a fresh director id and remembers it. Borrows
      * {@code datagram} (retains what it sends and keeps). False, with the drop counted, when it could
      * not be sent.
+     *
+     * @param group the fanned-out request this is one copy of (the real was not claimed), or null
      */
     private boolean dispatch(ByteBuf datagram, ClientTransaction clientTransaction, StickyKey key, RealServer real,
-            int attempts, long now) {
+            int attempts, FanOut group, long now) {
         InetSocketAddress client = clientTransaction.client;
         long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
-        if (id < 0 || pending.contains(real.slot(), id)) {
-            real.releaseClaim();
-            lane.drop(DropReason.PENDING_FULL, client, "no free transaction id toward " + real.id());
+        if (id < 0) {
+            releaseClaim(real, group);
+            lane.drop(IDS_EXHAUSTED, client, "no free transaction id toward " + real.id());
+            return false;
+        }
+        if (pending.contains(real.slot(), id)) {
+            releaseClaim(real, group);
+            lane.drop(DropReason.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
             return false;
         }
         Object context;
         try {
             context = plugin.prepareRequest(datagram, id & idMask, real, client);
         } catch (DecodeException e) {
-            real.releaseClaim();
+            releaseClaim(real, group);
             lane.drop(e.reason(), client, e.getMessage());
             return false;
         }
         Pending request = new Pending(clientTransaction, real, id, context, key,
-                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts);
+                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
         if (!pending.put(real.slot(), id, request, now)) {
             request.release();
-            real.releaseClaim();
+            releaseClaim(real, group);
             lane.drop(DropReason.PENDING_FULL, client, null);
             return false;
         }
-        byClient.put(clientTransaction, request);
+        taken(request);
+        byClient.putIfAbsent(clientTransaction, request);
+        if (group != null) {
+            group.legs.add(request);
+        }
         real.requestForwarded();
         send(datagram.retain(), real, id);
         return true;
+    }
+
+    private static void releaseClaim(RealServer real, FanOut group) {
+        if (group == null) {
+            real.releaseClaim();
+        }
+    }
+
+    /** Counts a request just made pending on its socket. */
+    private void taken(Pending request) {
+        int slot = request.real.slot();
+        int socket = (int) (request.id >>> idBits);
+        pendingPerSocket[slot * sockets.length + socket]++;
+        pendingOnSocket[socket]++;
+        if (socket < active && ++pendingActive[slot] > windowPeak) {
+            windowPeak = pendingActive[slot];
+        }
+    }
+
+    /**
+     * A pending request left the table (answered, expired): the counts, the client's retransmission
+     * entry (handed to another copy of a fanned-out request while one is unanswered).
+     */
+    private void settled(Pending request) {
+        int slot = request.real.slot();
+        int socket = (int) (request.id >>> idBits);
+        pendingPerSocket[slot * sockets.length + socket]--;
+        pendingOnSocket[socket]--;
+        if (socket < active) {
+            pendingActive[slot]--;
+        }
+        FanOut group = request.fanOut;
+        if (group == null) {
+            byClient.remove(request.clientTransaction, request);
+            return;
+        }
+        group.legs.remove(request);
+        if (byClient.get(request.clientTransaction) == request) {
+            if (group.legs.isEmpty()) {
+                byClient.remove(request.clientTransaction);
+            } else {
+                byClient.put(request.clientTransaction, group.legs.get(0));
+            }
+        }
     }
 
     /**
@@ -284,6 +431,10 @@ final class TransactionUpstream implements Upstream {
 
     /** The same director id again: the real sees a retransmission of what it already has. */
     private void resend(ByteBuf datagram, Pending original) {
+        if (original.fanOut != null) {
+            resendFanOut(datagram, original.fanOut);
+            return;
+        }
         try {
             plugin.prepareRequest(datagram, original.id & idMask, original.real, original.clientTransaction.client);
         } catch (DecodeException e) {
@@ -294,12 +445,49 @@ final class TransactionUpstream implements Upstream {
         send(datagram.retain(), original.real, original.id);
     }
 
-    /** A free pending id toward {@code real}: the socket index above the wire id. */
+    /** A retransmission of a fanned-out request: to every real that has not answered yet, same ids. */
+    private void resendFanOut(ByteBuf datagram, FanOut group) {
+        group.relayed = false; // the client may have lost the answer relayed: relay the next one
+        lane.metrics.retransmitted();
+        for (Pending leg : group.legs) {
+            ByteBuf copy = datagram.copy();
+            try {
+                plugin.prepareRequest(copy, leg.id & idMask, leg.real, leg.clientTransaction.client);
+            } catch (DecodeException e) {
+                copy.release();
+                lane.drop(e.reason(), leg.clientTransaction.client, e.getMessage());
+                return;
+            }
+            send(copy, leg.real, leg.id);
+        }
+    }
+
+    /**
+     * A free pending id toward {@code real}, the socket index above the wire id; -1 when every id of
+     * every socket the lane may open is pending there.
+     */
     private long freeId(RealServer real) {
         int slot = real.slot();
-        long space = sockets.length == 1 ? idMask + 1 : (idMask + 1) * sockets.length;
-        for (long probe = 0; probe < probes; probe++) {
-            long id = sockets.length == 1 ? nextId[slot]++ & idMask : Math.floorMod(nextId[slot]++, space);
+        if (sockets.length == 1) {
+            for (int probe = 0; probe < MAX_ID_PROBES; probe++) {
+                long id = nextId[slot]++ & idMask;
+                if (!pending.contains(slot, id)) {
+                    return id;
+                }
+            }
+            return -1;
+        }
+        long perSocket = idMask + 1;
+        while (pendingActive[slot] >= perSocket * active) {
+            if (!widen()) {
+                return -1;
+            }
+        }
+        // A free id exists on the active sockets: cycle through all of them, so that an id is used
+        // again as late as possible (a late answer then finds nothing rather than another request).
+        long space = perSocket * active;
+        for (long probe = 0; probe < space; probe++) {
+            long id = Math.floorMod(nextId[slot]++, space);
             if (!pending.contains(slot, id)) {
                 return id;
             }
@@ -307,10 +495,65 @@ final class TransactionUpstream implements Upstream {
         return -1;
     }
 
+    /** One more socket to allocate on: a retired one back, else a new one. False at the bound. */
+    private boolean widen() {
+        if (active == open) {
+            if (open == sockets.length) {
+                return false;
+            }
+            openSocket();
+        }
+        int socket = active++;
+        for (int slot = 0; slot < pendingActive.length; slot++) {
+            pendingActive[slot] += pendingPerSocket[slot * sockets.length + socket];
+        }
+        return true;
+    }
+
+    /**
+     * Once per response timeout: retires the last active sockets while the others would have held the
+     * window's peak twice over, and closes retired sockets with nothing pending.
+     */
+    private void shrink(long now) {
+        if (now - windowStart < oneWayTimeoutNanos) {
+            return;
+        }
+        while (active > 1 && windowPeak * 2L <= (idMask + 1) * (active - 1)) {
+            int socket = --active;
+            for (int slot = 0; slot < pendingActive.length; slot++) {
+                pendingActive[slot] -= pendingPerSocket[slot * sockets.length + socket];
+            }
+        }
+        while (open > active && pendingOnSocket[open - 1] == 0 && binding.get(open - 1) == null) {
+            int socket = --open;
+            if (sockets[socket].isActive()) {
+                lane.metrics.upstreamSockets(-1, true);
+            }
+            sockets[socket].close();
+            sockets[socket] = null;
+            queued[socket] = false;
+        }
+        windowStart = now;
+        windowPeak = 0;
+        for (int count : pendingActive) {
+            windowPeak = Math.max(windowPeak, count);
+        }
+    }
+
     /** Sends on the socket that {@code pendingId} belongs to. */
     private void send(ByteBuf datagram, RealServer real, long pendingId) {
         int index = (int) (pendingId >>> idBits);
         Channel socket = sockets[index];
+        List<DatagramPacket> waiting = binding.get(index);
+        if (waiting != null) {
+            waiting.add(new DatagramPacket(datagram, real.address()));
+            return;
+        }
+        if (!socket.isOpen()) {
+            datagram.release();
+            lane.metrics.dropped(DropReason.SEND_FAILED);
+            return;
+        }
         lane.tapOut(socket, real.address(), datagram);
         socket.write(new DatagramPacket(datagram, real.address()), socket.voidPromise());
         if (!queued[index]) {
@@ -325,7 +568,7 @@ final class TransactionUpstream implements Upstream {
             return;
         }
         anyQueued = false;
-        for (int i = 0; i < sockets.length; i++) {
+        for (int i = 0; i < open; i++) {
             if (queued[i]) {
                 queued[i] = false;
                 sockets[i].flush();
@@ -361,8 +604,13 @@ final class TransactionUpstream implements Upstream {
             lane.metrics.unmatched("late");
             return;
         }
-        byClient.remove(request.clientTransaction, request);
+        settled(request);
         request.real.requestAnswered();
+        if (request.fanOut != null && request.fanOut.relayed) {
+            request.release();
+            lane.metrics.absorbed();
+            return;
+        }
         try {
             ResponseVerdict verdict = plugin.inspectResponse(answer, request.real, request.context);
             if (verdict == ResponseVerdict.DROP) {
@@ -387,6 +635,9 @@ final class TransactionUpstream implements Upstream {
             lane.log.warn("virtual server {}: answer from {} cannot be relayed: {}", lane.virtualServer.name(),
                     packet.sender(), e.getMessage());
             return;
+        }
+        if (request.fanOut != null) {
+            request.fanOut.relayed = true;
         }
         lane.relay(answer.retain(), request.clientTransaction.client);
     }
@@ -421,7 +672,7 @@ final class TransactionUpstream implements Upstream {
             return false;
         }
         if (!dispatch(refused.retained, refused.clientTransaction, refused.key, next.real(), refused.attempts + 1,
-                now)) {
+                null, now)) {
             return false;
         }
         lane.metrics.reassigned();
@@ -430,7 +681,7 @@ final class TransactionUpstream implements Upstream {
 
     private void expired(Pending request) {
         request.release();
-        byClient.remove(request.clientTransaction, request);
+        settled(request);
         request.real.requestUnanswered(request.clientTransaction.client.getAddress(), lane.ticker.nanos());
         lane.metrics.expired();
     }
@@ -438,6 +689,9 @@ final class TransactionUpstream implements Upstream {
     @Override
     public void housekeep(long now) {
         pending.expire(now);
+        if (sockets.length > 1) {
+            shrink(now);
+        }
         Iterator<OneWay> oldest = oneWay.values().iterator();
         while (oldest.hasNext()) {
             if (oldest.next().deadlineNanos - now > 0) {
@@ -451,9 +705,17 @@ final class TransactionUpstream implements Upstream {
     public void close() {
         pending.drain(Pending::release);
         byClient.clear();
-        for (Channel socket : sockets) {
-            if (socket != null) {
-                socket.close();
+        for (int i = 0; i < sockets.length; i++) {
+            if (sockets[i] != null) {
+                if (sockets[i].isActive()) {
+                    lane.metrics.upstreamSockets(-1, false);
+                }
+                sockets[i].close();
+                sockets[i] = null;
+            }
+            if (i < binding.size() && binding.get(i) != null) {
+                binding.get(i).forEach(DatagramPacket::release);
+                binding.set(i, null);
             }
         }
     }

@@ -55,23 +55,31 @@ public final class RadiusAuthenticators {
         ByteBuf buf = packet.buffer();
         int base = packet.base();
         int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
-        Mac mac = RadiusDigests.hmacMd5(secret);
-        if (authenticatorField == null) {
-            RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
-        } else {
+        if (authenticatorField != null) {
             checkAuthenticator(authenticatorField);
-            RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
-            mac.update(authenticatorField);
         }
-        if (ma < 0) {
-            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
-        } else {
-            int value = ma + 2;
-            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
-            mac.update(ZERO_16);
-            RadiusDigests.update(mac, buf, base + value + 16, packet.length() - value - 16);
+        Mac mac = RadiusDigests.hmacMd5(secret);
+        try {
+            if (authenticatorField == null) {
+                RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
+            } else {
+                RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
+                mac.update(authenticatorField);
+            }
+            if (ma < 0) {
+                RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH,
+                        packet.length() - RadiusView.HEADER_LENGTH);
+            } else {
+                int value = ma + 2;
+                RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
+                mac.update(ZERO_16);
+                RadiusDigests.update(mac, buf, base + value + 16, packet.length() - value - 16);
+            }
+            return mac.doFinal();
+        } catch (RuntimeException e) {
+            mac.reset(); // the thread's keyed instance is used again
+            throw e;
         }
-        return mac.doFinal();
     }
 
     // ---- verifying ----
@@ -253,11 +261,16 @@ public final class RadiusAuthenticators {
         ByteBuf buf = packet.buffer();
         int base = packet.base();
         MessageDigest md = RadiusDigests.md5();
-        RadiusDigests.update(md, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
-        md.update(authenticatorField);
-        RadiusDigests.update(md, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
-        md.update(secret);
-        return md.digest();
+        try {
+            RadiusDigests.update(md, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
+            md.update(authenticatorField);
+            RadiusDigests.update(md, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
+            md.update(secret);
+            return md.digest();
+        } catch (RuntimeException e) {
+            md.reset(); // the thread's instance is used again
+            throw e;
+        }
     }
 
     private static void md5(byte[] secret, byte[] block, byte[] out) {

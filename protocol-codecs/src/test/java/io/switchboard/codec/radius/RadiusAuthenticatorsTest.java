@@ -29,6 +29,41 @@ class RadiusAuthenticatorsTest {
     private static final String[] REQUESTS = {
         "ACCESS_REQUEST", "ACCOUNTING_REQUEST", "STATUS_SERVER", "DISCONNECT_REQUEST", "COA_REQUEST"};
 
+    /**
+     * The thread keeps a few HMAC-MD5 instances keyed: cycling through more secrets than it keeps,
+     * over heap and direct buffers, every Message-Authenticator is still the one a fresh instance
+     * computes (RFC 3579 §3.2: HMAC-MD5 over the packet with the attribute's value zeroed).
+     */
+    @Test
+    void messageAuthenticatorsStayRightAcrossManySecretsAndBufferKinds() throws Exception {
+        byte[] packet = Hex.bytes(vector("STATUS_SERVER"));
+        ByteBuf direct = PooledByteBufAllocator.DEFAULT.directBuffer(packet.length).writeBytes(packet);
+        ByteBuf heap = Unpooled.wrappedBuffer(packet.clone());
+        try {
+            RadiusView directView = RadiusView.wrap(direct);
+            RadiusView heapView = RadiusView.wrap(heap);
+            int ma = heapView.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+            assertThat(ma).isPositive();
+            byte[] zeroed = packet.clone();
+            Arrays.fill(zeroed, ma + 2, ma + 18, (byte) 0);
+            for (int round = 0; round < 3; round++) {
+                for (int s = 0; s < 7; s++) {
+                    byte[] secret = ("secret-" + s).getBytes(StandardCharsets.US_ASCII);
+                    javax.crypto.Mac fresh = javax.crypto.Mac.getInstance("HmacMD5");
+                    fresh.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacMD5"));
+                    byte[] expected = fresh.doFinal(zeroed);
+                    assertThat(RadiusAuthenticators.messageAuthenticator(heapView, null, secret)).isEqualTo(expected);
+                    assertThat(RadiusAuthenticators.messageAuthenticator(directView, null, secret)).isEqualTo(expected);
+                }
+            }
+            // And the MD5 over a direct buffer: the same Request Authenticator as over the heap.
+            assertThat(RadiusAuthenticators.requestAuthenticator(directView, RadiusVectors.SECRET))
+                    .isEqualTo(RadiusAuthenticators.requestAuthenticator(heapView, RadiusVectors.SECRET));
+        } finally {
+            direct.release();
+        }
+    }
+
     @Test
     void verifiesEveryRequestVectorAndRejectsAWrongSecret() throws DecodeException {
         for (String name : REQUESTS) {

@@ -17,11 +17,19 @@ import java.util.Optional;
  * @param framedIp   the Framed-IP-Address table
  * @param stateIdle  how long an Access-Challenge's State is remembered so that the next round of the
  *                   conversation goes to the real that issued it
+ * @param upstreamSockets how many director sockets each event loop may open toward the reals, each
+ *                   with 256 identifiers per real (opened as identifiers run out)
+ * @param accountingOnOffToAllReals an Accounting-On/Off goes to every real of the farm (the first
+ *                   answer is relayed), else to one real like any request
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
-        Optional<VsaCorrelation> vsaCorrelation) implements ServiceOptions {
+        Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals)
+        implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
+    /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
+    public static final int DEFAULT_UPSTREAM_SOCKETS = 64;
+    public static final int MAX_UPSTREAM_SOCKETS = 1024;
 
     public RadiusOptions {
         clients = List.copyOf(clients);
@@ -29,6 +37,21 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         Objects.requireNonNull(stateIdle, "stateIdle");
         routeMap = List.copyOf(routeMap);
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
+        if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
+            throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
+        }
+    }
+
+    /** Upstream sockets and Accounting-On/Off at their defaults. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
+            Optional<VsaCorrelation> vsaCorrelation) {
+        this(clients, framedIp, stateIdle, routeMap, vsaCorrelation, DEFAULT_UPSTREAM_SOCKETS, true);
+    }
+
+    /** These options with at most {@code sockets} upstream sockets per event loop. */
+    public RadiusOptions withUpstreamSockets(int sockets) {
+        return new RadiusOptions(clients, framedIp, stateIdle, routeMap, vsaCorrelation, sockets,
+                accountingOnOffToAllReals);
     }
 
     /** Without VSA correlation. */

@@ -52,7 +52,6 @@ final class RadiusPlugin implements TransactionPlugin {
 
     private static final byte[] ZERO_16 = new byte[16];
     private static final int STATE_SWEEP_EVERY = 4096;
-    static final int UPSTREAM_SOCKETS = 8;
 
     private final String name;
     private final RadiusOptions options;
@@ -298,10 +297,24 @@ final class RadiusPlugin implements TransactionPlugin {
         return 8;
     }
 
-    /** 256 identifiers per socket are not enough for a busy real: 2048 outstanding per real and event loop. */
+    /** 256 identifiers per socket are not enough for a busy real: more sockets open as they run out. */
     @Override
     public int upstreamSockets() {
-        return UPSTREAM_SOCKETS;
+        return options.upstreamSockets();
+    }
+
+    /**
+     * Accounting-On/Off (RFC 2866 §5.1: the client's sessions all ended or begin afresh) tells every
+     * accounting server of the farm, not only one, when so configured.
+     */
+    @Override
+    public boolean fanOut(ByteBuf request) throws DecodeException {
+        if (!options.accountingOnOffToAllReals()
+                || request.getUnsignedByte(request.readerIndex()) != RadiusCode.ACCOUNTING_REQUEST.value()) {
+            return false;
+        }
+        long status = RadiusView.wrap(request).acctStatusType();
+        return status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF;
     }
 
     /** The identifier with the first seven octets of the Request Authenticator above it. */

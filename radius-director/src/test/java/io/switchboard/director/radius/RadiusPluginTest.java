@@ -268,6 +268,28 @@ class RadiusPluginTest {
         assertThat(table.lookup(ip2, now.get())).isNull();
     }
 
+    @Test
+    void accountingOnAndOffAreSentToEveryRealUnlessConfiguredToOne() throws Exception {
+        ByteBuf on = accountingRequest(5, CLIENT_SECRET, List.of(RadiusAttribute.integer(
+                RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.ACCOUNTING_ON)));
+        ByteBuf off = accountingRequest(6, CLIENT_SECRET, List.of(RadiusAttribute.integer(
+                RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.ACCOUNTING_OFF)));
+        ByteBuf start = accountingRequest(7, CLIENT_SECRET, List.of(RadiusAttribute.integer(
+                RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START)));
+        ByteBuf access = accessRequest(8, CLIENT_SECRET, "alice", "pw", List.of());
+        assertThat(plugin.fanOut(on)).isTrue();
+        assertThat(plugin.fanOut(off)).isTrue();
+        assertThat(plugin.fanOut(start)).isFalse();
+        assertThat(plugin.fanOut(access)).isFalse();
+
+        RadiusOptions d = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET)));
+        RadiusOptions oneReal = new RadiusOptions(d.clients(), d.framedIp(), d.stateIdle(), d.routeMap(),
+                d.vsaCorrelation(), d.upstreamSockets(), false);
+        RadiusPlugin single = new RadiusPlugin("acct", oneReal, List.of(StickyKind.USERNAME));
+        assertThat(single.fanOut(on)).isFalse();
+        assertThat(single.fanOut(off)).isFalse();
+    }
+
     private void account(int status, String framedIp) throws Exception {
         List<RadiusAttribute> attributes = new java.util.ArrayList<>();
         attributes.add(RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, status));

@@ -99,7 +99,8 @@ public final class AdminServer extends VerticleBase {
                 error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
             }
         }));
-        router.get("/api/v1/sticky/imsi/:imsi").handler(this::imsiBindings);
+        router.get("/api/v1/sticky/:kind/:key").handler(this::bindingsOfKey);
+        router.delete("/api/v1/sticky/:kind/:key").handler(this::removeKey);
         router.get("/api/v1/sessions").handler(this::sessions);
         if (captures != null) {
             // Opening files and waiting for the writer to finish: off the event loop.
@@ -113,29 +114,81 @@ public final class AdminServer extends VerticleBase {
                 .onSuccess(s -> server = s);
     }
 
-    /** Where an IMSI is stuck, in every virtual server keyed by IMSI (GTP). */
-    private void imsiBindings(RoutingContext ctx) {
-        StickyKey key;
+    /**
+     * The key of {@code /api/v1/sticky/{kind}/{key}}, or null with the error answered: {@code kind}
+     * any sticky key kind ({@code imsi}, {@code calling-station-id}, {@code framed-ip}, ...).
+     */
+    private StickyKey pathKey(RoutingContext ctx) {
+        String kindText = ctx.pathParam("kind");
+        java.util.Optional<StickyKind> kind = StickyKind.fromConfigName(kindText);
+        if (kind.isEmpty()) {
+            error(ctx, 400, "kind " + kindText + " is no sticky key kind (one of " + java.util.Arrays
+                    .stream(StickyKind.values()).map(StickyKind::configName).toList() + ")");
+            return null;
+        }
         try {
-            key = StickyKey.parse(StickyKind.IMSI, ctx.pathParam("imsi"));
+            return StickyKey.parse(kind.get(), ctx.pathParam("key"));
         } catch (IllegalArgumentException e) {
             error(ctx, 400, e.getMessage());
+            return null;
+        }
+    }
+
+    /** The virtual servers whose service keys by {@code kind} and that keep a sticky table. */
+    private java.util.List<VirtualServer> keepingKind(StickyKind kind) {
+        return director.virtualServers().values().stream()
+                .filter(vs -> vs.selector().sticky() != null && vs.config().service().allows(kind))
+                .sorted(java.util.Comparator.comparing(VirtualServer::name)).toList();
+    }
+
+    /**
+     * Where a key is stuck, in every virtual server that keeps its kind (the virtual servers of one
+     * sticky group each list the binding they share): {@code [{vserver, kind, key, farm, real}]}
+     * (and {@code imsi} for an IMSI, as before), 404 if nowhere.
+     */
+    private void bindingsOfKey(RoutingContext ctx) {
+        StickyKey key = pathKey(ctx);
+        if (key == null) {
             return;
         }
         JsonArray found = new JsonArray();
-        for (VirtualServer vs : director.virtualServers().values()) {
-            StickyTable table = vs.selector().sticky();
-            boolean keyedByImsi = vs.config().sticky().map(s -> s.keys().contains(StickyKind.IMSI)).orElse(false);
-            StickyBinding b = table != null && keyedByImsi ? table.lookup(key, System.nanoTime()) : null;
+        for (VirtualServer vs : keepingKind(key.kind())) {
+            StickyBinding b = vs.selector().sticky().lookup(key, System.nanoTime());
             if (b != null) {
-                found.add(new JsonObject().put("vserver", vs.name()).put("imsi", key.toString())
-                        .put("farm", b.farm()).put("real", b.real()));
+                JsonObject entry = new JsonObject().put("vserver", vs.name()).put("kind", key.kind().configName())
+                        .put("key", key.toString());
+                if (key.kind() == StickyKind.IMSI) {
+                    entry.put("imsi", key.toString());
+                }
+                vs.config().sticky().flatMap(c -> c.group()).ifPresent(g -> entry.put("group", g));
+                found.add(entry.put("farm", b.farm()).put("real", b.real()));
             }
         }
         if (found.isEmpty()) {
-            error(ctx, 404, "no binding for imsi " + key);
+            error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
         } else {
             json(ctx, 200, found);
+        }
+    }
+
+    /** Removes a key from every sticky table (or group) that holds it: 204, or 404 if none did. */
+    private void removeKey(RoutingContext ctx) {
+        StickyKey key = pathKey(ctx);
+        if (key == null) {
+            return;
+        }
+        java.util.Set<StickyTable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        boolean removed = false;
+        for (VirtualServer vs : keepingKind(key.kind())) {
+            StickyTable table = vs.selector().sticky();
+            if (seen.add(table)) {
+                removed |= table.remove(key);
+            }
+        }
+        if (removed) {
+            ctx.response().setStatusCode(204).end();
+        } else {
+            error(ctx, 404, "no binding for " + key.kind().configName() + " " + key);
         }
     }
 

@@ -17,7 +17,8 @@ import java.util.Set;
 final class RadiusOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
-    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map", "vsa-correlation");
+    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map", "vsa-correlation",
+            "upstream-sockets", "accounting-on-off");
     static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     static final List<String> ROUTE_KEYS = List.of("prefix", "real");
     static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
@@ -52,6 +53,8 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         Duration stateIdle = RadiusOptions.DEFAULT_STATE_IDLE;
         List<RadiusOptions.Route> routes = new ArrayList<>();
         Optional<RadiusOptions.VsaCorrelation> vsa = Optional.empty();
+        int upstreamSockets = RadiusOptions.DEFAULT_UPSTREAM_SOCKETS;
+        boolean onOffToAll = true;
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("route-map")) {
@@ -80,7 +83,15 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
                 }
             }
             if (radius.isPresent()) {
-                stateIdle = radius.get().positiveDuration("state-idle").orElse(stateIdle);
+                Section r = radius.get();
+                stateIdle = r.positiveDuration("state-idle").orElse(stateIdle);
+                upstreamSockets = r.integer("upstream-sockets", 1, RadiusOptions.MAX_UPSTREAM_SOCKETS)
+                        .orElse(upstreamSockets);
+                Optional<String> onOff = r.string("accounting-on-off");
+                if (onOff.isPresent() && !onOff.get().equals("all-reals") && !onOff.get().equals("one-real")) {
+                    r.error(r.pathOf("accounting-on-off"), "must be all-reals or one-real, not '" + onOff.get() + "'");
+                }
+                onOffToAll = onOff.map("all-reals"::equals).orElse(true);
                 Optional<Section> framed = radius.get().has("framed-ip")
                         ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
                 if (framed.isPresent()) {
@@ -94,7 +105,7 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         if (errors.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes, vsa));
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes, vsa, upstreamSockets, onOffToAll));
     }
 
     private Optional<RadiusOptions.Route> route(Section r) {

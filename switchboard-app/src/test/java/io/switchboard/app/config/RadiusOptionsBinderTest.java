@@ -92,8 +92,44 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
-                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map, vsa-correlation)",
+                "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, route-map, vsa-correlation,"
+                        + " upstream-sockets, accounting-on-off)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
+    }
+
+    @Test
+    void upstreamSocketsAndAccountingOnOffBindAndAreChecked() throws Exception {
+        SwitchboardConfig config = LOADER.parse(FARMS + """
+                virtual-servers:
+                  a:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    radius: { upstream-sockets: 4, accounting-on-off: one-real }
+                  b:
+                    listen: 127.0.0.11:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                """);
+        RadiusOptions a = config.virtualServers().get("a").options(RadiusOptions.class);
+        assertThat(a.upstreamSockets()).isEqualTo(4);
+        assertThat(a.accountingOnOffToAllReals()).isFalse();
+        RadiusOptions b = config.virtualServers().get("b").options(RadiusOptions.class);
+        assertThat(b.upstreamSockets()).isEqualTo(RadiusOptions.DEFAULT_UPSTREAM_SOCKETS);
+        assertThat(b.accountingOnOffToAllReals()).isTrue();
+        assertThat(errors(FARMS + """
+                virtual-servers:
+                  a:
+                    listen: 127.0.0.10:1813
+                    service: radius
+                    farm: aaa-acct
+                    clients: [ { subnet: 127.0.0.0/8, secret: s } ]
+                    radius: { upstream-sockets: 0, accounting-on-off: all }
+                """)).containsExactly(
+                "virtual-servers.a.radius.upstream-sockets: must be 1..1024",
+                "virtual-servers.a.radius.accounting-on-off: must be all-reals or one-real, not 'all'");
     }
 
     @Test
