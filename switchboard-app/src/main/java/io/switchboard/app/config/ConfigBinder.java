@@ -48,7 +48,7 @@ final class ConfigBinder {
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
-    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
+    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
             "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
             "home-address", "home-agent", "nai", "spi", "key", "expect-code");
@@ -271,8 +271,10 @@ final class ConfigBinder {
             }
         });
         farmProbeRefs.put(name, farmProbes);
+        Optional<java.time.Duration> slowStart = s.positiveDuration("slow-start");
         farms.put(name, new FarmDraft(name, predictor, backup,
-                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes)));
+                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes,
+                        slowStart)));
     }
 
     private FailureDetection failure(Section s) {

@@ -173,6 +173,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aFarmsSlowStartIsADuration() {
+        SwitchboardConfig config = ALL_SERVICES.parse("""
+                farms:
+                  ggsn:
+                    slow-start: 30s
+                    reals: [{ address: 127.0.0.2, port: 2123 }]
+                """ + GTP_SERVER);
+        assertThat(config.farms().get("ggsn").slowStart()).contains(java.time.Duration.ofSeconds(30));
+        assertThat(errors(GGSN_FARM.replace("reals:", "slow-start: 30\n    reals:") + GTP_SERVER))
+                .containsExactly("farms.ggsn.slow-start: must be a duration with a unit, e.g. 30s");
+    }
+
+    @Test
     void numbersInStringFieldsAreTakenAsWritten() {
         SwitchboardConfig config = ALL_SERVICES.parse("""
                 admin: { token: 0123 }
@@ -204,7 +217,7 @@ class ConfigLoaderTest {
         List<String> expected = List.of(
                 "clustr: unknown key (known: cluster, admin, route-health, probes, farms, virtual-servers)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
-                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes)",
+                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
                 "farms.ggsn.failure.retry: must be a duration with a unit, e.g. 30s",
                 "farms.ggsn.reals: required: a farm needs at least one real",
