@@ -7,6 +7,7 @@ import io.switchboard.cluster.ClusterMember;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -30,6 +31,7 @@ public final class Node implements AutoCloseable {
     private final Director director;
     private final ClusterStatus clusterStatus;
     private AdminServer admin;
+    private volatile DispatchedFarms dispatched;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -69,6 +71,7 @@ public final class Node implements AutoCloseable {
     /** Binds every virtual server, then the admin listener; on failure, nothing stays bound. */
     public Future<Void> start() {
         return director.start(vertx)
+                .compose(v -> startDispatched())
                 .compose(v -> {
                     if (!config.admin().enabled()) {
                         return Future.succeededFuture();
@@ -76,9 +79,20 @@ public final class Node implements AutoCloseable {
                     admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
-                .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())
+                .recover(failure -> stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
                         .compose(v -> Future.failedFuture(failure)))
                 .mapEmpty();
+    }
+
+    /** Firewall farms and VPN flows (dispatched mode), on a worker: opening pcap handles blocks. */
+    private Future<Void> startDispatched() {
+        if (config.dispatched().isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> {
+            dispatched = DispatchedFarms.start(config.dispatched(), director, registry, Ticker.SYSTEM);
+            return null;
+        });
     }
 
     private static <T> T await(Future<T> future) {
@@ -87,6 +101,14 @@ public final class Node implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start clustered Vert.x: " + e.getMessage(), e);
         }
+    }
+
+    private Node stopDispatched() {
+        if (dispatched != null) {
+            dispatched.close();
+            dispatched = null;
+        }
+        return this;
     }
 
     /** The cluster member, or null on a single node. */
@@ -114,6 +136,7 @@ public final class Node implements AutoCloseable {
 
     @Override
     public void close() {
+        stopDispatched();
         try {
             director.stop().eventually(() -> vertx.close())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -4,6 +4,7 @@ import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
@@ -44,7 +45,7 @@ import java.util.stream.Collectors;
 final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
-            "virtual-servers");
+            "virtual-servers", "firewall-farms", "vpn-farms");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
@@ -135,7 +136,9 @@ final class ConfigBinder {
         if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
             error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
         }
-        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth));
+        DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
+        return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
+                dispatched));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
