@@ -75,6 +75,7 @@ table ip sb {
     ip protocol esp counter comment "esp"
     ip protocol gre counter comment "gre"
     udp dport 500 counter comment "ike"
+    udp dport 4500 counter comment "natt"
   }
   chain forward {
     type filter hook forward priority 0;

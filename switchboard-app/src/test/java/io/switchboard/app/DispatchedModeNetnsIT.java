@@ -78,11 +78,21 @@ class DispatchedModeNetnsIT {
                     reals:
                       - { address: 10.2.1.2, port: 500, weight: 1 }
                       - { address: 10.2.2.2, port: 500, weight: 1 }
+                  vpn-natt:
+                    failure: { numconns: 100 }
+                    reals:
+                      - { address: 10.2.1.2, port: 4500, weight: 1 }
+                      - { address: 10.2.2.2, port: 4500, weight: 1 }
                 virtual-servers:
                   ike:
                     listen: 10.1.0.1:500
                     service: udp
                     farm: vpn
+                    sticky: { key: client-address, idle: 10m, group: vpn }
+                  ike-natt:
+                    listen: 10.1.0.1:4500
+                    service: udp
+                    farm: vpn-natt
                     sticky: { key: client-address, idle: 10m, group: vpn }
                 firewall-farms:
                   edge:
@@ -160,14 +170,18 @@ class DispatchedModeNetnsIT {
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
-    /** Sends IKE datagrams (UDP 500 to 500) or raw ESP/GRE packets from a client address to the VIP. */
+    /**
+     * Sends IKE datagrams (UDP 500 to 500, or NAT-T 4500 to 4500) or raw ESP/GRE packets from a client
+     * address to the VIP.
+     */
     private static void vpn(String from, String kind, int count) throws Exception {
         String script = """
                 import socket, sys
                 src, kind, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-                if kind == "ike":
-                    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind((src, 500))
-                    for i in range(count): s.sendto(b"IKE_SA_INIT", ("10.1.0.1", 500))
+                if kind in ("ike", "natt"):
+                    port = 500 if kind == "ike" else 4500
+                    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind((src, port))
+                    for i in range(count): s.sendto(b"IKE_SA_INIT", ("10.1.0.1", port))
                 else:
                     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 50 if kind == "esp" else 47); s.bind((src, 0))
                     for i in range(count): s.sendto(b"\\x00\\x00\\x10\\x01" + i.to_bytes(4, "big") + b"payload", ("10.1.0.1", 0))
@@ -185,7 +199,7 @@ class DispatchedModeNetnsIT {
         while (m.find()) {
             counters.put(m.group(2), Long.parseLong(m.group(1)));
         }
-        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike");
+        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike", "natt");
         return counters;
     }
 
@@ -288,6 +302,12 @@ class DispatchedModeNetnsIT {
             ikeOn.put(client, d.get("f1").get("ike") == 1 ? "f1" : "f2");
         }
         assertThat(ikeOn.values()).containsExactlyInAnyOrder("f1", "f2");
+        // NAT-T (ESP-in-UDP on 4500) from the second client: its own virtual server and farm, but the
+        // same group, so the same host. Round robin on that fresh farm would have chosen the first.
+        var natt = snapshot();
+        vpn("10.1.0.9", "natt", 2);
+        await().atMost(Duration.ofSeconds(3)).until(() -> delta(natt).get(ikeOn.get("10.1.0.9")).get("natt") == 2);
+        assertThat(delta(natt).get(ikeOn.get("10.1.0.8"))).containsEntry("natt", 0L);
 
         for (String client : List.of("10.1.0.8", "10.1.0.9")) {
             var before = snapshot();

@@ -89,16 +89,17 @@ final class DispatchedBinder {
         boolean hashPorts = s.bool("hash-ports").orElse(false);
         Duration sticky = s.positiveDuration("sticky").orElse(DEFAULT_STICKY);
         List<DispatchedConfig.Firewall> firewalls = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>(); // of entries with a readable address, even if broken otherwise
         if (s.require("firewalls", "required: the links of each firewall")) {
             s.list("firewalls").ifPresent(items -> {
                 for (int i = 0; i < items.size(); i++) {
                     String path = ConfigPath.index(s.pathOf("firewalls"), i);
-                    Section.open(items.get(i), path, errors, FIREWALL_KEYS).flatMap(this::firewall)
+                    Section.open(items.get(i), path, errors, FIREWALL_KEYS).flatMap(f -> firewall(f, addresses))
                             .ifPresent(firewalls::add);
                 }
             });
         }
-        farm.ifPresent(f -> matchReals(s, "firewalls", f, firewalls.stream().map(DispatchedConfig.Firewall::address).toList()));
+        farm.ifPresent(f -> matchReals(s, "firewalls", f, addresses));
         Optional<String> framedIpGroup = s.string("framed-ip-group");
         framedIpGroup.ifPresent(group -> requireGroup(s.pathOf("framed-ip-group"), group));
         if (errors.size() != before || farm.isEmpty() || outside.isEmpty() || inside.isEmpty()) {
@@ -108,8 +109,9 @@ final class DispatchedBinder {
                 hashPorts, sticky, firewalls, framedIpGroup));
     }
 
-    private Optional<DispatchedConfig.Firewall> firewall(Section s) {
+    private Optional<DispatchedConfig.Firewall> firewall(Section s, List<InetAddress> addresses) {
         Optional<InetAddress> address = ipv4(s, "address");
+        address.ifPresent(addresses::add);
         Optional<DispatchedConfig.Link> outside = s.section("outside", LINK_KEYS).flatMap(this::link);
         Optional<DispatchedConfig.Link> inside = s.section("inside", LINK_KEYS).flatMap(this::link);
         s.require("outside", "required: { interface, mac } of the firewall's outside leg");
@@ -153,12 +155,14 @@ final class DispatchedBinder {
                 ? s.string("sticky-group") : Optional.empty();
         group.ifPresent(g -> requireGroup(s.pathOf("sticky-group"), g));
         List<DispatchedConfig.VpnReal> reals = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>();
         if (s.require("reals", "required: the link of each real")) {
             s.list("reals").ifPresent(items -> {
                 for (int i = 0; i < items.size(); i++) {
                     String path = ConfigPath.index(s.pathOf("reals"), i);
                     Section.open(items.get(i), path, errors, VPN_REAL_KEYS).ifPresent(r -> {
                         Optional<InetAddress> a = ipv4(r, "address");
+                        a.ifPresent(addresses::add);
                         Optional<String> i2 = iface(r, "interface");
                         Optional<String> m = mac(r);
                         if (a.isPresent() && i2.isPresent() && m.isPresent()) {
@@ -168,7 +172,7 @@ final class DispatchedBinder {
                 }
             });
         }
-        farm.ifPresent(f -> matchReals(s, "reals", f, reals.stream().map(DispatchedConfig.VpnReal::address).toList()));
+        farm.ifPresent(f -> matchReals(s, "reals", f, addresses));
         if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty() || group.isEmpty()) {
             return Optional.empty();
         }
