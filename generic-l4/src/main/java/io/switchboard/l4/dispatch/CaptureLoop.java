@@ -2,7 +2,9 @@ package io.switchboard.l4.dispatch;
 
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
+import java.io.EOFException;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.pcap4j.core.BpfProgram;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
@@ -24,6 +26,8 @@ final class CaptureLoop implements AutoCloseable {
     interface FrameHandler {
         void handle(byte[] frame, int length, FrameView view);
     }
+
+    private static final long ERROR_BACKOFF_MILLIS = 100;
 
     private final String interfaceName;
     private final PcapHandle handle;
@@ -55,11 +59,20 @@ final class CaptureLoop implements AutoCloseable {
         while (running) {
             byte[] frame;
             try {
-                frame = handle.getNextRawPacket(); // null when the read timeout passes without a frame
-            } catch (NotOpenException closed) {
+                frame = handle.getNextRawPacketEx();
+            } catch (TimeoutException quiet) {
+                continue; // the read timeout passed without a frame: look at running again
+            } catch (NotOpenException | EOFException closed) {
                 return;
-            }
-            if (frame == null) {
+            } catch (PcapNativeException e) {
+                // The interface went away or down: do not spin; try again shortly.
+                onError.run();
+                LOG.warn("capture on {} failed: {}; retrying", interfaceName, e.getMessage());
+                try {
+                    Thread.sleep(ERROR_BACKOFF_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
                 continue;
             }
             try {

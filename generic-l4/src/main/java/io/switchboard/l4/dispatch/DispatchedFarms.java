@@ -105,8 +105,7 @@ public final class DispatchedFarms implements AutoCloseable {
         for (NetworkInterface nif : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
             for (InetAddress address : java.util.Collections.list(nif.getInetAddresses())) {
                 if (address instanceof Inet4Address) {
-                    byte[] b = address.getAddress();
-                    local.add((b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | (b[3] & 0xff));
+                    local.add(Ipv4.of(address.getAddress()));
                 }
             }
         }

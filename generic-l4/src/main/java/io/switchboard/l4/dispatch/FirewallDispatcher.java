@@ -178,9 +178,7 @@ final class FirewallDispatcher {
         if (framedIp == null) {
             return null;
         }
-        StickyBinding binding = framedIp.lookup(StickyKey.of(StickyKind.FRAMED_IP, new byte[] {
-                (byte) (insideAddress >>> 24), (byte) (insideAddress >>> 16), (byte) (insideAddress >>> 8),
-                (byte) insideAddress}), now);
+        StickyBinding binding = framedIp.lookup(StickyKey.of(StickyKind.FRAMED_IP, Ipv4.bytes(insideAddress)), now);
         if (binding == null) {
             return null;
         }

@@ -4,12 +4,12 @@ import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.DispatchedConfig;
+import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.l4.dispatch.DispatchMetrics.Outcome;
-import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -36,8 +36,7 @@ final class VpnDispatcher {
             Ticker ticker) {
         this.config = config;
         this.selector = new RealSelector(farms, farms.farm(config.farm()), group, true);
-        byte[] vip = config.address().getAddress();
-        this.virtualAddress = (vip[0] & 0xff) << 24 | (vip[1] & 0xff) << 16 | (vip[2] & 0xff) << 8 | (vip[3] & 0xff);
+        this.virtualAddress = Ipv4.of(config.address().getAddress());
         this.metrics = metrics;
         this.ticker = ticker;
         for (DispatchedConfig.VpnReal vpnReal : config.reals()) {
@@ -64,15 +63,9 @@ final class VpnDispatcher {
             metrics.frame(Outcome.UNEXPECTED);
             return;
         }
-        int c = view.source;
-        InetAddress client;
-        try {
-            client = InetAddress.getByAddress(new byte[] {(byte) (c >>> 24), (byte) (c >>> 16), (byte) (c >>> 8), (byte) c});
-        } catch (java.net.UnknownHostException impossible) {
-            throw new IllegalStateException(impossible);
-        }
         // The key the IKE (udp) and PPTP (tcp) virtual servers bind: the whole client address.
-        Selection selection = selector.select(StickyKey.clientAddress(client, 32), ticker.nanos());
+        Selection selection = selector.select(StickyKey.of(StickyKind.CLIENT_ADDRESS, Ipv4.bytes(view.source)),
+                ticker.nanos());
         if (selection == null || !macs.containsKey(selection.real())) {
             metrics.frame(Outcome.NO_REAL);
             return;

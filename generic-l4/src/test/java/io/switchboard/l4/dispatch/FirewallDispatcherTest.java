@@ -183,4 +183,21 @@ class FirewallDispatcherTest {
         assertThat(send(d, Side.OUTSIDE, frame("10.1.0.2", "10.4.0.2", TCP, 1, 80))).isNotNull();
         assertThat(metrics.frames(Outcome.SEND_FAILED)).isEqualTo(1);
     }
+
+    @Test
+    void aVlanTaggedFrameIsReadPastItsTag() {
+        FirewallDispatcher d = dispatcher(farms(1000), true, false);
+        byte[] plain = frame("10.1.0.2", "10.4.0.2", TCP, 40000, 80);
+        byte[] tagged = new byte[plain.length + 4];
+        System.arraycopy(plain, 0, tagged, 0, 12);
+        tagged[12] = (byte) 0x81; // IEEE 802.1Q TPID, VLAN 7
+        tagged[15] = 7;
+        System.arraycopy(plain, 12, tagged, 16, plain.length - 12);
+        Frames.Sent sent = send(d, Side.OUTSIDE, tagged);
+        assertThat(sent).isNotNull();
+        assertThat(sent.frame()).hasSize(tagged.length);
+        // The same flow as the untagged frame: one flow, one firewall.
+        assertThat(send(d, Side.OUTSIDE, plain).interfaceName()).isEqualTo(sent.interfaceName());
+        assertThat(d.flows()).isEqualTo(1);
+    }
 }
