@@ -65,8 +65,7 @@ final class CaptureLoop implements AutoCloseable {
             } catch (NotOpenException | EOFException closed) {
                 return;
             } catch (PcapNativeException e) {
-                // The interface went away or down: do not spin; try again shortly.
-                onError.run();
+                // The interface went away or down (no frame to count): do not spin; try again shortly.
                 LOG.warn("capture on {} failed: {}; retrying", interfaceName, e.getMessage());
                 try {
                     Thread.sleep(ERROR_BACKOFF_MILLIS);
