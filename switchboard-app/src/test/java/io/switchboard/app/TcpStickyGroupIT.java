@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * Buddied {@code tcp} virtual servers (IOS {@code sticky ... group}): an HTTP and an "HTTPS" virtual
  * server in one sticky group in front of two hosts (127.0.5.11 and 127.0.5.12, each serving both
  * ports), curl as the client from addresses of 127.0.5.0/24 with a /28 netmask; the binding's idle
- * time counted from the end of the client's last connection; the connection idle and delay timers.
+ * time counted from the end of the client's last connection; the connection idle and delay timers;
+ * a connection a real refuses, reassigned to the next (IOS {@code reassign}).
  */
 class TcpStickyGroupIT {
 
@@ -52,6 +53,11 @@ class TcpStickyGroupIT {
                       - { address: %2$s, port: %6$d, weight: 1 }
                   silent:
                     reals: [{ address: %7$s, port: %8$d }]
+                  half-dead:
+                    failure: { numconns: 1, numclients: 1, retry: 1h }
+                    reals:
+                      - { address: 127.0.5.14, port: %9$d, weight: 1 }
+                      - { address: %1$s, port: %3$d, weight: 1 }
                 virtual-servers:
                   http:
                     listen: 127.0.5.1:0
@@ -73,8 +79,12 @@ class TcpStickyGroupIT {
                     service: tcp
                     farm: silent
                     tcp: { delay: 300ms }
+                  reassigning:
+                    listen: 127.0.5.3:0
+                    service: tcp
+                    farm: half-dead
                 """.formatted(ALPHA, BETA, http(ALPHA, "alpha-80"), http(BETA, "beta-80"),
-                http(ALPHA, "alpha-443"), http(BETA, "beta-443"), SILENT, silent(SILENT));
+                http(ALPHA, "alpha-443"), http(BETA, "beta-443"), SILENT, silent(SILENT), closedPort("127.0.5.14"));
         Services services = Services.discover();
         node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
         node.startAndWait();
@@ -119,6 +129,13 @@ class TcpStickyGroupIT {
         acceptor.setDaemon(true);
         acceptor.start();
         return silent.getLocalPort();
+    }
+
+    /** A port nothing listens on: connections to it are refused (RST). */
+    private static int closedPort(String address) throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(address))) {
+            return s.getLocalPort();
+        }
     }
 
     /** GET / through a virtual server with curl bound to {@code from}; the body. */
@@ -197,5 +214,15 @@ class TcpStickyGroupIT {
         assertThat(in.read()).isEqualTo(-1);
         await().atMost(Duration.ofSeconds(2)).until(() -> closed("lingering", "delay") == 1);
         assertThat(closed("lingering", "idle")).isZero();
+    }
+
+    @Test
+    void aConnectionARealRefusesIsReassignedAndTheRealFails() throws Exception {
+        // Round robin's first turn is the real that refuses: the client is served by the next one.
+        assertThat(curl("127.0.5.90", "reassigning")).isEqualTo("alpha-80");
+        var dead = node.director().farms().farm("half-dead").reals().get(0);
+        assertThat(dead.unanswered()).isEqualTo(1);
+        assertThat(dead.state()).isEqualTo(io.switchboard.director.real.RealState.FAILED);
+        assertThat(curl("127.0.5.91", "reassigning")).isEqualTo("alpha-80");
     }
 }
