@@ -76,6 +76,7 @@ table ip sb {
     ip protocol gre counter comment "gre"
     udp dport 500 counter comment "ike"
     udp dport 4500 counter comment "natt"
+    tcp dport 1723 tcp flags syn counter comment "pptp"
   }
   chain forward {
     type filter hook forward priority 0;

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * nftables counters) and a server. The director is the packaged jar, run in its namespace with
  * {@code ip netns exec}; it captures on its client and server interfaces with pcap4j and sends each
  * frame to the chosen firewall's MAC address. Traffic is ping (client to server and back) and, for
- * VPN, IKE datagrams and raw ESP/GRE packets sent by python3 from the client.
+ * VPN, IKE datagrams, a PPTP control connection and raw ESP/GRE packets sent by python3 from the
+ * client.
  *
  * <p>One scenario with one director (starting the JVM is the slow part): each step builds on the
  * flows the previous ones left. Skipped, with the reason, when not root or when {@code ip netns},
@@ -78,6 +80,10 @@ class DispatchedModeNetnsIT {
                     reals:
                       - { address: 10.2.1.2, port: 500, weight: 1 }
                       - { address: 10.2.2.2, port: 500, weight: 1 }
+                  pptp:
+                    reals:
+                      - { address: 10.2.1.2, port: 1723, weight: 1 }
+                      - { address: 10.2.2.2, port: 1723, weight: 1 }
                   vpn-natt:
                     failure: { numconns: 100 }
                     reals:
@@ -88,6 +94,11 @@ class DispatchedModeNetnsIT {
                     listen: 10.1.0.1:500
                     service: udp
                     farm: vpn
+                    sticky: { key: client-address, idle: 10m, group: vpn }
+                  pptp:
+                    listen: 10.1.0.1:1723
+                    service: tcp
+                    farm: pptp
                     sticky: { key: client-address, idle: 10m, group: vpn }
                   ike-natt:
                     listen: 10.1.0.1:4500
@@ -199,7 +210,7 @@ class DispatchedModeNetnsIT {
         while (m.find()) {
             counters.put(m.group(2), Long.parseLong(m.group(1)));
         }
-        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike", "natt");
+        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike", "natt", "pptp");
         return counters;
     }
 
@@ -322,6 +333,59 @@ class DispatchedModeNetnsIT {
             assertThat(d.get(other)).containsEntry("esp", 0L).containsEntry("gre", 0L);
         }
         assertThat(frames("ipsec", "forwarded")).isEqualTo(14);
+
+        // PPTP: the control connection (TCP 1723, directed mode, the group's tcp virtual server)
+        // binds the client; its GRE follows. Each firewall namespace runs a listener on 1723.
+        List<Process> listeners = new ArrayList<>();
+        try {
+            for (String fw : List.of("f1", "f2")) {
+                listeners.add(new ProcessBuilder("ip", "netns", "exec", ns(fw), "python3", "-c", """
+                        import socket
+                        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                        s.bind(("0.0.0.0", 1723)); s.listen(8)
+                        print("listening", flush=True)
+                        while True:
+                            c, _ = s.accept(); c.recv(64); c.close()
+                        """).redirectErrorStream(true).start());
+            }
+            // Both listen before the client connects: a refused attempt would be reassigned and
+            // count a SYN on both firewalls.
+            for (Process listener : listeners) {
+                String line = new java.io.BufferedReader(new java.io.InputStreamReader(listener.getInputStream(),
+                        StandardCharsets.UTF_8)).readLine();
+                assertThat(line).isEqualTo("listening");
+            }
+            var before = snapshot();
+            String connect = """
+                    import socket, time
+                    for attempt in range(50):
+                        try:
+                            s = socket.create_connection(("10.1.0.1", 1723), timeout=1, source_address=("10.1.0.7", 0))
+                            s.sendall(b"start-control-connection"); s.close(); break
+                        except OSError:
+                            time.sleep(0.1)
+                    """;
+            assertThat(run(List.of("ip", "netns", "exec", ns("c"), "python3", "-c", connect)).exit).isZero();
+            await().atMost(Duration.ofSeconds(3)).until(() -> {
+                var d = delta(before);
+                return d.get("f1").get("pptp") + d.get("f2").get("pptp") >= 1;
+            });
+            var syn = delta(before);
+            assertThat(syn.get("f1").get("pptp") * syn.get("f2").get("pptp")).as("one firewall got the connection").isZero();
+            String pptpOn = syn.get("f1").get("pptp") >= 1 ? "f1" : "f2";
+            String other = pptpOn.equals("f1") ? "f2" : "f1";
+            var gre = snapshot();
+            vpn("10.1.0.7", "gre", 3);
+            await().atMost(Duration.ofSeconds(3)).until(() -> delta(gre).get(pptpOn).get("gre") == 3);
+            assertThat(delta(gre).get(other)).containsEntry("gre", 0L);
+        } finally {
+            for (Process listener : listeners) {
+                listener.destroy();
+                if (!listener.waitFor(5, TimeUnit.SECONDS)) {
+                    listener.destroyForcibly();
+                }
+            }
+        }
     }
 
     private void malformedFramesAreCountedAndTheCaptureGoesOn() throws Exception {
