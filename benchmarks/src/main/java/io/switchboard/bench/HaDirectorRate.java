@@ -15,6 +15,9 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.ha.HaOptions;
 import io.switchboard.director.ha.HaService;
+import io.switchboard.pcap.Replay;
+import io.switchboard.pcap.SignalingProtocol;
+import io.switchboard.pcap.Template;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -22,7 +25,6 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -34,9 +36,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Registration Requests per second through the Home Agent Director beside the same requests sent
  * straight to the home agent, as a ratio (issue 6). One stand-in home agent answers each RRQ with an
- * RRP; {@code clients} closed-loop requesters each keep {@code window} requests in flight, every one
- * with a new Identification, for {@code seconds} against the agent directly and then through the
- * director ({@code relay-replies: true}). Both rates share the agent, so the ratio is the
+ * RRP; the load generator of {@code switchboard replay} ({@link Replay}, closed loop) sends from
+ * {@code clients} sockets, each keeping {@code window} requests in flight, every one with a new
+ * Identification, for {@code seconds} against the agent directly and then through the director
+ * ({@code relay-replies: true}). Both rates share the agent, so the ratio is the
  * director's cost, not the agent's.
  *
  * <pre>java -cp benchmarks/target/benchmarks.jar io.switchboard.bench.HaDirectorRate [seconds] [clients] [window]</pre>
@@ -81,56 +84,28 @@ public final class HaDirectorRate {
         }
     }
 
-    /** Replies per second that {@code clients} requesters get from {@code target} in {@code seconds}. */
+    /**
+     * Replies per second that {@code clients} sockets of the load generator ({@code switchboard
+     * replay}'s engine, closed loop, {@code window} requests in flight per socket) get from
+     * {@code target} in {@code seconds}. Each RRQ has a new Identification and one of 10,000 home
+     * addresses.
+     */
     private static double run(InetSocketAddress target, int seconds, int clients, int window) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        long[] answered = new long[clients];
-        Thread[] threads = new Thread[clients];
-        for (int c = 0; c < clients; c++) {
-            int client = c;
-            threads[c] = new Thread(() -> answered[client] = requester(target, client, window, end), "requester-" + c);
-            threads[c].start();
-        }
-        long total = 0;
-        for (int c = 0; c < clients; c++) {
-            threads[c].join();
-            total += answered[c];
-        }
-        return total / (double) seconds;
+        Replay replay = new Replay(target, null, Duration.ofMillis(200), null, new Replay.Lanes(clients, clients * window));
+        Replay.Report report = replay.run(SignalingProtocol.MIP, Duration.ofSeconds(seconds), TEMPLATE);
+        return report.answered() / (double) seconds;
     }
 
-    private static long requester(InetSocketAddress target, int client, int window, long end) {
-        try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            socket.setSoTimeout(200);
-            byte[] rrq = new byte[24];
-            ByteBuffer b = ByteBuffer.wrap(rrq);
-            b.put((byte) 1).put((byte) 0).putShort((short) 1800).putInt(0x0a630000 | client).putInt(0x7f00000a)
-                    .putInt(0xc0000201);
-            long identification = (long) client << 24; // low-order 32 bits unique across clients
-            for (int i = 0; i < window; i++) {
-                send(socket, rrq, ++identification, target);
-            }
-            long answered = 0;
-            DatagramPacket in = new DatagramPacket(new byte[256], 256);
-            while (System.nanoTime() < end) {
-                try {
-                    socket.receive(in);
-                    answered++;
-                } catch (SocketTimeoutException e) {
-                    // a lost datagram: refill the window
-                }
-                send(socket, rrq, ++identification, target);
-            }
-            return answered;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    /** A Registration Request (RFC 5944 §3.3): lifetime 1800, home address 10.99.0.0, home agent, care-of address. */
+    private static final Template TEMPLATE = template();
 
-    private static void send(DatagramSocket socket, byte[] rrq, long identification, InetSocketAddress target)
-            throws IOException {
-        ByteBuffer.wrap(rrq).putLong(16, identification);
-        socket.send(new DatagramPacket(rrq, rrq.length, target));
+    private static Template template() {
+        byte[] rrq = new byte[24];
+        ByteBuffer.wrap(rrq).put((byte) 1).put((byte) 0).putShort((short) 1800).putInt(0x0a630000).putInt(0x7f00000a)
+                .putInt(0xc0000201);
+        return new Template(new Replay.Requests(434, SignalingProtocol.MIP,
+                List.of(new Replay.Request(1, java.time.Instant.EPOCH, rrq))),
+                List.of(Template.Variation.parse("msid:10000")), null);
     }
 
     /** Answers every RRQ with an RRP (code 0, same home address, home agent and Identification). */

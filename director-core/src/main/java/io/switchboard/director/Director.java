@@ -119,7 +119,12 @@ public final class Director {
                     sweepStickyTables();
                     return null;
                 }, false));
-        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry);
+        RealRestarts restarts = new RealRestarts(virtualServers.values(), stickyTables, registry);
+        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry,
+                (real, previous, current, purge) -> vertx.executeBlocking(() -> {
+                    restarts.restarted(real, previous, current, purge);
+                    return null;
+                }, false));
         probes.start();
         Future<Void> chain = Future.succeededFuture();
         for (VirtualServer vs : virtualServers.values()) {

@@ -3,6 +3,7 @@ package io.switchboard.director;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramTap;
 
 /** A virtual server at run time: its configuration, plug-in, selector and counters. */
 public final class VirtualServer {
@@ -12,6 +13,7 @@ public final class VirtualServer {
     private final RealSelector selector;
     private final VirtualServerMetrics metrics;
     private volatile boolean inService;
+    private volatile DatagramTap tap;
 
     public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
             VirtualServerMetrics metrics) {
@@ -48,5 +50,15 @@ public final class VirtualServer {
 
     public void inService(boolean inService) {
         this.inService = inService;
+    }
+
+    /** The debug capture's tap, or null when none runs (the usual case). */
+    public DatagramTap tap() {
+        return tap;
+    }
+
+    /** Starts ({@code tap}) or stops ({@code null}) handing this virtual server's datagrams to a tap. */
+    public void tap(DatagramTap tap) {
+        this.tap = tap;
     }
 }

@@ -108,7 +108,9 @@ public final class CaptureFile implements AutoCloseable {
         } catch (EOFException e) {
             return null;
         } catch (PcapNativeException | NotOpenException | TimeoutException e) {
-            throw new CaptureException(path + ": after frame " + frames + ": " + e.getMessage(), e);
+            // libpcap stops at the record it cannot read: name it as tshark would number it
+            throw new CaptureException(path + ": frame " + (frames + 1) + " cannot be read (the file ends or is"
+                    + " damaged there; frames before it were read): " + e.getMessage(), e);
         }
     }
 

@@ -45,19 +45,37 @@ public final class MessageDirection {
      * identifier, Mobile IP Identification, R6 transaction id; -1 when the codecs cannot read one.
      */
     public static long transactionId(SignalingProtocol protocol, byte[] payload) {
-        if (protocol == null) {
-            return -1;
+        return new TransactionIdReader(protocol).read(Unpooled.wrappedBuffer(payload));
+    }
+
+    /**
+     * {@link #transactionId} for one protocol, over and over, without allocating for GTP (a load
+     * generator reads one per datagram). Not thread-safe: one per thread.
+     */
+    static final class TransactionIdReader {
+
+        private final SignalingProtocol protocol;
+        private final GtpMessageView gtp = new GtpMessageView();
+
+        TransactionIdReader(SignalingProtocol protocol) {
+            this.protocol = protocol;
         }
-        ByteBuf buf = Unpooled.wrappedBuffer(payload);
-        try {
-            return switch (protocol) {
-                case GTPV0, GTPV1, GTPV2 -> new GtpMessageView().wrap(buf).sequence();
-                case RADIUS -> RadiusView.wrap(buf).identifier();
-                case MIP -> MipHeaderView.wrap(buf).identification();
-                case R6 -> R6View.wrap(buf).transactionId();
-            };
-        } catch (DecodeException | RuntimeException e) {
-            return -1;
+
+        /** The id of the message in {@code buf}'s readable bytes, or -1. Borrows {@code buf}. */
+        long read(ByteBuf buf) {
+            if (protocol == null) {
+                return -1;
+            }
+            try {
+                return switch (protocol) {
+                    case GTPV0, GTPV1, GTPV2 -> gtp.wrap(buf).sequence();
+                    case RADIUS -> RadiusView.wrap(buf).identifier();
+                    case MIP -> MipHeaderView.wrap(buf).identification();
+                    case R6 -> R6View.wrap(buf).transactionId();
+                };
+            } catch (DecodeException | RuntimeException e) {
+                return -1;
+            }
         }
     }
 }

@@ -12,10 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a classic pcap file (microsecond timestamps, little-endian, link type Ethernet) of UDP
- * datagrams over IPv4 or IPv6, optionally behind an 802.1Q tag or cut into IPv4 fragments. For tests
- * and tools that need a capture of messages built with the project's encoders; tshark and libpcap read
- * what it writes. UDP checksums are left 0 (allowed for IPv4, RFC 768; not verified by tshark by
+ * Writes a classic pcap file, or a pcapng file (one section, one Ethernet interface; {@link
+ * #createPcapng}), with microsecond timestamps, little-endian, of UDP datagrams over IPv4 or IPv6,
+ * optionally behind an 802.1Q tag or cut into IPv4 fragments.
+ * For tests and tools that need a capture of messages built with the project's encoders, replay's
+ * {@code --write} and the director's debug capture; tshark, Wireshark and libpcap read what it writes. UDP checksums are left 0 (allowed for IPv4, RFC 768; not verified by tshark by
  * default); IPv4 header checksums are computed.
  */
 public final class PcapWriter implements AutoCloseable {
@@ -25,19 +26,58 @@ public final class PcapWriter implements AutoCloseable {
     private static final byte[] DESTINATION_MAC = {0x02, 0, 0, 0, 0, 0x02};
 
     private final OutputStream out;
+    private final boolean pcapng;
     private long micros = 1_700_000_000_000_000L;
     private int ipIdentification = 1;
+    private long bytes;
 
-    private PcapWriter(OutputStream out) throws IOException {
+    private PcapWriter(OutputStream out, boolean pcapng) throws IOException {
         this.out = out;
-        ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
-        header.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535)
-                .putInt(LINKTYPE_ETHERNET);
-        out.write(header.array());
+        this.pcapng = pcapng;
+        if (pcapng) {
+            // Section Header Block (byte-order magic, version 1.0, section length unknown) and one
+            // Interface Description Block: pcapng draft-ietf-opsawg-pcapng §4.1, §4.2.
+            ByteBuffer header = ByteBuffer.allocate(28 + 20).order(ByteOrder.LITTLE_ENDIAN);
+            header.putInt(0x0A0D0D0A).putInt(28).putInt(0x1A2B3C4D).putShort((short) 1).putShort((short) 0)
+                    .putLong(-1).putInt(28);
+            header.putInt(1).putInt(20).putShort((short) LINKTYPE_ETHERNET).putShort((short) 0).putInt(0).putInt(20);
+            write(header.array());
+        } else {
+            ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+            header.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535)
+                    .putInt(LINKTYPE_ETHERNET);
+            write(header.array());
+        }
     }
 
     public static PcapWriter create(Path file) throws IOException {
-        return new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file)));
+        return new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file)), false);
+    }
+
+    /** A pcapng file. */
+    public static PcapWriter createPcapng(Path file) throws IOException {
+        return new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), true);
+    }
+
+    /** How many bytes the file holds so far (buffered ones included). */
+    public long bytesWritten() {
+        return bytes;
+    }
+
+    /** The timestamp of the next frame in microseconds since the epoch. */
+    public PcapWriter timeMicros(long epochMicros) {
+        micros = epochMicros;
+        return this;
+    }
+
+    /** Writes what is buffered to the file. */
+    public void flush() throws IOException {
+        out.flush();
+    }
+
+    private void write(byte[] b) throws IOException {
+        out.write(b);
+        bytes += b.length;
     }
 
     /** The timestamp of the next frame (by default each frame is 1 ms after the previous one). */
@@ -123,12 +163,31 @@ public final class PcapWriter implements AutoCloseable {
             frame.putShort((short) 0x8100).putShort((short) (vlan & 0x0FFF));
         }
         frame.putShort((short) etherType).put(ip);
-        ByteBuffer record = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-        record.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(frame.capacity())
-                .putInt(frame.capacity());
+        int length = frame.capacity();
+        if (pcapng) {
+            enhancedPacket(frame.array());
+        } else {
+            ByteBuffer record = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            record.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(length).putInt(length);
+            write(record.array());
+            write(frame.array());
+        }
         micros += 1000;
-        out.write(record.array());
-        out.write(frame.array());
+    }
+
+    /** An Enhanced Packet Block on interface 0, without options (pcapng §4.3). */
+    private void enhancedPacket(byte[] frame) throws IOException {
+        int total = 28 + pad(frame.length) + 4;
+        ByteBuffer block = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
+        block.putInt(6).putInt(total).putInt(0).putInt((int) (micros >>> 32)).putInt((int) micros)
+                .putInt(frame.length).putInt(frame.length).put(frame);
+        block.position(total - 4);
+        block.putInt(total);
+        write(block.array());
+    }
+
+    private static int pad(int length) {
+        return (length + 3) & ~3;
     }
 
     @Override

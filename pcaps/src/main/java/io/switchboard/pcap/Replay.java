@@ -3,21 +3,17 @@ package io.switchboard.pcap;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.PortUnreachableException;
-import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * Sends the requests of a capture to a live director (or any UDP peer) and matches its answers:
@@ -113,16 +109,16 @@ public final class Replay {
         return new Requests(chosen, protocol, requests);
     }
 
-    /** What a run did; latencies of the answered requests in nanoseconds, sorted. */
-    public record Report(int sent, int answered, int late, int lost, long[] latencies, Duration elapsed) {
+    /**
+     * What a run did: latencies of the answered requests (nanoseconds), and when the run's first
+     * request was due, its last one sent and its last answer received, for the rates.
+     */
+    public record Report(int sent, int answered, int late, int lost, Histogram latencies, Duration elapsed,
+                         Duration sending, Duration answering) {
 
-        /** The latency at quantile {@code q} (0..1), nearest rank; 0 without answers. */
+        /** The latency at quantile {@code q} (0..1); 0 without answers. */
         public long percentile(double q) {
-            if (latencies.length == 0) {
-                return 0;
-            }
-            int rank = (int) Math.ceil(q * latencies.length);
-            return latencies[Math.max(0, Math.min(latencies.length - 1, rank - 1))];
+            return latencies.getTotalCount() == 0 ? 0 : latencies.getValueAtPercentile(q * 100);
         }
 
         public Map<String, Object> toMap() {
@@ -135,19 +131,18 @@ public final class Replay {
             latency.put("p50", millis(percentile(0.50)));
             latency.put("p90", millis(percentile(0.90)));
             latency.put("p99", millis(percentile(0.99)));
-            latency.put("max", millis(latencies.length == 0 ? 0 : latencies[latencies.length - 1]));
+            latency.put("max", millis(latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue()));
             m.put("latency_ms", latency);
             m.put("elapsed_s", Math.round(elapsed.toNanos() / 1e6) / 1e3);
+            // Rates over the time the requests were sent, and until the last answer came.
+            m.put("sent_per_s", Math.round(sent / Math.max(1e-9, sending.toNanos() / 1e9)));
+            m.put("answered_per_s", Math.round(answered / Math.max(1e-9, answering.toNanos() / 1e9)));
             return m;
         }
 
         private static double millis(long nanos) {
             return Math.round(nanos / 1e3) / 1e3;
         }
-    }
-
-    /** A sent request waiting for its answer. */
-    private record Pending(long sentNanos) {
     }
 
     /** Receives what was sent and received, in order (for {@code --write}). */
@@ -157,156 +152,154 @@ public final class Replay {
         void received(InetSocketAddress from, InetSocketAddress to, byte[] payload) throws IOException;
     }
 
+    /** How many sockets (each with a thread of its own) and how many requests in flight at most. */
+    public record Lanes(int sockets, int window) {
+
+        public static final Lanes ONE = new Lanes(1, 0);
+
+        public Lanes {
+            if (sockets < 1 || sockets > 64) {
+                throw new IllegalArgumentException("--sockets must be 1..64");
+            }
+            if (window < 0) {
+                throw new IllegalArgumentException("--window must be positive");
+            }
+        }
+    }
+
     private final InetSocketAddress target;
     private final Pacing pacing;
     private final Duration timeout;
     private final Recorder recorder;
+    private final Lanes lanes;
+    private IOException recordFailure;
 
     /** @param recorder null when nothing is written */
     public Replay(InetSocketAddress target, Pacing pacing, Duration timeout, Recorder recorder) {
+        this(target, pacing, timeout, recorder, Lanes.ONE);
+    }
+
+    /**
+     * @param recorder null when nothing is written
+     * @param lanes    sockets to send from (requests dealt round robin) and the window: with a window,
+     *                 at most that many requests are in flight (closed loop; split evenly over the
+     *                 sockets), and with a {@code null} pacing requests go out as fast as it allows
+     */
+    public Replay(InetSocketAddress target, Pacing pacing, Duration timeout, Recorder recorder, Lanes lanes) {
         this.target = target;
         this.pacing = pacing;
         this.timeout = timeout;
         this.recorder = recorder;
+        this.lanes = lanes;
+        if (pacing == null && lanes.window() == 0) {
+            throw new IllegalArgumentException("without a rate or the capture's timing, a run needs a --window");
+        }
     }
 
     /** Sends every request, waits one timeout for the last answers, and reports. */
     public Report run(Requests requests) throws IOException {
         List<Request> list = requests.requests();
         Instant first = list.get(0).captured();
-        return run(requests.protocol(), list.size(), i -> list.get(i).payload(),
-                i -> offsetNanos(i, first, list.get(i).captured()));
+        ReplayLane.Source source = (i, transaction, into) -> {
+            byte[] p = list.get(i).payload();
+            System.arraycopy(p, 0, into, 0, p.length);
+            return p.length;
+        };
+        return run(requests.protocol(), list.size(), 0, source,
+                pacing == null ? null : i -> offsetNanos(i, first, list.get(i).captured()));
     }
 
     /**
-     * Sends {@code count} requests made by {@code template} (the i-th request's bytes, see
-     * {@link Template}) at the fixed rate of the pacing (load generation), and reports.
+     * Sends {@code count} requests made by {@code template} (see {@link Template}) at the fixed rate
+     * of the pacing or, without one, as fast as the window allows (load generation), and reports.
      */
-    public Report run(SignalingProtocol protocol, int count, java.util.function.IntFunction<byte[]> template)
-            throws IOException {
-        if (pacing.rate() <= 0) {
-            throw new IllegalArgumentException("load from a template needs --rate");
-        }
-        return run(protocol, count, template, i -> offsetNanos(i, null, null));
+    public Report run(SignalingProtocol protocol, int count, Template template) throws IOException {
+        return run(protocol, count, 0, template::write, schedule());
     }
 
-    private Report run(SignalingProtocol protocol, int count, java.util.function.IntFunction<byte[]> payloads,
+    /**
+     * Load for {@code duration}: requests made by {@code template}, at the pacing's fixed rate (when
+     * there is one) and within the window, until the duration is over; then one timeout for the last
+     * answers.
+     */
+    public Report run(SignalingProtocol protocol, Duration duration, Template template) throws IOException {
+        return run(protocol, Integer.MAX_VALUE, duration.toNanos(), template::write, schedule());
+    }
+
+    private java.util.function.IntToLongFunction schedule() {
+        if (pacing != null && pacing.rate() <= 0) {
+            throw new IllegalArgumentException("load from a template needs --rate or --window");
+        }
+        return pacing == null ? null : i -> offsetNanos(i, null, null);
+    }
+
+    private Report run(SignalingProtocol protocol, int count, long durationNanos, ReplayLane.Source source,
                        java.util.function.IntToLongFunction schedule) throws IOException {
-        Map<Long, ArrayDeque<Pending>> byId = new HashMap<>();
-        ArrayDeque<Pending> inOrder = new ArrayDeque<>();
         long timeoutNanos = timeout.toNanos();
-        int[] counts = new int[2]; // answered, late
-        long[] latencies = new long[count];
-        try (DatagramChannel channel = DatagramChannel.open()) {
-            channel.bind(new InetSocketAddress(target.getAddress().isLoopbackAddress()
-                    ? InetAddress.getLoopbackAddress() : null, 0));
-            channel.connect(target);
-            channel.socket().setSoTimeout(50);
-            InetSocketAddress local = (InetSocketAddress) channel.getLocalAddress();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            Thread receiver = new Thread(() -> {
-                ByteBuffer buffer = ByteBuffer.allocate(65_536);
-                var in = channelInput(channel);
-                while (!stop.get()) {
-                    byte[] answer;
-                    try {
-                        answer = in.receive(buffer);
-                    } catch (SocketTimeoutException | PortUnreachableException e) {
-                        continue;
-                    } catch (IOException e) {
-                        if (!channel.isOpen()) {
-                            return;
-                        }
-                        continue;
-                    }
-                    long now = System.nanoTime();
-                    synchronized (byId) {
-                        Pending p = match(protocol, answer, byId, inOrder);
-                        if (p == null) {
-                            continue;
-                        }
-                        long latency = now - p.sentNanos();
-                        if (latency <= timeoutNanos) {
-                            latencies[counts[0]++] = latency;
-                        } else {
-                            counts[1]++;
-                        }
-                        record(false, target, local, answer);
-                    }
-                }
-            }, "replay-receiver");
-            receiver.setDaemon(true);
-            receiver.start();
-            MessageDirection.transactionId(protocol, payloads.apply(0)); // loads the codecs
-            long start = System.nanoTime();
-            long lastSent = start;
-            for (int index = 0; index < count; index++) {
-                byte[] payload = payloads.apply(index);
-                long due = start + schedule.applyAsLong(index);
-                long wait = due - System.nanoTime();
-                if (wait > 0) {
-                    LockSupport.parkNanos(wait);
-                }
-                long id = MessageDirection.transactionId(protocol, payload);
-                synchronized (byId) {
-                    // Latency counts from the intended send time, not the actual one: a sender that
-                    // falls behind its schedule shows up in the latencies (no coordinated omission).
-                    Pending p = new Pending(Math.min(due, System.nanoTime()));
-                    if (id < 0) {
-                        inOrder.add(p);
-                    } else {
-                        byId.computeIfAbsent(id, k -> new ArrayDeque<>()).add(p);
-                    }
-                    record(true, local, target, payload);
-                    lastSent = p.sentNanos();
-                }
-                try {
-                    channel.write(ByteBuffer.wrap(payload));
-                } catch (PortUnreachableException e) {
-                    // the peer is not listening (yet): the request is lost
-                }
-            }
-            long end = lastSent + timeoutNanos;
-            for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
-                LockSupport.parkNanos(Math.min(left, 10_000_000));
-                synchronized (byId) {
-                    if (allDone(byId, inOrder)) {
-                        break;
-                    }
-                }
-            }
-            stop.set(true);
-            try {
-                receiver.join(1_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            synchronized (byId) {
-                int sent = count;
-                int answered = counts[0];
-                int late = counts[1];
-                long[] sorted = Arrays.copyOf(latencies, answered);
-                Arrays.sort(sorted);
-                return new Report(sent, answered, late, sent - answered - late, sorted,
-                        Duration.ofNanos(System.nanoTime() - start));
-            }
-        }
-    }
-
-    private IOException recordFailure;
-
-    private void record(boolean sent, InetSocketAddress from, InetSocketAddress to, byte[] payload) {
-        if (recorder == null || recordFailure != null) {
-            return;
-        }
+        int n = Math.max(1, Math.min(lanes.sockets(), count));
+        List<DatagramChannel> channels = new ArrayList<>();
+        List<ReplayLane> lanesOfRun = new ArrayList<>();
         try {
-            if (sent) {
-                recorder.sent(from, to, payload);
-            } else {
-                recorder.received(from, to, payload);
+            MessageDirection.transactionId(protocol, new byte[0]); // loads the codecs before the clock starts
+            for (int k = 0; k < n; k++) {
+                DatagramChannel channel = DatagramChannel.open();
+                channels.add(channel);
+                channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
+                channel.setOption(java.net.StandardSocketOptions.SO_SNDBUF, 4 << 20);
+                channel.bind(new InetSocketAddress(target.getAddress().isLoopbackAddress()
+                        ? InetAddress.getLoopbackAddress() : null, 0));
+                channel.connect(target);
+                int window = lanes.window() == 0 ? 0 : Math.max(1, (lanes.window() + n - 1 - k) / n);
+                lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, timeoutNanos, window, channel, target,
+                        recorder, protocol));
             }
-        } catch (IOException e) {
-            recordFailure = e;
+            // The clock starts once every socket and lane is ready.
+            long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+            long deadline = durationNanos > 0 ? start + durationNanos : 0;
+            for (ReplayLane lane : lanesOfRun) {
+                lane.begin(start, deadline);
+            }
+            List<Thread> threads = new ArrayList<>();
+            for (int k = 1; k < n; k++) {
+                Thread t = new Thread(lanesOfRun.get(k), "replay-lane-" + k);
+                t.setDaemon(true);
+                t.start();
+                threads.add(t);
+            }
+            lanesOfRun.get(0).run();
+            for (Thread t : threads) {
+                t.join();
+            }
+            long end = System.nanoTime();
+            Histogram latencies = new Histogram(TimeUnit.HOURS.toNanos(1), 3);
+            int sent = 0;
+            int answered = 0;
+            int late = 0;
+            long lastSent = start;
+            long lastAnswered = start;
+            for (ReplayLane lane : lanesOfRun) {
+                if (lane.failure != null) {
+                    throw lane.failure;
+                }
+                if (lane.recordFailure != null && recordFailure == null) {
+                    recordFailure = lane.recordFailure;
+                }
+                latencies.add(lane.latencies);
+                sent += lane.sent();
+                answered += lane.answered;
+                late += lane.late;
+                lastSent = Math.max(lastSent, lane.lastSentNanos);
+                lastAnswered = Math.max(lastAnswered, lane.lastAnsweredNanos);
+            }
+            return new Report(sent, answered, late, sent - answered - late, latencies, Duration.ofNanos(end - start),
+                    Duration.ofNanos(lastSent - start), Duration.ofNanos(lastAnswered - start));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("replay interrupted");
+        } finally {
+            for (DatagramChannel channel : channels) {
+                channel.close();
+            }
         }
     }
 
@@ -321,50 +314,5 @@ public final class Replay {
         }
         long delta = Math.max(0, Duration.between(first, captured).toNanos());
         return (long) (delta / pacing.speed());
-    }
-
-    private static Pending match(SignalingProtocol protocol, byte[] answer, Map<Long, ArrayDeque<Pending>> byId,
-                                 ArrayDeque<Pending> inOrder) {
-        long id = MessageDirection.transactionId(protocol, answer);
-        ArrayDeque<Pending> queue = id < 0 ? inOrder : byId.get(id);
-        if (queue == null || queue.isEmpty()) {
-            // An id we never sent, or a protocol whose answers the views cannot read: arrival order.
-            queue = inOrder.isEmpty() ? null : inOrder;
-            if (queue == null) {
-                return null;
-            }
-        }
-        Pending p = queue.poll();
-        if (queue.isEmpty() && queue != inOrder) {
-            byId.remove(id);
-        }
-        return p;
-    }
-
-    private static boolean allDone(Map<Long, ArrayDeque<Pending>> byId, ArrayDeque<Pending> inOrder) {
-        if (!inOrder.isEmpty()) {
-            return false;
-        }
-        for (ArrayDeque<Pending> q : byId.values()) {
-            if (!q.isEmpty()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    @FunctionalInterface
-    private interface Input {
-        byte[] receive(ByteBuffer buffer) throws IOException;
-    }
-
-    /** Blocking reads with the socket's timeout (a channel read ignores SO_TIMEOUT; its adaptor does not). */
-    private static Input channelInput(DatagramChannel channel) {
-        java.net.DatagramSocket socket = channel.socket();
-        return buffer -> {
-            java.net.DatagramPacket packet = new java.net.DatagramPacket(buffer.array(), buffer.capacity());
-            socket.receive(packet);
-            return Arrays.copyOf(packet.getData(), packet.getLength());
-        };
     }
 }

@@ -85,13 +85,23 @@ public final class UdpExtractor {
         return out;
     }
 
+    /**
+     * The link types whose frames are read (libpcap DLT / LINKTYPE values): BSD loopback 0 and 108,
+     * Ethernet 1, raw IP 12, 14, 101, 228, 229, Linux cooked SLL 113 and SLL2 276. A frame of another
+     * link type that pcap4j cannot take to an IP layer either is reported as unreadable, by number.
+     */
+    static final java.util.Set<Integer> KNOWN_LINK_TYPES = java.util.Set.of(0, 1, 12, 14, 101, 108, 113, 228, 229, 276);
+
     /** Reads one frame; emits its UDP datagram (or the reassembled one it completes), or why not. */
     public void accept(CaptureFrame frame, Consumer<CaptureEvent> out) {
         IpLayer ip = ipLayer(frame);
         if (ip == IPV6_FRAGMENT) {
             out.accept(new CaptureEvent.Unreadable(frame.number(), "IPv6 fragment: not reassembled"));
         } else if (ip == null) {
-            if (frame.truncated()) {
+            if (!KNOWN_LINK_TYPES.contains(frame.linkType())) {
+                out.accept(new CaptureEvent.Unreadable(frame.number(), "link type " + frame.linkType()
+                        + " is not supported (Ethernet, Linux cooked SLL/SLL2, raw IP and BSD loopback are)"));
+            } else if (frame.truncated()) {
                 out.accept(new CaptureEvent.Unreadable(frame.number(), "frame cut by the capture's snap length"));
             }
         } else if (ip.fragment()) {

@@ -8,6 +8,7 @@ import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.l4.dispatch.DispatchedFarms;
+import io.switchboard.pcap.DebugCaptures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -32,6 +33,7 @@ public final class Node implements AutoCloseable {
     private final ClusterStatus clusterStatus;
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
+    private final DebugCaptures captures;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -57,6 +59,7 @@ public final class Node implements AutoCloseable {
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
         }
         this.clusterStatus = new ClusterStatus(config, digest, member, director);
+        this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
         if (member != null) {
             clusterStatus.checkDigests();
             member.onMembershipChange(clusterStatus::checkDigests);
@@ -72,11 +75,15 @@ public final class Node implements AutoCloseable {
     public Future<Void> start() {
         return director.start(vertx)
                 .compose(v -> startDispatched())
+                .compose(v -> vertx.executeBlocking(() -> {
+                    captures.startConfigured();
+                    return null;
+                }))
                 .compose(v -> {
                     if (!config.admin().enabled()) {
                         return Future.succeededFuture();
                     }
-                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson);
+                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson, captures);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
                 .recover(failure -> stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
@@ -134,9 +141,15 @@ public final class Node implements AutoCloseable {
         return admin == null ? null : admin.localAddress();
     }
 
+    /** The node's debug captures. */
+    public DebugCaptures captures() {
+        return captures;
+    }
+
     @Override
     public void close() {
         stopDispatched();
+        captures.close();
         try {
             director.stop().eventually(() -> vertx.close())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -65,8 +65,17 @@ final class ReplayCommand implements Callable<Integer> {
             description = "load from a template: send the capture's requests over and over at --rate for this long")
     String duration;
 
+    @Option(names = "--window", paramLabel = "N",
+            description = "closed loop: at most N requests in flight (without --rate, as fast as answers allow)")
+    int window;
+
+    @Option(names = "--sockets", paramLabel = "N", defaultValue = "1",
+            description = "send from N sockets, each with a thread of its own (default ${DEFAULT-VALUE})")
+    int sockets;
+
     @Option(names = "--vary", paramLabel = "FIELD:K",
-            description = "with --duration: rewrite FIELD (imsi, username, calling-station-id) over K values; repeatable")
+            description = "with --duration: rewrite FIELD (imsi, msid, calling-station-id, username, framed-ip,"
+                    + " sequence) over K values; repeatable")
     List<String> vary = new ArrayList<>();
 
     @Option(names = "--secret", paramLabel = "S",
@@ -91,8 +100,13 @@ final class ReplayCommand implements Callable<Integer> {
             if (wait.isNegative() || wait.isZero()) {
                 throw new IllegalArgumentException("--timeout must be positive");
             }
-            Replay.Pacing pacing = pace != null && pace.rate != null ? Replay.Pacing.fixedRate(pace.rate)
-                    : Replay.Pacing.capture(pace != null && pace.speed != null ? pace.speed : 1.0);
+            if (window < 0) {
+                throw new IllegalArgumentException("--window must be positive");
+            }
+            boolean rated = pace != null && pace.rate != null;
+            boolean closedLoop = window > 0 && pace == null;
+            Replay.Pacing pacing = rated ? Replay.Pacing.fixedRate(pace.rate)
+                    : closedLoop ? null : Replay.Pacing.capture(pace != null && pace.speed != null ? pace.speed : 1.0);
             Replay.Requests requests = Replay.read(capture, port);
             err.printf("replay: %d request(s) to port %d%s from %s to %s%n", requests.requests().size(),
                     requests.port(), requests.protocol() == null ? "" : " (" + requests.protocol().label() + ")",
@@ -100,7 +114,8 @@ final class ReplayCommand implements Callable<Integer> {
             err.flush();
             Replay.Report report;
             try (PcapWriter writer = write == null ? null : PcapWriter.create(write)) {
-                Replay replay = new Replay(target, pacing, wait, writer == null ? null : recorder(writer));
+                Replay replay = new Replay(target, pacing, wait, writer == null ? null : recorder(writer),
+                        new Replay.Lanes(sockets, window));
                 if (duration == null) {
                     if (!vary.isEmpty() || secret != null) {
                         throw new IllegalArgumentException("--vary and --secret go with --duration (load from a template)");
@@ -108,12 +123,8 @@ final class ReplayCommand implements Callable<Integer> {
                     report = replay.run(requests);
                 } else {
                     Duration length = Durations.parse(duration);
-                    if (pace == null || pace.rate == null) {
-                        throw new IllegalArgumentException("--duration needs --rate");
-                    }
-                    long count = (long) Math.ceil(pace.rate * length.toNanos() / 1e9);
-                    if (count < 1 || count > Integer.MAX_VALUE) {
-                        throw new IllegalArgumentException("--rate × --duration must be between 1 and 2^31 requests");
+                    if (!rated && !closedLoop) {
+                        throw new IllegalArgumentException("--duration needs --rate (open loop) or --window (closed loop)");
                     }
                     List<Template.Variation> variations = new ArrayList<>();
                     for (String v : vary) {
@@ -121,7 +132,15 @@ final class ReplayCommand implements Callable<Integer> {
                     }
                     Template template = new Template(requests, variations,
                             secret == null ? null : secret.getBytes(StandardCharsets.UTF_8));
-                    report = replay.run(requests.protocol(), (int) count, template::make);
+                    if (rated) {
+                        long count = (long) Math.ceil(pace.rate * length.toNanos() / 1e9);
+                        if (count < 1 || count > Integer.MAX_VALUE) {
+                            throw new IllegalArgumentException("--rate × --duration must be between 1 and 2^31 requests");
+                        }
+                        report = replay.run(requests.protocol(), (int) count, template);
+                    } else {
+                        report = replay.run(requests.protocol(), length, template);
+                    }
                 }
                 if (replay.recordFailure() != null) {
                     throw replay.recordFailure();

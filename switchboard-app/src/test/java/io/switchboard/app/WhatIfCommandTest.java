@@ -122,6 +122,50 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void aResourceCauseInTheCapturesAnswerReassignsTheCreateAndFailsTheReal() throws Exception {
+        // crafted/gtpv2-resource-cause.pcap (see crafted/README.md): IMSI ...001's Create is answered
+        // with cause 73; IMSI ...002 is created, modified and deleted by its TEID; IMSI ...003 is created.
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/gtp-inspect.yaml",
+                PCAPS + "crafted/gtpv2-resource-cause.pcap")).isZero();
+        List<JsonNode> lines = lines();
+        JsonNode refused = lines.get(0);
+        assertThat(refused.get("frame").asInt()).isEqualTo(1);
+        assertThat(refused.get("key").asText()).isEqualTo("001010000000001");
+        assertThat(refused.get("reason").asText()).isEqualTo("reassigned");
+        assertThat(refused.get("refused_by").get(0).asText()).isEqualTo("sgw/10.0.2.2:2123");
+        assertThat(refused.get("real").asText()).isEqualTo("sgw/10.0.2.3:2123");
+        // The Modify and Delete reach the real holding the session: the simulated MME learnt the
+        // director's TEID from the relayed Create answer, as a live MME would.
+        assertThat(lines.subList(1, 4)).extracting(n -> n.get("frame").asInt() + " " + n.get("reason").asText()
+                + " " + n.get("answer").asText()).containsExactly("3 predictor captured", "5 sticky captured",
+                "7 sticky captured");
+        JsonNode summary = summary();
+        assertThat(summary.at("/per_real/sgw~110.0.2.3:2123").asInt()).isEqualTo(5);
+        assertThat(summary.at("/per_real/sgw~110.0.2.2:2123").isMissingNode()).isTrue();
+        assertThat(summary.get("reassigned_after_refusal").asInt()).isEqualTo(1);
+        assertThat(summary.get("answers_used").asInt()).isEqualTo(5);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+    }
+
+    @Test
+    void framedIpAddressesAreLearntFromTheCapturesAccessAccepts() throws Exception {
+        // radius_localhost: steve's Access-Accepts carry Framed-IP-Address 172.16.3.33 (tshark);
+        // the simulated real signs them with its secret, and the plug-in learns the binding.
+        assertThat(execute("whatif", "-c", LAB, "--quiet", PCAPS + "radius/radius_localhost.pcap")).isZero();
+        JsonNode summary = summary();
+        assertThat(summary.get("answers_used").asInt()).isEqualTo(7);
+        assertThat(summary.get("bindings_learnt_from_answers").asInt()).isEqualTo(1);
+        assertThat(summary.has("answers_refused")).isFalse();
+    }
+
+    @Test
+    void withoutAnswersInTheCaptureTheRealsAccept() throws Exception {
+        assertThat(execute("whatif", "-c", LAB, subscribers(3, 1).toString())).isZero();
+        assertThat(lines().subList(0, 3)).allSatisfy(n -> assertThat(n.get("answer").asText()).isEqualTo("accepted"));
+        assertThat(summary().get("answers_used").asInt()).isZero();
+    }
+
+    @Test
     void aVirtualServerOnOneAddressTakesOnlyWhatWasSentToIt() throws Exception {
         assertThat(execute("whatif", "-c", "src/test/resources/whatif/fixed-address.yaml",
                 PCAPS + "radius/radius_localhost.pcap")).isZero();

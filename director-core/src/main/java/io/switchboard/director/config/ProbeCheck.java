@@ -147,4 +147,20 @@ public sealed interface ProbeCheck {
             return "Radius[secret=***, user=" + user.orElse("-") + "]";
         }
     }
+
+    /**
+     * GTP path management (TS 29.060 §7.2.1, TS 29.274 §7.1.1): an Echo Request of {@code version} 1
+     * or 2, answered by an Echo Response with the same sequence number. The Recovery value of the
+     * answers is the real's restart counter: when it changes, the real restarted and lost its
+     * sessions, and with {@code purgeOnRestart} the director purges what it holds for the real (the
+     * sticky bindings to it, and whatever the plug-ins of its virtual servers keep).
+     *
+     * @param recovery the director's own restart counter in a GTPv2 request (mandatory there)
+     */
+    record GtpEcho(int version, int recovery, boolean purgeOnRestart) implements ProbeCheck {
+        @Override
+        public String type() {
+            return "gtp-echo";
+        }
+    }
 }

@@ -8,6 +8,16 @@ package io.switchboard.director.config;
  */
 public interface ServiceOptions {
 
+    /**
+     * Farms these settings send requests to besides the virtual server's own (GTP APN maps), by the
+     * path of the key that names each (relative to the virtual server, e.g. {@code gtp.apn-maps[0].farm}):
+     * the loader checks that they exist and that their predictors suit the service, as for the virtual
+     * server's farm.
+     */
+    default java.util.Map<String, String> farmReferences() {
+        return java.util.Map.of();
+    }
+
     /** No service-specific settings. */
     ServiceOptions NONE = new ServiceOptions() {
         @Override

@@ -7,7 +7,7 @@ import java.util.Map;
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DispatchedConfig dispatched) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
@@ -19,8 +19,15 @@ public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<St
     /** A configuration without dispatched-mode farms. */
     public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
             Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, DispatchedConfig.NONE);
+    }
+
+    /** A configuration with the default debug capture settings (nothing captured). */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
             RouteHealthConfig routeHealth) {
-        this(cluster, admin, farms, virtualServers, probes, routeHealth, DispatchedConfig.NONE);
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, DebugCaptureConfig.DEFAULT);
     }
 
     /** A configuration without route health injection. */

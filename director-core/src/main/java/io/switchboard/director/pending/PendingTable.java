@@ -1,13 +1,18 @@
 package io.switchboard.director.pending;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import io.netty.util.collection.LongObjectHashMap;
+import java.util.ArrayDeque;
 import java.util.function.Consumer;
 
 /**
  * Requests forwarded to reals and not yet answered, keyed by (real slot, transaction id), bounded
  * and expiring. One table per event loop, used only from that loop, so it needs no locks. All
  * entries share one timeout, so insertion order is expiry order and expiry only looks at the head.
+ *
+ * <p>On the packet path every request is put, looked up and removed once: the keys are primitive
+ * (Netty's open-addressing {@link LongObjectHashMap}, no boxing, no node per entry), and the
+ * expiry order is a queue of the entries in insertion order in which an answered entry is only
+ * marked, and skipped when it reaches the head.
  *
  * @param <T> what the director needs to finish the transaction (the client, the flow, ...)
  */
@@ -16,9 +21,21 @@ public final class PendingTable<T> {
     private final int capacity;
     private final long timeoutNanos;
     private final Consumer<T> onExpired;
-    private final LinkedHashMap<Long, Entry<T>> entries = new LinkedHashMap<>();
+    private final LongObjectHashMap<Entry<T>> entries = new LongObjectHashMap<>(1024);
+    /** Every entry put, oldest first, answered ones included until they reach the head. */
+    private final ArrayDeque<Entry<T>> byAge = new ArrayDeque<>();
 
-    private record Entry<T>(T value, long deadlineNanos) {
+    private static final class Entry<T> {
+        final long key;
+        final long deadlineNanos;
+        /** Null once answered (or drained): the entry only waits to leave {@link #byAge}. */
+        T value;
+
+        Entry(long key, T value, long deadlineNanos) {
+            this.key = key;
+            this.value = value;
+            this.deadlineNanos = deadlineNanos;
+        }
     }
 
     public PendingTable(int capacity, long timeoutNanos, Consumer<T> onExpired) {
@@ -41,16 +58,34 @@ public final class PendingTable<T> {
      * @return false when the table is full or the key is already pending (nothing stored)
      */
     public boolean put(int realSlot, long transactionId, T value, long nowNanos) {
-        if (entries.size() >= capacity) {
+        long key = key(realSlot, transactionId);
+        if (entries.size() >= capacity || entries.containsKey(key)) {
             return false;
         }
-        return entries.putIfAbsent(key(realSlot, transactionId), new Entry<>(value, nowNanos + timeoutNanos)) == null;
+        Entry<T> e = new Entry<>(key, value, nowNanos + timeoutNanos);
+        entries.put(key, e);
+        byAge.addLast(e);
+        return true;
     }
 
     /** The pending request answered by this transaction, removed; null if none (late or unknown). */
     public T remove(int realSlot, long transactionId) {
         Entry<T> e = entries.remove(key(realSlot, transactionId));
-        return e == null ? null : e.value;
+        if (e == null) {
+            return null;
+        }
+        T value = e.value;
+        e.value = null;
+        dropAnsweredHead();
+        return value;
+    }
+
+    /** Answers mostly come in order: letting go of answered entries at the head keeps the queue short. */
+    private void dropAnsweredHead() {
+        Entry<T> head;
+        while ((head = byAge.peekFirst()) != null && head.value == null) {
+            byAge.pollFirst();
+        }
     }
 
     public boolean contains(int realSlot, long transactionId) {
@@ -60,24 +95,30 @@ public final class PendingTable<T> {
     /** Removes every request whose answer is overdue and hands each to the expiry handler. */
     public int expire(long nowNanos) {
         int expired = 0;
-        for (Iterator<Entry<T>> it = entries.values().iterator(); it.hasNext(); ) {
-            Entry<T> e = it.next();
-            if (e.deadlineNanos - nowNanos > 0) {
-                break;
+        Entry<T> head;
+        while ((head = byAge.peekFirst()) != null && (head.value == null || head.deadlineNanos - nowNanos <= 0)) {
+            byAge.pollFirst();
+            T value = head.value;
+            if (value != null) {
+                head.value = null;
+                entries.remove(head.key);
+                expired++;
+                onExpired.accept(value);
             }
-            it.remove();
-            expired++;
-            onExpired.accept(e.value);
         }
         return expired;
     }
 
     /** Removes every pending request, handing each to {@code onRemoved} (on close, to release what they hold). */
     public void drain(Consumer<T> onRemoved) {
-        for (Iterator<Entry<T>> it = entries.values().iterator(); it.hasNext(); ) {
-            Entry<T> e = it.next();
-            it.remove();
-            onRemoved.accept(e.value);
+        Entry<T> e;
+        while ((e = byAge.pollFirst()) != null) {
+            T value = e.value;
+            if (value != null) {
+                e.value = null;
+                entries.remove(e.key);
+                onRemoved.accept(value);
+            }
         }
     }
 

@@ -26,8 +26,15 @@ public interface Probe {
     }
 
     static Probe create(Vertx vertx, ProbeConfig config) {
+        return create(vertx, config, RealRestartListener.NONE);
+    }
+
+    /** @param restarts told when a probe that tracks restart counters (GTP Echo) sees one change */
+    static Probe create(Vertx vertx, ProbeConfig config, RealRestartListener restarts) {
         ProbeCheck check = config.check();
-        if (check instanceof ProbeCheck.Http http) {
+        if (check instanceof ProbeCheck.GtpEcho gtp) {
+            return new GtpEchoProbe(vertx, gtp, config.timeout(), restarts);
+        } else if (check instanceof ProbeCheck.Http http) {
             return new HttpProbe(vertx, http, config.timeout());
         } else if (check instanceof ProbeCheck.Dns dns) {
             return new DnsProbe(vertx, dns, config.timeout());

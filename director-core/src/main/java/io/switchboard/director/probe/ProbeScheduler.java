@@ -32,10 +32,16 @@ public final class ProbeScheduler {
 
     public ProbeScheduler(Vertx vertx, Farms farms, Map<String, FarmConfig> farmConfigs,
             Map<String, ProbeConfig> probeConfigs, MeterRegistry registry) {
+        this(vertx, farms, farmConfigs, probeConfigs, registry, RealRestartListener.NONE);
+    }
+
+    /** @param restarts told when a GTP Echo probe sees a real's restart counter change */
+    public ProbeScheduler(Vertx vertx, Farms farms, Map<String, FarmConfig> farmConfigs,
+            Map<String, ProbeConfig> probeConfigs, MeterRegistry registry, RealRestartListener restarts) {
         this.vertx = vertx;
         Map<String, Probe> byName = new LinkedHashMap<>();
         probeConfigs.forEach((name, config) -> {
-            Probe probe = Probe.create(vertx, config);
+            Probe probe = Probe.create(vertx, config, restarts);
             byName.put(name, probe);
             probes.add(probe);
         });

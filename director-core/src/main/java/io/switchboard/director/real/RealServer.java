@@ -204,6 +204,22 @@ public final class RealServer {
         }
     }
 
+    /**
+     * A long-lived session opened on this real (a GTP session in {@code gtp-inspect}): it counts as a
+     * connection until {@link #sessionClosed()}, so that least connections balances by open sessions
+     * and {@code maxconns} caps them, as IOS SLB does for GTP.
+     */
+    public void sessionOpened() {
+        if (connections.incrementAndGet() >= maxConns) {
+            move(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED);
+        }
+    }
+
+    /** A session of {@link #sessionOpened()} ended. */
+    public void sessionClosed() {
+        closeConnection();
+    }
+
     /** A request was sent to this real that is answered elsewhere (not through the director). */
     public void requestSentOneWay() {
         forwarded.increment();

@@ -2,6 +2,7 @@ package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
+import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 
@@ -29,5 +30,23 @@ public interface DatagramPlugin {
      * default.
      */
     default void attach(PluginContext context) {
+    }
+
+    /**
+     * The real, of this virtual server's farm (or a backup farm), restarted: a probe saw its restart
+     * counter change (GTP Recovery), so it has lost every session it held, and whatever the plug-in
+     * keeps for it (GTP sessions, load figures) goes too. Called off the event loops, once per
+     * restart, when the probe is configured to purge ({@code purge-on-restart}); the engine itself
+     * removes the sticky bindings to the real. Does nothing by default.
+     */
+    default void realRestarted(RealServer real) {
+    }
+
+    /**
+     * Called from every event loop's housekeeping of the virtual server (every few milliseconds, so
+     * a plug-in rate-limits its own work): expiry of what the plug-in keeps (idle GTP sessions,
+     * requests relayed between peers). Must not block. Does nothing by default.
+     */
+    default void housekeep(long nowNanos) {
     }
 }

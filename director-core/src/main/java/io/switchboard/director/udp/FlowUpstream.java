@@ -89,6 +89,7 @@ final class FlowUpstream implements Upstream {
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        lane.tapIn(packet.sender(), ctx.channel(), packet.content());
                         answer(self[0], packet);
                     }
 
@@ -122,6 +123,7 @@ final class FlowUpstream implements Upstream {
 
     private void write(Flow flow, DatagramPacket out) {
         if (flow.bound.isSuccess() && flow.channel().isActive()) {
+            lane.tapOut(flow.channel(), out.recipient(), out.content());
             flow.channel().writeAndFlush(out, flow.channel().voidPromise());
         } else {
             out.release();

@@ -42,8 +42,25 @@ final class LaneContext {
      */
     void relay(ByteBuf answer, InetSocketAddress client) {
         metrics.relayed();
+        tapOut(virtualAddress, client, answer);
         virtualAddress.write(new DatagramPacket(answer, client), virtualAddress.voidPromise());
         relaysQueued = true;
+    }
+
+    /** Debug capture: a datagram {@code socket} received from {@code from}. One null check when off. */
+    void tapIn(InetSocketAddress from, Channel socket, ByteBuf datagram) {
+        DatagramTap tap = virtualServer.tap();
+        if (tap != null) {
+            tap.tap(from, (InetSocketAddress) socket.localAddress(), datagram);
+        }
+    }
+
+    /** Debug capture: a datagram {@code socket} sends to {@code to}. One null check when off. */
+    void tapOut(Channel socket, InetSocketAddress to, ByteBuf datagram) {
+        DatagramTap tap = virtualServer.tap();
+        if (tap != null) {
+            tap.tap((InetSocketAddress) socket.localAddress(), to, datagram);
+        }
     }
 
     /** Something else was queued on the virtual address (a local answer): flush it with the relays. */

@@ -115,6 +115,19 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
+     * Offline runs only (what-if): turns an answer captured for the client's request into the answer
+     * the simulated {@code real} would have sent for the forwarded request — what the real signs or
+     * numbers with its own secret and the director's transaction id — so that {@link #inspectResponse}
+     * and {@link #prepareResponse} treat it as a live answer. By default the answer is used as
+     * captured (GTP, Mobile IP, R6: nothing in an answer depends on the hop).
+     *
+     * @param context what {@link #prepareRequest} returned for the forwarded request
+     */
+    default void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+            throws DecodeException {
+    }
+
+    /**
      * How many other reals a request answered with {@link ResponseVerdict#RETRY_ELSEWHERE} may be
      * resent to. Above 0 the director keeps a reference to each pending request's bytes until its
      * answer, so that it can resend them.

@@ -134,6 +134,7 @@ final class TransactionUpstream implements Upstream {
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        lane.tapIn(packet.sender(), ctx.channel(), packet.content());
                         answer(packet, socketBits);
                     }
 
@@ -310,6 +311,7 @@ final class TransactionUpstream implements Upstream {
     private void send(ByteBuf datagram, RealServer real, long pendingId) {
         int index = (int) (pendingId >>> idBits);
         Channel socket = sockets[index];
+        lane.tapOut(socket, real.address(), datagram);
         socket.write(new DatagramPacket(datagram, real.address()), socket.voidPromise());
         if (!queued[index]) {
             queued[index] = true;
@@ -400,7 +402,17 @@ final class TransactionUpstream implements Upstream {
         if (refused.retained == null || refused.attempts >= reassignLimit) {
             return false;
         }
-        Selection next = lane.virtualServer.selector().select(refused.key, now);
+        Selection next;
+        try {
+            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
+            StickyBinding routed = plugin.route(refused.retained);
+            RealServer holder = routed == null ? null : farms.real(routed.farm(), routed.real());
+            next = routed == null ? lane.virtualServer.selector().select(refused.key, now)
+                    : holder == null || !holder.servesBoundClients() ? null
+                    : new Selection(holder, Selection.Reason.STICKY);
+        } catch (DecodeException e) {
+            return false;
+        }
         if (next == null) {
             return false;
         }

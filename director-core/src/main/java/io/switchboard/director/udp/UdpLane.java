@@ -39,6 +39,8 @@ final class UdpLane {
     private final int maxDatagram;
     /** The plug-in when it answers some requests itself, else null. */
     private final LocalResponder responder;
+    /** The plug-in when it relays some datagrams between peers, else null. */
+    private final PeerRelay peerRelay;
     private ScheduledFuture<?> housekeeping;
 
     UdpLane(VirtualServer virtualServer, Farms farms, EventLoop loop, Ticker ticker, Supplier<Bootstrap> bootstrap) {
@@ -49,12 +51,14 @@ final class UdpLane {
                 : new FlowUpstream(lane);
         this.maxDatagram = virtualServer.config().maxDatagram();
         this.responder = virtualServer.plugin() instanceof LocalResponder r ? r : null;
+        this.peerRelay = virtualServer.plugin() instanceof PeerRelay r ? r : null;
     }
 
     ChannelHandler virtualAddressHandler() {
         return new SimpleChannelInboundHandler<DatagramPacket>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                lane.tapIn(packet.sender(), ctx.channel(), packet.content());
                 request(packet.content(), packet.sender());
             }
 
@@ -76,7 +80,9 @@ final class UdpLane {
     Future<?> start(Channel virtualAddress) {
         lane.virtualAddress = virtualAddress;
         housekeeping = lane.loop.scheduleAtFixedRate(() -> {
-            upstream.housekeep(lane.ticker.nanos());
+            long now = lane.ticker.nanos();
+            upstream.housekeep(now);
+            lane.virtualServer.plugin().housekeep(now);
             // Expiry may resend a request elsewhere or relay a refusal.
             upstream.flush();
             lane.flushRelays();
@@ -101,8 +107,14 @@ final class UdpLane {
                     : responder.answerLocally(datagram, client, lane.virtualAddress.alloc());
             if (answer != null) {
                 lane.metrics.answeredLocally();
+                lane.tapOut(lane.virtualAddress, client, answer);
                 lane.virtualAddress.write(new DatagramPacket(answer, client), lane.virtualAddress.voidPromise());
                 lane.markRelayQueued();
+                return;
+            }
+            InetSocketAddress peer = peerRelay == null ? null : peerRelay.relayTarget(datagram, client);
+            if (peer != null) {
+                lane.relay(datagram.retain(), peer);
                 return;
             }
             key = lane.virtualServer.plugin().classify(datagram, client);

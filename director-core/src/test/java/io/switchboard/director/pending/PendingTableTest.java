@@ -151,4 +151,34 @@ class PendingTableTest {
         assertThatThrownBy(() -> new PendingTable<String>(1, 0, s -> { }))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void answersOutOfOrderAndAReusedKeyKeepEveryDeadline() {
+        table.put(1, 1, "a", ticker.nanos());
+        table.put(1, 2, "b", ticker.nanos());
+        table.put(1, 3, "c", ticker.nanos());
+        assertThat(table.remove(1, 2)).isEqualTo("b"); // answered in the middle
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(table.put(1, 2, "b-again", ticker.nanos())).as("the key is free again").isTrue();
+        assertThat(table.remove(1, 1)).isEqualTo("a");
+
+        table.expire(ticker.advance(Duration.ofSeconds(1)));
+        assertThat(expired).as("c is due; b-again, put a second later, is not").containsExactly("c");
+        assertThat(table.size()).isEqualTo(1);
+        table.expire(ticker.advance(Duration.ofSeconds(1)));
+        assertThat(expired).containsExactly("c", "b-again");
+        assertThat(table.size()).isZero();
+    }
+
+    @Test
+    void drainHandsOverOnlyWhatIsStillPending() {
+        table.put(1, 1, "a", ticker.nanos());
+        table.put(1, 2, "b", ticker.nanos());
+        table.remove(1, 1);
+        List<String> drained = new ArrayList<>();
+        table.drain(drained::add);
+        assertThat(drained).containsExactly("b");
+        assertThat(table.size()).isZero();
+        assertThat(table.contains(1, 2)).isFalse();
+    }
 }

@@ -1,92 +1,208 @@
 package io.switchboard.director.gtp;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.codec.gtp.v1.GtpV1Ies;
-import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
-import io.switchboard.director.udp.SessionListing;
 import io.switchboard.director.udp.ResponseVerdict;
-import java.net.Inet4Address;
+import io.switchboard.director.udp.SessionListing;
+import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, for GTPv1 and
- * GTPv2 (GTPv0 creates are balanced as in {@code gtp}, without sessions):
+ * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, a signalling
+ * proxy for GTPv0, v1 and v2:
  *
  * <ul>
  *   <li>Create responses with a resource cause ({@code resource-causes}) fail the real and have the
  *       engine resend the create to another real (at most {@code reassign} times); the requester only
  *       sees the final answer.</li>
- *   <li>In an accepted Create response the real's control-plane address (v1 first GSN Address, v2
- *       sender F-TEID IPv4) becomes the virtual address and its TEID-C a director-allocated TEID, so
- *       that the requester's later Update/Delete come to the virtual address; they are found by that
- *       TEID, sent to the real that holds the session with the real's own TEID in the header, and an
- *       accepted Delete response ends the session.</li>
+ *   <li>In a Create <em>request</em> the requester's control-plane address (v1 first GSN Address, v2
+ *       sender F-TEID) becomes the director's address and its TEID-C a director TEID; in an accepted
+ *       Create <em>response</em> the real's the same, with another director TEID. Each side then
+ *       sends its later requests for the session to the virtual address, under the TEID it knows; the
+ *       director finds the session by it, writes the other side's own TEID into the header and sends
+ *       the request on: the requester's to the real that holds the session (through the engine, which
+ *       rewrites the sequence number), the real's to the requester from the virtual address (here,
+ *       with a sequence number of the director's own space, restored in the answer).</li>
+ *   <li>GTPv0 sessions are known by their TID, the same on both sides; the GSN Addresses are rewritten
+ *       as in v1.</li>
+ *   <li>An accepted Delete answer (or "context not found") ends a session, and so do idleness
+ *       ({@code session-idle}) and a restart of its real. Open sessions count as connections of their
+ *       real, so {@code leastconns} balances by open sessions.</li>
  * </ul>
  *
  * Sessions are kept in this plug-in (one table per virtual server, shared by its event loops).
  */
-final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
+final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRelay {
 
-    /** A request with a TEID that names no session of this virtual server. */
+    /** A request with a TEID (TID) that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = DropReason.of("gtp-unknown-session");
 
-    /** TS 29.060 §7.1 / TS 29.274 §6.1: Delete PDP Context Request, Delete Session Request. */
-    private static final int V1_DELETE_REQUEST = 20;
-    private static final int V2_DELETE_SESSION_REQUEST = 36;
-    /** TS 29.060 §7.3.4: Update PDP Context Response, which may name a new GGSN address and TEID-C. */
+    /** TS 29.060 §7.1 / GSM 09.60 §7.1 message types. */
+    private static final int V1_UPDATE_REQUEST = 18;
     private static final int V1_UPDATE_RESPONSE = 19;
-
-    /** A session: where it lives and the real's own TEID-C for it. */
-    record Session(String farm, String real, long realTeid, String imsi) {
-    }
+    private static final int V1_DELETE_REQUEST = 20;
+    /** TS 29.274 §6.1 message types. */
+    private static final int V2_MODIFY_BEARER_REQUEST = 34;
+    private static final int V2_MODIFY_BEARER_RESPONSE = 35;
+    private static final int V2_DELETE_SESSION_REQUEST = 36;
+    private static final int V2_DELETE_BEARER_REQUEST = 99;
+    /** TS 29.274 §8.8 EPS Bearer ID; instance 0 in a Delete Bearer Request is the Linked EBI (§7.2.9.2). */
+    private static final int V2_EBI = 73;
 
     /**
-     * What prepareRequest remembers: whether the request creates a tunnel, the director TEID of the
-     * session it belongs to (0 for a primary create), whether it deletes that session, and the IMSI.
+     * What prepareRequest remembers for the answer.
+     *
+     * @param session      the session the request belongs to, null for a primary create
+     * @param createKey    a primary create's key in {@link #createTeids}, else -1
+     * @param requester    a create's (or an Update's) requester endpoint as it was before the rewrite, or null
      */
-    private record RequestContext(boolean create, long directorTeid, boolean delete, String imsi) {
+    private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, String binding,
+            long createKey,
+            long realFacingTeid, Endpoint requester) {
     }
 
-    private final Inet4Address vip;
-    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    private record PendingCreate(Endpoint requester, long sinceNanos) {
+    }
+
+    /** A real-facing TEID reserved for a pending create (forgotten if the create is never answered). */
+    private record CreateTeid(long teid, long sinceNanos) {
+    }
+
+    private final GtpEndpointRewriter rewriter;
+    private final GtpRelayedRequests relayed = new GtpRelayedRequests();
+    private final long sessionIdleNanos;
+    private final Map<Long, GtpSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Long, GtpSession> byRealFacingTeid = new ConcurrentHashMap<>();
+    /** GTPv0 sessions by TID. */
+    private final Map<Long, GtpSession> v0Sessions = new ConcurrentHashMap<>();
+    /**
+     * The real-facing TEID written into each pending primary create, by (real slot, director sequence):
+     * a retransmission of the create carries the same one.
+     */
+    private final Map<Long, CreateTeid> createTeids = new ConcurrentHashMap<>();
+    /**
+     * The requester of each pending primary create, by the real-facing TEID written into it: a create
+     * resent to another real after a refusal carries the director's endpoint already.
+     */
+    private final Map<Long, PendingCreate> pendingCreates = new ConcurrentHashMap<>();
+    /** The same for GTPv0 creates, by TID. */
+    private final Map<Long, PendingCreate> pendingV0Creates = new ConcurrentHashMap<>();
     /** Open sessions per IMSI, to end its sticky binding with its last session. */
     private final Map<String, Integer> sessionsPerImsi = new ConcurrentHashMap<>();
-    private volatile StickyTable sticky;
+    private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextTeid = new AtomicInteger(1);
+    private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
+    private volatile StickyTable sticky;
+    private volatile long relayTimeoutNanos = 5_000_000_000L;
+    private volatile GtpMessageCounters messages = new GtpMessageCounters(new SimpleMeterRegistry(), Tags.empty());
+    private volatile MeterRegistry registry = new SimpleMeterRegistry();
+    private volatile Tags tags = Tags.empty();
+    private volatile Counter expiredSessions;
+    private volatile Counter purgedSessions;
+    private volatile Counter relayedRequests;
+    private volatile Counter relayedRetransmissions;
+    private volatile Counter relayedExpired;
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
-        this.vip = vip instanceof Inet4Address v4 ? v4 : null;
+        this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
+        this.sessionIdleNanos = options.sessionIdle().toNanos();
+        counters(new SimpleMeterRegistry(), Tags.empty());
     }
 
     @Override
     public void attach(PluginContext context) {
+        super.attach(context);
         this.sticky = context.sticky();
+        this.relayTimeoutNanos = context.config().responseTimeout().toNanos();
+        counters(context.registry(), Tags.of("vserver", context.config().name()));
+        for (ServerFarm farm : context.farms().all()) {
+            for (RealServer real : farm.reals()) {
+                open(real);
+            }
+        }
     }
 
-    /** The open sessions by director TEID, for tests. */
-    Map<Long, Session> sessionTable() {
-        return java.util.Collections.unmodifiableMap(sessions);
+    private void counters(MeterRegistry registry, Tags tags) {
+        this.registry = registry;
+        this.tags = tags;
+        this.messages = new GtpMessageCounters(registry, tags);
+        this.expiredSessions = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
+        this.purgedSessions = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
+        this.relayedRequests = counter("switchboard.gtp.relayed.requests", "Real-initiated requests relayed to the requester");
+        this.relayedRetransmissions = counter("switchboard.gtp.relayed.retransmitted",
+                "Retransmissions of a real-initiated request, relayed under the same director sequence");
+        this.relayedExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
+        FunctionCounter.builder("switchboard.gtp.rewrite.skipped", rewriter, GtpEndpointRewriter::skipped)
+                .description("Control-plane addresses left unchanged: no director address of their family")
+                .tags(tags).register(registry);
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /** The open-session count of a real, with its gauge registered on first use. */
+    private AtomicInteger open(RealServer real) {
+        return openPerReal.computeIfAbsent(real, r -> {
+            AtomicInteger count = new AtomicInteger();
+            Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
+                    .description("Open gtp-inspect sessions per real").tags(tags).tag("real", r.id()).register(registry);
+            return count;
+        });
+    }
+
+    /** The open sessions by director TEID (v1/v2) or TID (v0), for tests. */
+    Map<Long, GtpSession> sessionTable() {
+        Map<Long, GtpSession> all = new java.util.HashMap<>(sessions);
+        all.putAll(v0Sessions);
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** TEIDs and requesters held for creates still waiting for their answer, for tests. */
+    int createReservations() {
+        return pendingCreates.size() + pendingV0Creates.size() + createTeids.size();
+    }
+
+    /** Open sessions held by {@code real}. */
+    int openSessions(RealServer real) {
+        AtomicInteger count = openPerReal.get(real);
+        return count == null ? 0 : count.get();
     }
 
     @Override
-    public java.util.List<SessionListing.Session> sessions() {
-        java.util.List<SessionListing.Session> list = new java.util.ArrayList<>();
-        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi(),
-                s.farm(), s.real(), String.format("real TEID-C 0x%08x", s.realTeid()))));
+    public List<SessionListing.Session> sessions() {
+        List<SessionListing.Session> list = new ArrayList<>();
+        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi,
+                s.real.farm(), s.real.id(), String.format("real TEID-C 0x%08x", s.realTeid) + (s.requester == null ? ""
+                        : String.format(", requester TEID-C 0x%08x at %s", s.requesterTeid, s.requester)))));
+        v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi,
+                s.real.farm(), s.real.id(), "GTPv0")));
         return list;
     }
 
@@ -95,22 +211,28 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         return options.reassign();
     }
 
-    private Session session(GtpMessageView view) throws DecodeException {
-        long teid = view.teid();
-        Session session = teid > 0 ? sessions.get(teid) : null;
+    private GtpSession session(GtpMessageView view) throws DecodeException {
+        GtpSession session;
+        long id;
+        if (view.version() == 0) {
+            id = view.v0().tid();
+            session = v0Sessions.get(id);
+        } else {
+            id = view.teid();
+            session = id > 0 ? sessions.get(id) : null;
+        }
         if (session == null) {
             throw new DecodeException(UNKNOWN_SESSION, "GTPv" + view.version() + " request type "
-                    + view.messageTypeValue() + " for TEID " + teid + ", which is no session here");
+                    + view.messageTypeValue() + " for TEID/TID " + Long.toUnsignedString(id) + ", which is no session here");
         }
         return session;
     }
 
+    /** A request of a session from the requester: keyed (and routed) by the session. */
     @Override
     StickyKey classifyOther(GtpMessageView view) throws DecodeException {
-        if (view.version() == 0) {
-            return super.classifyOther(view);
-        }
-        return imsiKey(session(view).imsi());
+        GtpSession session = session(view);
+        return session.imsi == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi);
     }
 
     @Override
@@ -118,59 +240,145 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
         if (view.version() == 0 || view.teid() <= 0) {
             return super.classifyCreateWithoutImsi(view);
         }
-        return imsiKey(session(view).imsi()); // a secondary PDP context: with its primary
+        return classifyOther(view); // a secondary PDP context: with its primary
     }
 
     /** Requests of a session go to the real that holds it. */
     @Override
     public StickyBinding route(ByteBuf request) throws DecodeException {
         GtpMessageView view = view(request);
-        if (view.version() == 0 || view.teid() <= 0) {
-            return null;
+        if (isPrimaryCreate(view)) {
+            return routeByApn(view);
         }
-        Session session = session(view);
-        return new StickyBinding(session.farm(), session.real());
+        GtpSession session = session(view);
+        return new StickyBinding(session.real.farm(), session.real.id());
+    }
+
+    private static boolean isPrimaryCreate(GtpMessageView view) {
+        return view.version() == 0 ? view.createsTunnel() : view.teid() <= 0;
     }
 
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
         GtpMessageView view = view(request);
         view.setSequence((int) transactionId);
-        long teid = view.teid();
-        if (view.version() == 0 || teid <= 0) {
-            return new RequestContext(true, 0, false, view.imsi());
+        int version = view.version();
+        if (isPrimaryCreate(view)) {
+            long createKey = ((long) real.slot() << 32) | transactionId;
+            long realFacing = 0;
+            Endpoint requester;
+            PendingCreate resent = resentCreate(view);
+            if (resent != null) {
+                realFacing = version == 0 ? 0 : view.senderControlPlane().teid();
+                requester = resent.requester();
+            } else {
+                realFacing = version == 0 ? 0
+                        : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeid(), now())).teid();
+                requester = rewriter.rewrite(view, realFacing);
+                if (version == 0) {
+                    pendingV0Creates.put(view.v0().tid(), new PendingCreate(requester, now()));
+                } else {
+                    pendingCreates.put(realFacing, new PendingCreate(requester, now()));
+                }
+            }
+            messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
+            String imsi = view.imsi();
+            return new RequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
+                    realFacing, requester);
         }
-        Session session = session(view);
-        view.setTeid(session.realTeid());
+        GtpSession session = session(view);
+        session.touch(now());
+        Endpoint moved = null;
         int type = view.messageTypeValue();
-        boolean delete = view.version() == 1 ? type == V1_DELETE_REQUEST : type == V2_DELETE_SESSION_REQUEST;
-        return new RequestContext(view.createsTunnel(), teid, delete, session.imsi());
+        if (version != 0) {
+            view.setTeid(session.realTeid);
+        }
+        if (session.requester != null
+                && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST) || view.createsTunnel())) {
+            // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
+            // area update; v2 on MME / SGW relocation; a secondary context too): the real sees the director's.
+            moved = rewriter.rewrite(view, session.realFacingTeid);
+        }
+        boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
+        messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
+        return new RequestContext(view.createsTunnel(), session, delete, session.imsi, session.binding, -1, 0, moved);
+    }
+
+    /**
+     * A create that already carries the director's endpoint: the one a refusing real had, resent to
+     * another real by the engine. Its requester is the one remembered when it was first rewritten.
+     */
+    private PendingCreate resentCreate(GtpMessageView view) throws DecodeException {
+        if (view.version() == 0) {
+            // GSM 09.60: one TID per context, the key of a pending v0 create.
+            return pendingV0Creates.isEmpty() || !rewriter.namesDirector(view) ? null
+                    : pendingV0Creates.get(view.v0().tid());
+        }
+        if (pendingCreates.isEmpty() || !rewriter.namesDirector(view)) {
+            return null;
+        }
+        GtpControlEndpoint own = view.senderControlPlane();
+        return own == null ? null : pendingCreates.get(own.teid());
     }
 
     @Override
     public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        super.inspectResponse(response, real, context);
         if (!(context instanceof RequestContext request)) {
             return ResponseVerdict.RELAY;
         }
         GtpMessageView view = view(response);
         int cause = view.cause();
         int version = view.version();
+        messages.count(view, cause, real, GtpMessageCounters.Initiator.REQUESTER);
+        if (request.createKey() >= 0) {
+            createTeids.remove(request.createKey());
+        }
+        restoreRequesterTeid(view, request);
         if (request.create()) {
             if (version == 2 ? options.resourceCausesV2().contains(cause) : options.resourceCausesV1().contains(cause)) {
-                return ResponseVerdict.RETRY_ELSEWHERE;
+                return ResponseVerdict.RETRY_ELSEWHERE; // the pending create stays for the resend
             }
-            if (version != 0 && accepted(version, cause)) {
+            if (version == 0) {
+                pendingV0Creates.remove(view.v0().tid());
+            } else if (request.realFacingTeid() != 0) {
+                pendingCreates.remove(request.realFacingTeid());
+            }
+            if (request.session() == null && accepted(version, cause)) {
                 learn(view, real, request);
             }
-        } else if (version == 1 && view.messageTypeValue() == V1_UPDATE_RESPONSE && accepted(version, cause)) {
-            relearn(view, request.directorTeid());
+            return ResponseVerdict.RELAY;
+        }
+        GtpSession session = request.session();
+        if (session == null) {
+            return ResponseVerdict.RELAY;
+        }
+        session.touch(now());
+        int type = view.messageTypeValue();
+        if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && accepted(version, cause)) {
+            relearn(view, session, request.requester());
         } else if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
-            Session ended = sessions.remove(request.directorTeid());
-            if (ended != null && ended.imsi() != null) {
-                ended(ended.imsi());
-            }
+            end(session);
         }
         return ResponseVerdict.RELAY;
+    }
+
+    /**
+     * The real answers under the TEID it knows the requester by (the real-facing one); the requester
+     * gets its own back.
+     */
+    private static void restoreRequesterTeid(GtpMessageView view, RequestContext request) {
+        if (view.version() == 0 || view.teid() <= 0) {
+            return;
+        }
+        GtpSession session = request.session();
+        if (session != null && session.realFacingTeid != 0) {
+            // An Update / Modify Bearer from a new SGSN / MME: the answer goes to it, under its TEID.
+            view.setTeid(request.requester() != null && request.requester().teid() != GtpEndpointRewriter.UNCHANGED
+                    ? request.requester().teid() : session.requesterTeid);
+        } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
+            view.setTeid(request.requester().teid());
+        }
     }
 
     /**
@@ -188,64 +396,224 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing {
 
     /**
      * An accepted create: the real's TEID-C and control-plane address in the response become a
-     * director TEID and the virtual address, and the session is remembered under that TEID.
+     * director TEID and the director's address, and the session is remembered under that TEID (v0:
+     * the TID).
      */
     private void learn(GtpMessageView view, RealServer real, RequestContext request) throws DecodeException {
-        GtpControlEndpoint endpoint = view.senderControlPlane();
-        if (endpoint == null) {
-            return; // no TEID-C in the answer (a secondary context keeps its primary's): nothing to learn
-        }
-        long teid = allocate(new Session(real.farm(), real.id(), endpoint.teid(), request.imsi()));
-        if (request.imsi() != null) {
-            sessionsPerImsi.merge(request.imsi(), 1, Integer::sum);
-        }
-        ByteBuf buf = view.version() == 1 ? view.v1().buffer() : view.v2().buffer();
-        if (view.version() == 1) {
-            GtpV1Ies.setTeidControlPlane(buf, view.v1(), teid);
-            if (vip != null) {
-                GtpV1Ies.setGsnAddress(buf, view.v1(), 0, vip);
+        long now = now();
+        Endpoint requester = request.requester();
+        GtpSession session;
+        if (view.version() == 0) {
+            long tid = view.v0().tid();
+            session = new GtpSession(0, real, request.imsi(), request.binding(), tid, 0, 0, 0,
+                    requester == null ? null : requester.address(), now);
+            rewriter.rewrite(view, 0);
+            GtpSession previous = v0Sessions.put(tid, session);
+            if (previous != null) {
+                closed(previous); // the same TID created again: the requester lost the old context
             }
         } else {
-            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
-            GtpV2Ies.setFteidTeid(buf, ie, teid);
-            if (vip != null) {
-                GtpV2Ies.setFteidIpv4(buf, ie, vip);
+            GtpControlEndpoint endpoint = view.senderControlPlane();
+            if (endpoint == null) {
+                return; // no TEID-C in the answer: nothing to learn
+            }
+            long teid = allocateTeid();
+            // The real knows the director as the requester only when the create named a TEID-C to replace.
+            boolean relayable = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED && request.realFacingTeid() != 0;
+            session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
+                    relayable ? request.realFacingTeid() : 0, endpoint.teid(),
+                    relayable ? requester.teid() : 0, relayable ? requester.address() : null, now);
+            sessions.put(teid, session);
+            if (relayable) {
+                byRealFacingTeid.put(session.realFacingTeid, session);
+            }
+            rewriter.rewrite(view, teid);
+        }
+        real.sessionOpened();
+        open(real).incrementAndGet();
+        if (request.binding() != null) {
+            sessionsPerImsi.merge(request.binding(), 1, Integer::sum);
+        }
+    }
+
+    /**
+     * An accepted Update / Modify Bearer answer naming the real's (possibly new) TEID-C and address:
+     * the session follows the new TEID, and the answer names the director's TEID and address again; a
+     * requester that moved (a new SGSN or MME sent the Update) receives the real's requests from now on.
+     */
+    private void relearn(GtpMessageView view, GtpSession session, Endpoint moved) throws DecodeException {
+        if (moved != null) {
+            if (moved.teid() != GtpEndpointRewriter.UNCHANGED) {
+                session.requesterTeid = moved.teid();
+            }
+            if (session.requester != null) {
+                session.requester = moved.address();
+            }
+        }
+        if (view.version() == 0) {
+            rewriter.rewrite(view, 0);
+            return;
+        }
+        GtpControlEndpoint endpoint = view.senderControlPlane();
+        if (endpoint != null) {
+            session.realTeid = endpoint.teid();
+            rewriter.rewrite(view, session.directorTeid);
+        }
+    }
+
+    /**
+     * A datagram at the virtual address that is part of a real's own transaction: a real's request
+     * for a session (found by the real-facing TEID, or a v0 TID, sent from the session's real) goes to the
+     * requester; the requester's answer to one goes back to the real. Anything else is classified.
+     */
+    @Override
+    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpMessageView view = view(datagram);
+        if (view.isRequest()) {
+            GtpSession session = realsSession(view, sender);
+            return session == null ? null : relayRequest(view, session, sender);
+        }
+        if (view.isResponse() && !relayed.isEmpty()) {
+            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence());
+            return request == null ? null : relayAnswer(view, request);
+        }
+        return null;
+    }
+
+    /** The session a real's request belongs to, or null when it is not one. */
+    private GtpSession realsSession(GtpMessageView view, InetSocketAddress sender) {
+        if (view.version() == 0) {
+            GtpSession session = v0Sessions.get(view.v0().tid());
+            // One TID on both sides: the sender tells whose request it is.
+            return session != null && session.requester != null && !view.createsTunnel()
+                    && session.real.address().equals(sender) ? session : null;
+        }
+        long teid = view.teid();
+        GtpSession session = teid > 0 ? byRealFacingTeid.get(teid) : null;
+        // Only the session's real knows that TEID; from any other address it names no session.
+        return session != null && session.real.address().getAddress().equals(sender.getAddress()) ? session : null;
+    }
+
+    private InetSocketAddress relayRequest(GtpMessageView view, GtpSession session, InetSocketAddress sender)
+            throws DecodeException {
+        int version = view.version();
+        int realSequence = view.sequence();
+        if (realSequence < 0) {
+            throw new DecodeException(NO_SEQUENCE, "GTPv1 request of a real without sequence number");
+        }
+        long now = now();
+        GtpRelayedRequests.Relayed request = relayed.pending(sender, version, realSequence);
+        if (request != null) {
+            relayedRetransmissions.increment();
+        } else {
+            int type = view.messageTypeValue();
+            boolean delete = version == 2
+                    ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
+                            view.v2().endOffset(), V2_EBI, 0) >= 0
+                    : type == V1_DELETE_REQUEST;
+            request = relayed.add(sender, version, realSequence, session, delete, now);
+            relayedRequests.increment();
+        }
+        session.touch(now);
+        if (version != 0) {
+            view.setTeid(session.requesterTeid);
+        }
+        view.setSequence(request.sequence());
+        messages.count(view, -1, session.real, GtpMessageCounters.Initiator.REAL);
+        return session.requester;
+    }
+
+    private InetSocketAddress relayAnswer(GtpMessageView view, GtpRelayedRequests.Relayed request) throws DecodeException {
+        GtpSession session = request.session();
+        int version = view.version();
+        int cause = view.cause();
+        if (version != 0 && view.teid() != 0) {
+            view.setTeid(session.realTeid); // 0 stays 0: "no such context" (TS 29.060 §7.3.6)
+        }
+        view.setSequence(request.realSequence());
+        messages.count(view, cause, session.real, GtpMessageCounters.Initiator.REAL);
+        session.touch(now());
+        if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
+            end(session);
+        }
+        return request.realSender();
+    }
+
+    /** A session ended (Delete, idleness, restart of its real). */
+    private void end(GtpSession session) {
+        boolean removed = session.version == 0 ? v0Sessions.remove(session.directorTeid, session)
+                : sessions.remove(session.directorTeid, session);
+        if (removed) {
+            closed(session);
+        }
+    }
+
+    private void closed(GtpSession session) {
+        if (session.realFacingTeid != 0) {
+            byRealFacingTeid.remove(session.realFacingTeid, session);
+        }
+        session.real.sessionClosed();
+        open(session.real).decrementAndGet();
+        if (session.binding != null) {
+            ended(session.binding);
+        }
+    }
+
+    /** The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise). */
+    private void ended(String binding) {
+        Integer left = sessionsPerImsi.computeIfPresent(binding, (k, n) -> n > 1 ? n - 1 : null);
+        StickyTable table = sticky;
+        if (left == null && options.unstickOnDelete() && table != null) {
+            table.remove(imsiKey(binding));
+        }
+    }
+
+    /** The real restarted and lost its sessions: they end here too. */
+    @Override
+    public void realRestarted(RealServer real) {
+        super.realRestarted(real);
+        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
+            for (GtpSession session : table.values()) {
+                if (session.real == real && (session.version == 0 ? v0Sessions : sessions).remove(session.directorTeid,
+                        session)) {
+                    closed(session);
+                    purgedSessions.increment();
+                }
             }
         }
     }
 
     /**
-     * An accepted GTPv1 Update answer naming the GGSN's (possibly new) TEID-C and address: the session
-     * follows the new TEID, and the answer names the director's TEID and the virtual address again.
+     * Ends sessions idle for {@code session-idle} and forgets relayed requests that got no answer;
+     * at most once a second, whichever event loop comes first.
      */
-    private void relearn(GtpMessageView view, long directorTeid) throws DecodeException {
-        GtpControlEndpoint endpoint = view.senderControlPlane();
-        Session session = sessions.get(directorTeid);
-        if (endpoint == null || session == null) {
+    @Override
+    public void housekeep(long now) {
+        long due = nextSweepNanos.get();
+        if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
             return;
         }
-        sessions.replace(directorTeid, session, new Session(session.farm(), session.real(), endpoint.teid(),
-                session.imsi()));
-        GtpV1Ies.setTeidControlPlane(view.v1().buffer(), view.v1(), directorTeid);
-        if (vip != null) {
-            GtpV1Ies.setGsnAddress(view.v1().buffer(), view.v1(), 0, vip);
+        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos));
+        // Creates that were never answered (the engine expired them): their reservations go.
+        pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
+        pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
+        createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
+        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
+            for (GtpSession session : table.values()) {
+                if (now - session.lastSeenNanos > sessionIdleNanos && table.remove(session.directorTeid, session)) {
+                    closed(session);
+                    expiredSessions.increment();
+                }
+            }
         }
     }
 
-    /** The IMSI's last session ended: its binding ends too (unless configured otherwise). */
-    private void ended(String imsi) {
-        Integer left = sessionsPerImsi.computeIfPresent(imsi, (k, n) -> n > 1 ? n - 1 : null);
-        StickyTable table = sticky;
-        if (left == null && options.unstickOnDelete() && table != null) {
-            table.remove(imsiKey(imsi));
-        }
-    }
-
-    /** A director TEID for a new session: never 0, never one in use. */
-    private long allocate(Session session) {
+    /** A director TEID: never 0, never one in use on either side. */
+    private long allocateTeid() {
         while (true) {
             long teid = nextTeid.getAndIncrement() & 0xFFFF_FFFFL;
-            if (teid != 0 && sessions.putIfAbsent(teid, session) == null) {
+            if (teid != 0 && !sessions.containsKey(teid) && !byRealFacingTeid.containsKey(teid)
+                    && !pendingCreates.containsKey(teid)) {
                 return teid;
             }
         }

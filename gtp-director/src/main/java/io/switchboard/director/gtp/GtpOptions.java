@@ -2,7 +2,10 @@ package io.switchboard.director.gtp;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceOptions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,10 +29,47 @@ import java.util.Set;
  *                         node's Recovery value
  * @param unstickOnDelete  {@code gtp-inspect}: an IMSI's sticky binding ends when its last session is
  *                         deleted (else only after the sticky idle time)
+ * @param sessionIdle      {@code gtp-inspect}: a session that sees no message for this long ends (a
+ *                         lost Delete must not keep it, and its real's count, for ever)
+ * @param directorAddresses {@code gtp-inspect}: the addresses written into Create messages in place of
+ *                         the peers' control-plane addresses, at most one IPv4 and one IPv6; empty
+ *                         means the virtual address. Each must reach this virtual server's socket.
+ * @param apnMaps          {@code gtp-inspect}: creates whose APN matches a map are balanced in its farm
+ *                         instead of the virtual server's, the maps tried by ascending priority
  */
 public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1,
         Set<Integer> resourceCausesV2, List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery,
-        Optional<Path> recoveryFile, boolean unstickOnDelete) implements ServiceOptions {
+        Optional<Path> recoveryFile, boolean unstickOnDelete, Duration sessionIdle,
+        List<InetAddress> directorAddresses, List<ApnMap> apnMaps) implements ServiceOptions {
+
+    /**
+     * An APN map (IOS SLB {@code map ... gtp} with {@code apn}): creates whose APN Network Identifier
+     * matches {@code apn} go to {@code farm}.
+     *
+     * @param apn      a pattern over the dotted APN, case-insensitive, {@code *} any characters and
+     *                 {@code ?} one ({@code ims}, {@code *.corp}, {@code internet*})
+     * @param priority lower first; among equal priorities the first listed
+     */
+    public record ApnMap(String apn, String farm, int priority) {
+
+        public ApnMap {
+            if (apn.isEmpty() || farm.isEmpty()) {
+                throw new IllegalArgumentException("an APN map needs an apn pattern and a farm");
+            }
+        }
+
+        /** The pattern as a regular expression over the whole APN. */
+        public java.util.regex.Pattern regex() {
+            StringBuilder re = new StringBuilder();
+            for (char c : apn.toCharArray()) {
+                re.append(c == '*' ? ".*" : c == '?' ? "." : java.util.regex.Pattern.quote(String.valueOf(c)));
+            }
+            return java.util.regex.Pattern.compile(re.toString(), java.util.regex.Pattern.CASE_INSENSITIVE);
+        }
+    }
+
+    /** How long an idle {@code gtp-inspect} session lives by default: a day without any message. */
+    public static final Duration DEFAULT_SESSION_IDLE = Duration.ofHours(24);
 
     /** IOS SLB resource causes, TS 29.060 §7.7.1: no resources, system failure, addresses occupied, no memory. */
     public static final Set<Integer> DEFAULT_RESOURCE_CAUSES_V1 = Set.of(199, 204, 211, 212);
@@ -48,7 +88,42 @@ public record GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resou
                 Optional.empty(), true);
     }
 
+    /** Options with the default session idle time, written addresses the virtual address. */
+    public GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1, Set<Integer> resourceCausesV2,
+            List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery, Optional<Path> recoveryFile,
+            boolean unstickOnDelete) {
+        this(versions, reassign, resourceCausesV1, resourceCausesV2, carrierCodes, v0TidOrder, recovery,
+                recoveryFile, unstickOnDelete, DEFAULT_SESSION_IDLE, List.of());
+    }
+
+    /** Options without APN maps. */
+    public GtpOptions(Set<Integer> versions, int reassign, Set<Integer> resourceCausesV1, Set<Integer> resourceCausesV2,
+            List<String> carrierCodes, GtpV0TidOrder v0TidOrder, int recovery, Optional<Path> recoveryFile,
+            boolean unstickOnDelete, Duration sessionIdle, List<InetAddress> directorAddresses) {
+        this(versions, reassign, resourceCausesV1, resourceCausesV2, carrierCodes, v0TidOrder, recovery,
+                recoveryFile, unstickOnDelete, sessionIdle, directorAddresses, List.of());
+    }
+
+    /** The APN maps' farms, by the path of the key naming each. */
+    @Override
+    public java.util.Map<String, String> farmReferences() {
+        java.util.Map<String, String> farms = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < apnMaps.size(); i++) {
+            farms.put("gtp.apn-maps[" + i + "].farm", apnMaps.get(i).farm());
+        }
+        return farms;
+    }
+
     public GtpOptions {
+        directorAddresses = List.copyOf(directorAddresses);
+        apnMaps = List.copyOf(apnMaps); // in the order listed (the paths of farmReferences); tried by priority
+        if (sessionIdle.isNegative() || sessionIdle.isZero()) {
+            throw new IllegalArgumentException("session-idle must be > 0: " + sessionIdle);
+        }
+        if (directorAddresses.stream().filter(a -> a instanceof Inet4Address).count() > 1
+                || directorAddresses.stream().filter(a -> !(a instanceof Inet4Address)).count() > 1) {
+            throw new IllegalArgumentException("director-addresses: at most one IPv4 and one IPv6 address");
+        }
         versions = Set.copyOf(versions);
         resourceCausesV1 = Set.copyOf(resourceCausesV1);
         resourceCausesV2 = Set.copyOf(resourceCausesV2);

@@ -8,13 +8,24 @@ import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0Header;
 import io.switchboard.codec.gtp.v1.GtpV1Header;
 import io.switchboard.codec.gtp.v2.GtpV2Header;
+import io.switchboard.director.RealSelector;
+import io.switchboard.director.Selection;
+import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The transparent GTP plug-in ({@code service: gtp}): a Create PDP Context Request (v0, v1) or Create
@@ -49,6 +60,19 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     private final String[] carrierCodes;
     /** The Recovery value of the director's own Echo Responses. */
     private final int recovery;
+    /** GTPv2 load/overload control from the reals' answers; null until attached. */
+    private volatile GtpLoadFeedback loadFeedback;
+
+    /** An APN map, compiled. */
+    private record Mapped(java.util.regex.Pattern apn, String farm) {
+    }
+
+    /** By ascending priority (equal priorities in the order listed). */
+    private final List<Mapped> apnMaps;
+    private volatile String ownFarm;
+    /** A selector per farm an APN map names (other than the virtual server's), over the same table. */
+    private volatile Map<String, RealSelector> mappedSelectors = Map.of();
+    volatile Ticker ticker = Ticker.SYSTEM;
 
     GtpPlugin(GtpOptions options) {
         this.options = options;
@@ -58,7 +82,81 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
         this.idBits = options.serves(0) || options.serves(1) ? 16 : 24;
         this.carrierCodes = options.carrierCodes().toArray(new String[0]);
+        this.apnMaps = options.apnMaps().stream()
+                .sorted(java.util.Comparator.comparingInt(GtpOptions.ApnMap::priority))
+                .map(m -> new Mapped(m.regex(), m.farm())).toList();
     }
+
+    /** The load feedback (GTPv2 load/overload figures) and a selector for each farm an APN map names besides the virtual server's own. */
+    @Override
+    public void attach(PluginContext context) {
+        loadFeedback = new GtpLoadFeedback(context.farms(), context.ticker(), context.registry(), context.config().name());
+        this.ticker = context.ticker();
+        this.ownFarm = context.config().farm();
+        Map<String, RealSelector> selectors = new HashMap<>();
+        for (Mapped map : apnMaps) {
+            ServerFarm farm = context.farms().farm(map.farm());
+            if (farm == null) {
+                throw new IllegalArgumentException("virtual server " + context.config().name()
+                        + ": an APN map names no farm '" + map.farm() + "'");
+            }
+            if (!map.farm().equals(ownFarm)) {
+                selectors.putIfAbsent(map.farm(), new RealSelector(context.farms(), farm, context.sticky()));
+            }
+        }
+        this.mappedSelectors = Map.copyOf(selectors);
+    }
+
+    final long now() {
+        return ticker.nanos();
+    }
+
+    /** A create an APN map sends to another farm goes to that farm's pick. */
+    @Override
+    public StickyBinding route(ByteBuf request) throws DecodeException {
+        GtpMessageView view = view(request);
+        return view.isRequest() && view.createsTunnel() ? routeByApn(view) : null;
+    }
+
+    /**
+     * A create whose APN an APN map sends to another farm: that farm's selector picks the real (IMSI
+     * stickiness per farm, under {@code IMSI@farm}); null to balance in the virtual server's farm.
+     */
+    final StickyBinding routeByApn(GtpMessageView view) throws DecodeException {
+        String farm = mappedFarm(view);
+        String imsi = farm == null ? null : view.imsi();
+        if (imsi == null) {
+            return null; // no map applies (or no IMSI, which classify refuses for a primary create)
+        }
+        Selection selection = mappedSelectors.get(farm).select(imsiKey(bindingName(imsi, farm)), now());
+        if (selection == null) {
+            throw new DecodeException(DropReason.NO_REAL_AVAILABLE, "no real of farm " + farm
+                    + " (APN map) may take the create");
+        }
+        return new StickyBinding(selection.real().farm(), selection.real().id());
+    }
+
+    /** The farm other than the virtual server's that an APN map sends this create to, or null. */
+    final String mappedFarm(GtpMessageView view) throws DecodeException {
+        if (apnMaps.isEmpty()) {
+            return null;
+        }
+        String apn = view.apn();
+        if (apn == null) {
+            return null;
+        }
+        for (Mapped map : apnMaps) {
+            if (map.apn().matcher(apn).matches()) {
+                return map.farm().equals(ownFarm) ? null : map.farm();
+            }
+        }
+        return null;
+    }
+
+    static String bindingName(String imsi, String mappedFarm) {
+        return imsi == null ? null : mappedFarm == null ? imsi : imsi + "@" + mappedFarm;
+    }
+
 
     GtpOptions options() {
         return options;
@@ -103,8 +201,33 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         }
     }
 
+
+    /** The real's load figures are stale once it restarted (their sequence numbers restart too). */
+    @Override
+    public void realRestarted(RealServer real) {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.forget(real);
+        }
+    }
+
+    /** GTPv2 Load/Overload Control Information in any answer becomes the real's dynamic weight. */
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        GtpMessageView view = view(response);
+        if (feedback != null && view.version() == 2) {
+            feedback.observe(view.v2().buffer(), view.v2(), real);
+        }
+        return ResponseVerdict.RELAY;
+    }
+
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpLoadFeedback feedback = loadFeedback;
+        if (feedback != null) {
+            feedback.lapseIfDue();
+        }
         GtpMessageView view = view(datagram);
         if (!view.isRequest()) {
             throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "

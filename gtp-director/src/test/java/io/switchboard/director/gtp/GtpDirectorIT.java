@@ -8,28 +8,17 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.v0.GtpV0Tid;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
-import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -41,10 +30,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,7 +48,7 @@ class GtpDirectorIT {
     private static final int RECOVERY = 9;
 
     private static final Map<String, List<GtpResponder>> farms = new LinkedHashMap<>();
-    private static Vertx vertx;
+    private static GtpTestBed bed;
     private static Director director;
     private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -73,14 +59,8 @@ class GtpDirectorIT {
         farms.put("ggsn-libgtp", List.of(new GtpResponder(GtpV0TidOrder.LIBGTP_REVERSED),
                 new GtpResponder(GtpV0TidOrder.LIBGTP_REVERSED)));
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
-        for (var e : farms.entrySet()) {
-            List<RealConfig> reals = new ArrayList<>();
-            for (GtpResponder r : e.getValue()) {
-                reals.add(new RealConfig(InetAddress.getByName("127.0.0.1"), r.port(), 1, OptionalInt.empty(), true));
-            }
-            farmConfigs.put(e.getKey(), new FarmConfig(e.getKey(), PredictorKind.ROUNDROBIN,
-                    new FailureDetection(100, 1, Duration.ofMinutes(1)), reals, Optional.empty()));
-        }
+        farms.forEach((name, responders) -> farmConfigs.put(name, GtpTestBed.farm(name, PredictorKind.ROUNDROBIN,
+                Duration.ofMinutes(1), responders)));
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
         servers.put("gtp-c", server("gtp-c", "ggsn", new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of("26242", "26201"), GtpV0TidOrder.GSM_09_60, RECOVERY)));
@@ -88,30 +68,18 @@ class GtpDirectorIT {
                 GtpV0TidOrder.GSM_09_60, RECOVERY)));
         servers.put("gtp-v0-libgtp", server("gtp-v0-libgtp", "ggsn-libgtp", new GtpOptions(Set.of(0), 2, Set.of(),
                 Set.of(), List.of(), GtpV0TidOrder.LIBGTP_REVERSED, RECOVERY)));
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
-                servers), v -> new GtpService(), registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        bed = GtpTestBed.start(farms, farmConfigs, servers, new GtpService(), registry);
+        director = bed.director;
     }
 
-    private static VirtualServerConfig server(String name, String farm, GtpOptions options) throws IOException {
-        return new VirtualServerConfig(name, new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.GTP, farm,
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
-                Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, options);
+    private static VirtualServerConfig server(String name, String farm, GtpOptions options) {
+        return GtpTestBed.server(name, new InetSocketAddress("127.0.0.1", 0), ServiceKind.GTP, farm, options);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        for (List<GtpResponder> responders : farms.values()) {
-            for (GtpResponder r : responders) {
-                r.close();
-            }
+        if (bed != null) {
+            bed.close();
         }
     }
 

@@ -5,30 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.director.Director;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.ClusterConfig;
-import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.udp.DatagramService;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -39,10 +27,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +42,7 @@ class GtpInspectIT {
 
     private static final Duration ANSWER = Duration.ofSeconds(5);
     private static final Map<String, List<GtpResponder>> farms = new LinkedHashMap<>();
-    private static Vertx vertx;
+    private static GtpTestBed bed;
     private static Director director;
     private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -71,40 +56,24 @@ class GtpInspectIT {
         farms.get("refusing-v0").get(0).cause = 211;   // GSM 09.60: all dynamic PDP addresses occupied
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
+        InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
         for (var e : farms.entrySet()) {
-            List<RealConfig> reals = new ArrayList<>();
-            for (GtpResponder r : e.getValue()) {
-                reals.add(new RealConfig(InetAddress.getByName("127.0.0.1"), r.port(), 1, OptionalInt.empty(), true));
-            }
-            farmConfigs.put(e.getKey(), new FarmConfig(e.getKey(), PredictorKind.ROUNDROBIN,
-                    new FailureDetection(100, 1, Duration.ofMinutes(10)), reals, Optional.empty()));
-            servers.put(e.getKey(), new VirtualServerConfig(e.getKey(), new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
-                    ServiceKind.GTP_INSPECT, e.getKey(),
-                    Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
-                    Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, e.getKey().endsWith("v0")
+            farmConfigs.put(e.getKey(), GtpTestBed.farm(e.getKey(), PredictorKind.ROUNDROBIN, Duration.ofMinutes(10),
+                    e.getValue()));
+            servers.put(e.getKey(), GtpTestBed.server(e.getKey(), loopback, ServiceKind.GTP_INSPECT, e.getKey(),
+                    e.getKey().endsWith("v0")
                             ? new GtpOptions(Set.of(0), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, Set.of(), List.of(),
                                     io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60, 0)
                             : GtpOptions.DEFAULT));
         }
-        DatagramService service = new GtpInspectService();
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
-                servers), v -> service, registry, Ticker.SYSTEM);
-        vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        bed = GtpTestBed.start(farms, farmConfigs, servers, new GtpInspectService(), registry);
+        director = bed.director;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        for (List<GtpResponder> responders : farms.values()) {
-            for (GtpResponder r : responders) {
-                r.close();
-            }
+        if (bed != null) {
+            bed.close();
         }
     }
 
@@ -183,6 +152,31 @@ class GtpInspectIT {
         assertThat(metrics.reassignedCount()).isEqualTo(1);
         assertThat(binding(farm, refusedImsi).real()).as("the IMSI is now stuck to the real that accepted it")
                 .isEqualTo(real(farm, 1).id());
+        if (version != 0) {
+            // The resent create carried the director endpoint already: the same TEID-C went to both reals,
+            // and the session still knows the requester's own TEID and address, not the director's.
+            String imsi = refusedImsi;
+            byte[] refused = refusing.received.stream().filter(rx -> imsi.equals(rx.imsi())).findFirst().orElseThrow()
+                    .bytes();
+            byte[] accepted = accepting.received.stream().filter(rx -> imsi.equals(rx.imsi())).findFirst()
+                    .orElseThrow().bytes();
+            assertThat(senderControlPlane(accepted)).isEqualTo(senderControlPlane(refused));
+            assertThat(senderControlPlane(accepted).address()).isEqualTo(vip(farm).getAddress());
+            GtpSession session = ((GtpInspectPlugin) director.virtualServers().get(farm).plugin()).sessionTable()
+                    .values().stream().filter(s -> imsi.equals(s.imsi)).findFirst().orElseThrow();
+            assertThat(session.requesterTeid).isEqualTo(version == 1 ? 0x2005 : 0x3000);
+            assertThat(session.requester).isEqualTo(new InetSocketAddress("127.0.0.20", 2123));
+            assertThat(session.real).isSameAs(real(farm, 1));
+        }
+    }
+
+    private static io.switchboard.codec.gtp.GtpControlEndpoint senderControlPlane(byte[] message) throws Exception {
+        var buf = io.netty.buffer.Unpooled.wrappedBuffer(message);
+        try {
+            return new io.switchboard.codec.gtp.GtpMessageView().wrap(buf).senderControlPlane();
+        } finally {
+            buf.release();
+        }
     }
 
     @Test

@@ -17,6 +17,14 @@ final class GtpMessages {
 
     /** TS 29.060 §7.3.1 Create PDP Context Request, header TEID 0 (a primary context). */
     static byte[] v1CreateRequest(String imsi, int sequence, int nsapi) {
+        return v1CreateRequest(imsi, sequence, nsapi, new byte[] {127, 0, 0, 20});
+    }
+
+    /**
+     * A Create PDP Context Request from an SGSN at {@code sgsnAddress} (4 or 16 octets), for signalling
+     * and user traffic; TEID-C 0x2000 + NSAPI, TEID Data I 0x1000 + NSAPI.
+     */
+    static byte[] v1CreateRequest(String imsi, int sequence, int nsapi, byte[] sgsnAddress) {
         ByteArrayOutputStream ies = new ByteArrayOutputStream();
         ies.write(2);                                     // IMSI, TV 8 octets TBCD
         ies.writeBytes(GtpTbcd.encode(imsi, 8));
@@ -27,8 +35,10 @@ final class GtpMessages {
         ies.write(17);                                    // TEID Control Plane
         ies.writeBytes(int32(0x2000 + nsapi));
         ies.writeBytes(new byte[] {20, (byte) nsapi});    // NSAPI
-        ies.writeBytes(new byte[] {(byte) 133, 0, 4, 127, 0, 0, 20}); // GSN Address control plane
-        ies.writeBytes(new byte[] {(byte) 133, 0, 4, 127, 0, 0, 20}); // GSN Address user plane
+        for (int plane = 0; plane < 2; plane++) {          // GSN Address: control plane, then user plane
+            ies.writeBytes(new byte[] {(byte) 133, 0, (byte) sgsnAddress.length});
+            ies.writeBytes(sgsnAddress);
+        }
         return v1(16, 0, sequence, ies.toByteArray());
     }
 
@@ -63,15 +73,40 @@ final class GtpMessages {
 
     /** TS 29.274 §7.2.1 Create Session Request: IMSI, sender F-TEID (S11 MME), APN. */
     static byte[] v2CreateRequest(String imsi, int sequence) {
+        return v2CreateRequest(imsi, sequence, 0x3000, new byte[] {127, 0, 0, 20}, null);
+    }
+
+    /** A Create Session Request whose sender F-TEID (S11 MME) carries {@code ipv4} and/or {@code ipv6}. */
+    static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6) {
+        return v2CreateRequest(imsi, sequence, mmeTeid, ipv4, ipv6, "internet");
+    }
+
+    /** A Create Session Request for {@code apn} (TS 29.274 §8.6: labels as in DNS). */
+    static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6, String apn) {
         ByteArrayOutputStream ies = new ByteArrayOutputStream();
         byte[] digits = GtpTbcd.encode(imsi, 8);
         ies.writeBytes(new byte[] {1, 0, 8, 0});          // IMSI, instance 0
         ies.writeBytes(digits);
-        ies.writeBytes(new byte[] {87, 0, 9, 0, (byte) 0x8a}); // F-TEID: IPv4, interface 10 (S11 MME GTP-C)
-        ies.writeBytes(int32(0x3000));
-        ies.writeBytes(new byte[] {127, 0, 0, 20});
-        ies.writeBytes(new byte[] {71, 0, 9, 0, 8, 'i', 'n', 't', 'e', 'r', 'n', 'e', 't'}); // APN
+        ies.writeBytes(fteid(0, 10, mmeTeid, ipv4, ipv6)); // interface 10: S11 MME GTP-C
+        byte[] name = io.switchboard.codec.gtp.GtpApn.encode(apn);
+        ies.writeBytes(new byte[] {71, 0, (byte) name.length, 0});               // APN
+        ies.writeBytes(name);
         return v2(32, 0L, sequence, ies.toByteArray());
+    }
+
+    /** TS 29.274 §8.22 F-TEID: flags V4 0x80, V6 0x40, interface type; TEID; IPv4; IPv6. */
+    static byte[] fteid(int instance, int interfaceType, long teid, byte[] ipv4, byte[] ipv6) {
+        int length = 5 + (ipv4 == null ? 0 : 4) + (ipv6 == null ? 0 : 16);
+        ByteBuffer b = ByteBuffer.allocate(4 + length);
+        b.put((byte) 87).putShort((short) length).put((byte) instance)
+                .put((byte) ((ipv4 == null ? 0 : 0x80) | (ipv6 == null ? 0 : 0x40) | interfaceType)).putInt((int) teid);
+        if (ipv4 != null) {
+            b.put(ipv4);
+        }
+        if (ipv6 != null) {
+            b.put(ipv6);
+        }
+        return b.array();
     }
 
     /** TS 29.274 §7.2.2 Create Session Response with {@code cause}, header TEID = the MME's. */
@@ -102,7 +137,13 @@ final class GtpMessages {
 
     /** GSM 09.60 §7.5.1 Create PDP Context Request: the IMSI is in the TID, written in {@code order}. */
     static byte[] v0CreateRequest(String imsi, int nsapi, int sequence, GtpV0TidOrder order) {
-        byte[] ies = {14, 7, 15, (byte) 0xfd, (byte) 133, 0, 4, 127, 0, 0, 20};
+        return v0CreateRequest(imsi, nsapi, sequence, order, new byte[] {127, 0, 0, 20});
+    }
+
+    /** A GTPv0 create from an SGSN whose signalling address (the first GSN Address) is {@code sgsnAddress}. */
+    static byte[] v0CreateRequest(String imsi, int nsapi, int sequence, GtpV0TidOrder order, byte[] sgsnAddress) {
+        byte[] ies = {14, 7, 15, (byte) 0xfd, (byte) 133, 0, 4, sgsnAddress[0], sgsnAddress[1], sgsnAddress[2],
+            sgsnAddress[3]};
         return v0(16, sequence, GtpV0Tid.of(imsi, nsapi, order), ies);
     }
 

@@ -38,10 +38,15 @@ final class GtpResponder implements AutoCloseable {
     private final Thread thread;
 
     GtpResponder(GtpV0TidOrder tidOrder) throws IOException {
+        this(tidOrder, "127.0.0.1");
+    }
+
+    /** A responder on {@code address} (an ephemeral port). */
+    GtpResponder(GtpV0TidOrder tidOrder, String address) throws IOException {
         this.tidOrder = tidOrder;
         this.cause = 128;
         this.v2Cause = 16;
-        socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        socket = new DatagramSocket(new InetSocketAddress(address, 0));
         thread = new Thread(this::serve, "gtp-responder-" + socket.getLocalPort());
         thread.setDaemon(true);
         thread.start();
@@ -82,10 +87,16 @@ final class GtpResponder implements AutoCloseable {
                             Arrays.copyOf(in.getData(), in.getLength())));
                     if (view.version() == 1 && view.messageTypeValue() == 20) {
                         answer = GtpMessages.v1(21, 0x2000, view.sequence(), new byte[] {1, (byte) deleteCause});
+                    } else if (view.version() == 0 && view.messageTypeValue() == 20) {
+                        answer = GtpMessages.v0(21, view.sequence(), view.v0().tid(), new byte[] {1, (byte) 128});
                     } else if (view.version() == 1 && view.messageTypeValue() == 18) {
                         // TS 29.060 §7.3.4: accepted, with a new TEID-C (teid() + 1) and the same address.
                         answer = GtpMessages.v1CreateResponse(view.sequence(), 128, 0x2000, teid() + 1, ADDRESS);
                         answer[1] = 19;
+                    } else if (view.version() == 2 && view.messageTypeValue() == 34) {
+                        // TS 29.274 §7.2.8: accepted, with a new sender F-TEID (teid() + 1).
+                        answer = GtpMessages.v2CreateResponse(view.sequence(), 16, 0x3000, teid() + 1, ADDRESS);
+                        answer[1] = 35;
                     } else if (view.version() == 2 && view.messageTypeValue() == 36) {
                         answer = GtpMessages.v2(37, 0x3000, view.sequence(),
                                 new byte[] {2, 0, 2, 0, (byte) (deleteCause == 192 ? 64 : 16), 0});
@@ -117,6 +128,11 @@ final class GtpResponder implements AutoCloseable {
                 // closed
             }
         }
+    }
+
+    /** Sends a request of this real's own (GGSN/PGW-initiated) from its socket. */
+    void send(byte[] request, InetSocketAddress to) throws IOException {
+        socket.send(new DatagramPacket(request, request.length, to));
     }
 
     @Override

@@ -139,7 +139,7 @@ class OsmoGgsnIT {
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
 
-    private static String ggsnConfig(int index, String address, Path home, String tun) {
+    static String ggsnConfig(int index, String address, Path home, String tun) {
         return String.join("\n",
                 "log stderr",
                 " logging filter all 1",
@@ -312,6 +312,16 @@ class OsmoGgsnIT {
             }
         }
         assertThat(created).isEqualTo(contexts);
+        // The Create requests named the director, not sgsnemu, as the SGSN: the GGSNs that took contexts
+        // discovered the virtual address as their SGSN peer (sgsn.c: "SGSN(addr): Discovered").
+        for (int i = 0; i < GGSNS.length; i++) {
+            String log = log(i);
+            assertThat(log).as("%s never learnt sgsnemu's own address from the inspect run", GGSNS[i])
+                    .doesNotContain("SGSN(" + SGSNS[2] + ")");
+            if (events(i, CREATED).keySet().stream().anyMatch(imsi -> imsi.startsWith("2624200000005"))) {
+                assertThat(log).as("log of %s", GGSNS[i]).contains("SGSN(" + INSPECT_VIP + "): Discovered");
+            }
+        }
         // sgsnemu's view: every context created, and every Delete answered with cause 128 (through the VIP).
         String sgsn = Files.readString(sgsnLog);
         assertThat(Pattern.compile("Received create PDP context response").matcher(sgsn).results().count())

@@ -33,6 +33,16 @@ public final class GtpBytes {
         }
     }
 
+    /**
+     * {@link #requireWithin(int, int, int, String)} for an element of type {@code type}: the message
+     * ({@code what} and the type) is only built when the check fails, since IE walks run per packet.
+     */
+    public static void requireWithin(int offset, int need, int end, String what, int type) throws DecodeException {
+        if (need < 0 || end - offset < need) {
+            throw DecodeException.truncated(what + type, offset, need, Math.max(end - offset, 0));
+        }
+    }
+
     public static DecodeException malformed(String message) {
         return new DecodeException(DropReason.MALFORMED, message);
     }

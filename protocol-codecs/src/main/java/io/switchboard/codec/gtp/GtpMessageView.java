@@ -3,6 +3,7 @@ package io.switchboard.codec.gtp;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.v0.GtpV0Codec;
+import io.switchboard.codec.gtp.v0.GtpV0IeType;
 import io.switchboard.codec.gtp.v0.GtpV0Header;
 import io.switchboard.codec.gtp.v0.GtpV0MessageType;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
@@ -165,6 +166,42 @@ public final class GtpMessageView {
             case 1 -> v1.messageType().isKnown() ? GtpV1Ies.imsi(v1.buffer(), v1) : null;
             default -> v2.messageType().isKnown() ? GtpV2Ies.imsi(v2.buffer(), v2) : null;
         };
+    }
+
+    /**
+     * The Access Point Name of this message in dotted form (v0 GSM 09.60 §7.9.22 and v1 TS 29.060
+     * §7.7.30: IE 131; v2 TS 29.274 §8.6: IE 71 instance 0), or {@code null} when it has none or the
+     * name is not a clean label sequence.
+     */
+    public String apn() throws DecodeException {
+        ByteBuf buf;
+        int ie;
+        int value;
+        int length;
+        switch (version()) {
+            case 0 -> {
+                buf = v0.buffer();
+                ie = v0.messageType().isKnown() ? GtpV1Ies.indexOf(buf, v0.bodyOffset(), v0.endOffset(),
+                        GtpV0IeType.APN.value(), 0, GtpV0Codec.TV_LENGTHS) : -1;
+                value = ie + 3;
+                length = ie < 0 ? 0 : buf.getUnsignedShort(ie + 1);
+            }
+            case 1 -> {
+                buf = v1.buffer();
+                ie = v1.messageType().isKnown() ? GtpV1Ies.indexOf(buf, v1.bodyOffset(), v1.endOffset(),
+                        GtpV1IeType.APN.value(), 0) : -1;
+                value = ie + 3;
+                length = ie < 0 ? 0 : buf.getUnsignedShort(ie + 1);
+            }
+            default -> {
+                buf = v2.buffer();
+                ie = v2.messageType().isKnown() ? GtpV2Ies.indexOf(buf, v2.bodyOffset(), v2.endOffset(),
+                        GtpV2IeType.APN.value(), 0) : -1;
+                value = ie + GtpV2Ies.IE_HEADER_LENGTH;
+                length = ie < 0 ? 0 : GtpV2Ies.valueLength(buf, ie);
+            }
+        }
+        return ie < 0 || length == 0 ? null : GtpApn.decode(GtpBytes.copy(buf, value, length));
     }
 
     /** The cause value of a response (v0/v1 IE 1, v2 IE 2 instance 0), or -1. */

@@ -1,6 +1,8 @@
 package io.switchboard.codec.gtp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Telephony BCD (TS 29.002 TBCD-STRING, used for IMSI and MSISDN): two digits per octet, the first
@@ -9,7 +11,7 @@ import io.netty.buffer.ByteBuf;
  */
 public final class GtpTbcd {
 
-    private static final char[] DIGITS = {
+    private static final byte[] DIGITS = {
         '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#', 'a', 'b', 'c'};
 
     private GtpTbcd() {
@@ -17,33 +19,28 @@ public final class GtpTbcd {
 
     /** Decodes {@code length} octets at {@code offset}; stops at the first filler nibble. */
     public static String decode(ByteBuf buf, int offset, int length) {
-        StringBuilder digits = new StringBuilder(length * 2);
+        // Per request on the director's path (the IMSI of every create): digits into one array,
+        // then one String, without a StringBuilder's per-character checks.
+        byte[] digits = new byte[length * 2];
+        int n = 0;
         for (int i = 0; i < length; i++) {
             int b = buf.getUnsignedByte(offset + i);
-            if (!appendNibble(digits, b & 0x0F) || !appendNibble(digits, b >> 4)) {
+            int low = b & 0x0F;
+            int high = b >> 4;
+            if (low == 0x0F) {
                 break;
             }
+            digits[n++] = DIGITS[low];
+            if (high == 0x0F) {
+                break;
+            }
+            digits[n++] = DIGITS[high];
         }
-        return digits.toString();
+        return new String(digits, 0, n, StandardCharsets.ISO_8859_1);
     }
 
     public static String decode(byte[] bytes, int offset, int length) {
-        StringBuilder digits = new StringBuilder(length * 2);
-        for (int i = 0; i < length; i++) {
-            int b = bytes[offset + i] & 0xFF;
-            if (!appendNibble(digits, b & 0x0F) || !appendNibble(digits, b >> 4)) {
-                break;
-            }
-        }
-        return digits.toString();
-    }
-
-    private static boolean appendNibble(StringBuilder digits, int nibble) {
-        if (nibble == 0x0F) {
-            return false;
-        }
-        digits.append(DIGITS[nibble]);
-        return true;
+        return decode(Unpooled.wrappedBuffer(bytes), offset, length);
     }
 
     /** Encodes into exactly {@code octets} bytes, filling unused nibbles with 0xF. */

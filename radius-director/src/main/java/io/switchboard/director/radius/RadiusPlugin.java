@@ -404,6 +404,15 @@ final class RadiusPlugin implements TransactionPlugin {
         return response.getUnsignedByte(response.readerIndex() + 1);
     }
 
+    /** The real signs its answer with its secret over the forwarded request's identifier and authenticator. */
+    @Override
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+            throws DecodeException {
+        Context request = (Context) context;
+        RadiusAuthenticators.resignResponse(RadiusView.wrap(answer), (int) (transactionId & 0xff),
+                request.forwardedAuthenticator, request.realSecret);
+    }
+
     @Override
     public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
         Context request = (Context) context;

@@ -2,6 +2,7 @@ package io.switchboard.app.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.director.Director;
+import io.switchboard.pcap.DebugCaptures;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.StickyKind;
@@ -35,15 +36,23 @@ public final class AdminServer extends VerticleBase {
     private final Director director;
     private final PrometheusMeterRegistry registry;
     private final java.util.function.Supplier<JsonObject> cluster;
+    private final DebugCaptures captures;
     private HttpServer server;
 
     /** @param cluster the cluster's state as {@code GET /api/v1/cluster} shows it */
     public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
             java.util.function.Supplier<JsonObject> cluster) {
+        this(config, director, registry, cluster, null);
+    }
+
+    /** @param captures the node's debug captures, or null to serve no capture endpoints */
+    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
+            java.util.function.Supplier<JsonObject> cluster, DebugCaptures captures) {
         this.config = config;
         this.director = director;
         this.registry = registry;
         this.cluster = cluster;
+        this.captures = captures;
     }
 
     public InetSocketAddress localAddress() {
@@ -92,6 +101,12 @@ public final class AdminServer extends VerticleBase {
         }));
         router.get("/api/v1/sticky/imsi/:imsi").handler(this::imsiBindings);
         router.get("/api/v1/sessions").handler(this::sessions);
+        if (captures != null) {
+            // Opening files and waiting for the writer to finish: off the event loop.
+            router.get("/api/v1/capture").blockingHandler(ctx -> json(ctx, 200, new JsonArray(captures.status())));
+            router.post("/api/v1/capture/:vserver/start").blockingHandler(ctx -> capture(ctx, true));
+            router.post("/api/v1/capture/:vserver/stop").blockingHandler(ctx -> capture(ctx, false));
+        }
         return vertx.createHttpServer()
                 .requestHandler(router)
                 .listen(config.listen().port(), config.listen().address().getHostAddress())
@@ -297,6 +312,18 @@ public final class AdminServer extends VerticleBase {
             action.accept(table, StickyKey.parse(kind, keyText));
         } catch (IllegalArgumentException e) {
             error(ctx, 400, e.getMessage());
+        }
+    }
+
+    /** Starts or stops the debug capture of a virtual server: 200 with its files and counts, 404, or 500. */
+    private void capture(RoutingContext ctx, boolean start) {
+        String vserver = ctx.pathParam("vserver");
+        try {
+            json(ctx, 200, new JsonObject(start ? captures.start(vserver) : captures.stop(vserver)));
+        } catch (IllegalArgumentException e) {
+            error(ctx, 404, e.getMessage());
+        } catch (java.io.IOException e) {
+            error(ctx, 500, "cannot capture " + vserver + ": " + e.getMessage());
         }
     }
 

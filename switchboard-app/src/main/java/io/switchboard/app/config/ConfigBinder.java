@@ -10,6 +10,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
@@ -44,21 +45,24 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "probes", "farms",
-            "virtual-servers", "firewall-farms", "vpn-farms");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "debug-capture", "probes",
+            "farms", "virtual-servers", "firewall-farms", "vpn-farms");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
+    static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
             "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
-            "home-address", "home-agent", "nai", "spi", "key", "expect-code");
+            "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
+            "purge-on-restart");
     /** The keys each probe type takes besides the common ones. */
     private static final Map<String, List<String>> PROBE_TYPE_KEYS = Map.of(
             "ping", List.of(), "tcp", List.of(), "http", List.of("path", "expect-status", "host"),
             "dns", List.of("name", "expect-address"), "udp", List.of("send", "expect"),
             "radius", List.of("secret", "user", "password"),
-            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"));
+            "mip", List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"),
+            "gtp-echo", List.of("version", "recovery", "purge-on-restart"));
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
@@ -136,9 +140,11 @@ final class ConfigBinder {
         if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
             error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
         }
+        DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
+                .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                dispatched));
+                debugCapture, dispatched));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -213,6 +219,27 @@ final class ConfigBinder {
             error(path, e.getMessage());
             return false;
         }
+    }
+
+    private DebugCaptureConfig debugCapture(Section s) {
+        DebugCaptureConfig d = DebugCaptureConfig.DEFAULT;
+        java.util.Set<String> start = new java.util.LinkedHashSet<>();
+        s.list("start").ifPresent(names -> {
+            for (int i = 0; i < names.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("start"), i);
+                Section.string(names.get(i), path, errors).ifPresent(name -> {
+                    if (!servers.containsKey(name)) {
+                        error(path, "no virtual server named '" + name + "'");
+                    }
+                    start.add(name);
+                });
+            }
+        });
+        return new DebugCaptureConfig(s.string("directory").map(java.nio.file.Path::of).orElse(d.directory()),
+                s.integer("file-megabytes", 1, 4096).map(mb -> (long) mb << 20).orElse(d.fileBytes()),
+                s.integer("files", 1, 1000).orElse(d.files()),
+                s.integer("queue", 1024, 1 << 20).orElse(d.queue()),
+                start);
     }
 
     private AdminConfig admin(Section s) {
@@ -508,6 +535,7 @@ final class ConfigBinder {
             case "dns" -> dnsCheck(s);
             case "radius" -> radiusCheck(s);
             case "mip" -> mobileIpCheck(s);
+            case "gtp-echo" -> gtpEchoCheck(s);
             default -> udpCheck(s);
         };
         check.ifPresent(c -> probes.put(name, new ProbeConfig(name, c, interval, timeout, failures, port)));
@@ -566,6 +594,22 @@ final class ConfigBinder {
                 : Optional.empty();
     }
 
+    /** A GTP Echo probe with restart-counter tracking. */
+    private Optional<ProbeCheck> gtpEchoCheck(Section s) {
+        if (!s.require("version", "required for a gtp-echo probe: 1 (GTPv1-C, GGSNs) or 2 (GTPv2-C, PGWs/SGWs)")) {
+            return Optional.empty();
+        }
+        Optional<Integer> version = s.integer("version", 1, 2);
+        Optional<Integer> recovery = s.has("recovery") ? s.integer("recovery", 0, 255) : Optional.of(0);
+        if (s.has("recovery") && version.isPresent() && version.get() == 1) {
+            error(s.pathOf("recovery"), "only for version 2 (a GTPv1 Echo Request carries no Recovery)");
+            return Optional.empty();
+        }
+        Optional<Boolean> purge = s.has("purge-on-restart") ? s.bool("purge-on-restart") : Optional.of(true);
+        return version.isPresent() && recovery.isPresent() && purge.isPresent()
+                ? Optional.of(new ProbeCheck.GtpEcho(version.get(), recovery.get(), purge.get())) : Optional.empty();
+    }
+
     private Optional<InetAddress> ipv4(String text, String path) {
         try {
             InetAddress address = AddressLiterals.parseAddress(text);
@@ -621,6 +665,16 @@ final class ConfigBinder {
                 error(serverPath(server.name(), "farm"), "no farm named '" + farm + "'");
             }
         }));
+        servers.values().forEach(server -> optionFarms(server).forEach((key, farm) -> {
+            if (!farmNames.contains(farm)) {
+                error(serverPath(server.name(), key), "no farm named '" + farm + "'");
+            }
+        }));
+    }
+
+    /** The farms a server's service options send to (GTP APN maps), by the key that names each. */
+    private static Map<String, String> optionFarms(ServerDraft server) {
+        return server.config().map(c -> c.options().farmReferences()).orElse(Map.of());
     }
 
     private void checkBackups() {
@@ -673,18 +727,23 @@ final class ConfigBinder {
             }
             ServiceKind service = server.service().get();
             Set<String> visited = new LinkedHashSet<>();
-            for (String farmName = server.farm().get(); farmName != null && visited.add(farmName);
-                    farmName = backupOf(farmName)) {
-                FarmDraft farm = farms.get(farmName);
-                if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
-                    continue;
+            List<String> starts = new ArrayList<>(List.of(server.farm().get()));
+            starts.addAll(optionFarms(server).values());
+            for (String start : starts) {
+                for (String farmName = start; farmName != null && visited.add(farmName);
+                        farmName = backupOf(farmName)) {
+                    FarmDraft farm = farms.get(farmName);
+                    if (farm == null || farm.predictor().isEmpty() || service.allows(farm.predictor().get())) {
+                        continue;
+                    }
+                    String how = farmName.equals(server.farm().get()) ? ""
+                            : farmName.equals(start) ? " through its options"
+                            : " through the backup chain of farm '" + start + "'";
+                    error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
+                            + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
+                            + service.configName() + " allows: "
+                            + names(service.allowedPredictors(), PredictorKind::configName) + ")");
                 }
-                String how = farmName.equals(server.farm().get()) ? ""
-                        : " through the backup chain of farm '" + server.farm().get() + "'";
-                error(farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
-                        + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
-                        + service.configName() + " allows: "
-                        + names(service.allowedPredictors(), PredictorKind::configName) + ")");
             }
         }
     }

@@ -4,7 +4,10 @@ import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.gtp.GtpOptions;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -21,7 +24,10 @@ import java.util.regex.Pattern;
 final class GtpOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
-            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete");
+            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete", "session-idle", "director-addresses", "apn-maps");
+    static final List<String> APN_MAP_KEYS = List.of("apn", "farm", "priority");
+    /** Labels of letters, digits and hyphens (TS 23.003 §9.1), with the pattern's * and ?. */
+    private static final Pattern APN_PATTERN = Pattern.compile("[A-Za-z0-9*?-]+(\\.[A-Za-z0-9*?-]+)*");
     static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
 
@@ -126,11 +132,92 @@ final class GtpOptionsBinder implements ServiceOptionsBinder {
             ok &= read.isPresent();
             unstick = read.orElse(unstick);
         }
+        Duration sessionIdle = d.sessionIdle();
+        if (s.has("session-idle")) {
+            Optional<Duration> read = s.positiveDuration("session-idle");
+            ok &= read.isPresent();
+            sessionIdle = read.orElse(sessionIdle);
+        }
+        List<InetAddress> directorAddresses = d.directorAddresses();
+        if (s.has("director-addresses")) {
+            Optional<List<InetAddress>> read = directorAddresses(s);
+            ok &= read.isPresent();
+            directorAddresses = read.orElse(directorAddresses);
+        }
+        List<GtpOptions.ApnMap> apnMaps = List.of();
+        if (s.has("apn-maps")) {
+            Optional<List<GtpOptions.ApnMap>> read = apnMaps(s);
+            ok &= read.isPresent();
+            apnMaps = read.orElse(apnMaps);
+        }
         if (!ok) {
             return Optional.empty();
         }
         return Optional.of(new GtpOptions(versions, reassign, causesV1, causesV2, carrierCodes, order, recovery,
-                recoveryFile, unstick));
+                recoveryFile, unstick, sessionIdle, directorAddresses, apnMaps));
+    }
+
+    /** {@code [{ apn: PATTERN, farm: NAME, priority: N }]}; the farms are checked by the loader. */
+    private static Optional<List<GtpOptions.ApnMap>> apnMaps(Section s) {
+        Optional<List<YamlNode>> items = s.list("apn-maps");
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        int before = s.errors().size();
+        List<GtpOptions.ApnMap> maps = new ArrayList<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            String path = ConfigPath.index(s.pathOf("apn-maps"), i);
+            Optional<Section> opened = Section.open(items.get().get(i), path, s.errors(), APN_MAP_KEYS);
+            if (opened.isEmpty()) {
+                continue;
+            }
+            Section m = opened.get();
+            Optional<String> apn = m.require("apn", "required") ? m.string("apn") : Optional.empty();
+            Optional<String> farm = m.require("farm", "required") ? m.string("farm") : Optional.empty();
+            int priority = m.has("priority") ? m.integer("priority", 0, 1000).orElse(-1) : 0;
+            if (apn.isPresent() && !APN_PATTERN.matcher(apn.get()).matches()) {
+                m.error(m.pathOf("apn"), "'" + apn.get() + "' is no APN pattern (dot-separated labels of letters,"
+                        + " digits, '-', with * and ?)");
+                apn = Optional.empty();
+            }
+            if (apn.isPresent() && farm.isPresent() && priority >= 0) {
+                maps.add(new GtpOptions.ApnMap(apn.get(), farm.get(), priority));
+            }
+        }
+        return s.errors().size() == before ? Optional.of(maps) : Optional.empty();
+    }
+
+    /** At most one IPv4 and one IPv6 address literal. */
+    private static Optional<List<InetAddress>> directorAddresses(Section s) {
+        Optional<List<YamlNode>> items = s.list("director-addresses");
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ConfigError> problems = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < items.get().size(); i++) {
+            String path = ConfigPath.index(s.pathOf("director-addresses"), i);
+            Optional<String> text = Section.string(items.get().get(i), path, problems);
+            if (text.isEmpty()) {
+                continue;
+            }
+            try {
+                InetAddress address = AddressLiterals.parseAddress(text.get());
+                boolean v4 = address instanceof Inet4Address;
+                if (address.isAnyLocalAddress()) {
+                    problems.add(new ConfigError(path, "'" + text.get() + "': peers cannot send to a wildcard address"));
+                } else if (addresses.stream().anyMatch(a -> (a instanceof Inet4Address) == v4)) {
+                    problems.add(new ConfigError(path, "a second " + (v4 ? "IPv4" : "IPv6")
+                            + " address: give at most one of each family"));
+                } else {
+                    addresses.add(address);
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(new ConfigError(path, e.getMessage()));
+            }
+        }
+        problems.forEach(p -> s.error(p.path(), p.message()));
+        return problems.isEmpty() ? Optional.of(addresses) : Optional.empty();
     }
 
     /** A list of distinct integers in {@code min..max}; empty after an error. */

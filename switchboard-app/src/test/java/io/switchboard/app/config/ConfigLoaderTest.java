@@ -201,6 +201,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void debugCaptureIsOffByDefaultAndBindsItsKeys() {
+        SwitchboardConfig defaults = ALL_SERVICES.parse(GGSN_FARM + GTP_SERVER);
+        assertThat(defaults.debugCapture()).isEqualTo(io.switchboard.director.config.DebugCaptureConfig.DEFAULT);
+        assertThat(defaults.debugCapture().start()).isEmpty();
+        SwitchboardConfig set = ALL_SERVICES.parse("""
+                debug-capture: { directory: /var/tmp/cap, file-megabytes: 16, files: 3, queue: 4096, start: [gtp-c] }
+                """ + GGSN_FARM + GTP_SERVER);
+        assertThat(set.debugCapture()).isEqualTo(new io.switchboard.director.config.DebugCaptureConfig(
+                Path.of("/var/tmp/cap"), 16L << 20, 3, 4096, java.util.Set.of("gtp-c")));
+        assertThat(errors("""
+                debug-capture: { file-megabytes: 0, files: 0, queue: 10, start: [nowhere], size: 1 }
+                """ + GGSN_FARM + GTP_SERVER)).containsExactlyInAnyOrder(
+                "debug-capture.size: unknown key (known: directory, file-megabytes, files, queue, start)",
+                "debug-capture.file-megabytes: must be 1..4096",
+                "debug-capture.files: must be 1..1000",
+                "debug-capture.queue: must be 1024..1048576",
+                "debug-capture.start[0]: no virtual server named 'nowhere'");
+    }
+
+    @Test
     void loadsFromPathAndReportsUnreadableFiles(@TempDir Path dir) {
         assertThatThrownBy(() -> ALL_SERVICES.load(dir.resolve("absent.yaml")))
                 .isInstanceOf(ConfigException.class)
@@ -215,7 +235,7 @@ class ConfigLoaderTest {
                 () -> ALL_SERVICES.load(resource("many-errors.yaml")));
 
         List<String> expected = List.of(
-                "clustr: unknown key (known: cluster, admin, route-health, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
+                "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
                 "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
@@ -329,7 +349,7 @@ class ConfigLoaderTest {
                         sticky: { key: imsi, idle: 1h, ttl: 5m }
                         stiky: {}
                     """)).containsExactly(
-                    "clustr: unknown key (known: cluster, admin, route-health, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
+                    "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",

@@ -56,7 +56,7 @@ class GtpOptionsBinderTest {
     }
 
     @Test
-    void everyKeyIsRead() {
+    void everyKeyIsRead() throws Exception {
         ServiceOptions options = options("gtp", """
                 gtp:
                   versions: [0]
@@ -67,10 +67,18 @@ class GtpOptionsBinderTest {
                   recovery: 42
                   recovery-file: /var/lib/switchboard/gtp-v0.recovery
                   unstick-on-delete: false
+                  session-idle: 2h
+                  director-addresses: [192.0.2.10, "2001:db8::10"]
+                  apn-maps:
+                    - { apn: "ims*", farm: ggsn, priority: 1 }
+                    - { apn: internet.mnc042.mcc262.gprs, farm: ggsn }
                 """);
         assertThat(options).isEqualTo(new GtpOptions(Set.of(0), 1, Set.of(199), Set.of(73),
                 List.of("26242", "310260"), GtpV0TidOrder.LIBGTP_REVERSED, 42,
-                Optional.of(Path.of("/var/lib/switchboard/gtp-v0.recovery")), false));
+                Optional.of(Path.of("/var/lib/switchboard/gtp-v0.recovery")), false, java.time.Duration.ofHours(2),
+                List.of(java.net.InetAddress.getByName("192.0.2.10"), java.net.InetAddress.getByName("2001:db8::10")),
+                List.of(new GtpOptions.ApnMap("ims*", "ggsn", 1),
+                        new GtpOptions.ApnMap("internet.mnc042.mcc262.gprs", "ggsn", 0))));
     }
 
     @Test
@@ -89,10 +97,24 @@ class GtpOptionsBinderTest {
                   v0-tid-order: reversed
                   recovery: 256
                   unstick-on-delete: maybe
+                  session-idle: 0s
+                  director-addresses: [192.0.2.10, 192.0.2.11, "::", host.example]
+                  apn-maps: [{ apn: "ims!", farm: ggsn, priority: 2000, colour: red }, { farm: ggsn }]
                   colour: blue
                 """)).containsExactlyInAnyOrder(
                 "virtual-servers.gtp-c.gtp.colour: unknown key (known: versions, reassign, resource-causes,"
-                        + " carrier-codes, v0-tid-order, recovery, recovery-file, unstick-on-delete)",
+                        + " carrier-codes, v0-tid-order, recovery, recovery-file, unstick-on-delete, session-idle,"
+                        + " director-addresses, apn-maps)",
+                "virtual-servers.gtp-c.gtp.apn-maps[0].colour: unknown key (known: apn, farm, priority)",
+                "virtual-servers.gtp-c.gtp.apn-maps[0].apn: 'ims!' is no APN pattern (dot-separated labels of"
+                        + " letters, digits, '-', with * and ?)",
+                "virtual-servers.gtp-c.gtp.apn-maps[0].priority: must be 0..1000",
+                "virtual-servers.gtp-c.gtp.apn-maps[1].apn: required",
+                "virtual-servers.gtp-c.gtp.session-idle: must be greater than zero",
+                "virtual-servers.gtp-c.gtp.director-addresses[1]: a second IPv4 address: give at most one of each family",
+                "virtual-servers.gtp-c.gtp.director-addresses[2]: '::': peers cannot send to a wildcard address",
+                "virtual-servers.gtp-c.gtp.director-addresses[3]: 'host.example' is not an IPv4 or IPv6 address"
+                        + " (host names are not resolved)",
                 "virtual-servers.gtp-c.gtp.unstick-on-delete: must be true or false, not a string",
                 "virtual-servers.gtp-c.gtp.versions: GTPv0 (port 3386) and GTPv1/v2 (port 2123) need separate"
                         + " virtual servers: give [0] or a subset of [1, 2]",
@@ -105,6 +127,31 @@ class GtpOptionsBinderTest {
                         + " not 'x'",
                 "virtual-servers.gtp-c.gtp.v0-tid-order: must be gsm-09-60 or libgtp, not 'reversed'",
                 "virtual-servers.gtp-c.gtp.recovery: must be 0..255");
+    }
+
+    @Test
+    void apnMapFarmsMustExistAndSuitTheService() {
+        String yaml = """
+                farms:
+                  ggsn:
+                    reals: [{ address: 127.0.0.2, port: 2123 }]
+                  hashed:
+                    predictor: hash
+                    reals: [{ address: 127.0.0.3, port: 2123 }]
+                virtual-servers:
+                  gtp-c:
+                    listen: 127.0.0.10:2123
+                    service: gtp-inspect
+                    farm: ggsn
+                    sticky: { key: imsi, idle: 1h }
+                    gtp:
+                      apn-maps: [{ apn: ims, farm: nowhere }, { apn: "corp*", farm: hashed }]
+                """;
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
+        assertThat(e.errors()).map(ConfigError::toString).containsExactlyInAnyOrder(
+                "virtual-servers.gtp-c.gtp.apn-maps[0].farm: no farm named 'nowhere'",
+                "farms.hashed.predictor: 'hash' is not allowed for virtual server 'gtp-c' through its options"
+                        + " (service gtp-inspect allows: roundrobin, leastconns)");
     }
 
     @Test

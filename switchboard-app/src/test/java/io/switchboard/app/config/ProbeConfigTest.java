@@ -73,12 +73,45 @@ class ProbeConfigTest {
                     probes: [a, missing, a]
                     reals: [{ address: 10.0.0.2, port: 80 }]
                 """ + SERVER)).containsExactlyInAnyOrder(
-                "probes.a.type: unknown probe type 'smoke' (known: dns, http, mip, ping, radius, tcp, udp)",
+                "probes.a.type: unknown probe type 'smoke' (known: dns, gtp-echo, http, mip, ping, radius, tcp, udp)",
                 "probes.b.path: only for probes of type http",
                 "probes.c.expect-address: required for a dns probe: the address the answer must hold",
                 "probes.d.send: hex: must be followed by an even number of hex digits",
-                "probes.e.type: required: one of dns, http, mip, ping, radius, tcp, udp",
+                "probes.e.type: required: one of dns, gtp-echo, http, mip, ping, radius, tcp, udp",
                 "farms.web.probes[2]: probe 'a' listed twice",
                 "farms.web.probes[1]: no probe named 'missing'");
+    }
+
+    @Test
+    void gtpEchoProbesBindWithTheirDefaultsAndRefuseWhatDoesNotFit() throws Exception {
+        SwitchboardConfig config = LOADER.parse("""
+                probes:
+                  ggsn: { type: gtp-echo, version: 1, port: 2123 }
+                  pgw: { type: gtp-echo, version: 2, recovery: 9, purge-on-restart: false }
+                farms:
+                  web:
+                    probes: [ggsn]
+                    reals: [{ address: 10.0.0.2, port: 80 }]
+                """ + SERVER);
+        assertThat(config.probes().get("ggsn").check()).isEqualTo(new ProbeCheck.GtpEcho(1, 0, true));
+        assertThat(config.probes().get("ggsn").port()).isEqualTo(OptionalInt.of(2123));
+        assertThat(config.probes().get("pgw").check()).isEqualTo(new ProbeCheck.GtpEcho(2, 9, false));
+
+        assertThat(errors("""
+                probes:
+                  a: { type: gtp-echo }
+                  b: { type: gtp-echo, version: 3 }
+                  c: { type: gtp-echo, version: 1, recovery: 4 }
+                  d: { type: gtp-echo, version: 2, purge-on-restart: maybe }
+                  e: { type: udp, send: x, expect: y, purge-on-restart: true }
+                """ + SERVER + """
+                farms:
+                  web: { reals: [{ address: 10.0.0.2, port: 80 }] }
+                """)).contains(
+                "probes.a.version: required for a gtp-echo probe: 1 (GTPv1-C, GGSNs) or 2 (GTPv2-C, PGWs/SGWs)",
+                "probes.c.recovery: only for version 2 (a GTPv1 Echo Request carries no Recovery)",
+                "probes.e.purge-on-restart: only for probes of type gtp-echo")
+                .anyMatch(e -> e.startsWith("probes.b.version:"))
+                .anyMatch(e -> e.startsWith("probes.d.purge-on-restart:"));
     }
 }

@@ -31,6 +31,13 @@ public final class GtpV1Header {
 
     private ByteBuf buf;
     private int offset;
+    /**
+     * The flags and message type octets, read once by {@link #wrap}: the director asks for them
+     * many times per packet, and each read of a received datagram goes through a slice of a pooled
+     * buffer. Rewrites change sequence numbers, TEIDs and IEs, never these two octets.
+     */
+    private int flags;
+    private int type;
     private int bodyOffset;
 
     /** Wraps the message at the reader index of {@code buf}. */
@@ -83,6 +90,8 @@ public final class GtpV1Header {
         }
         this.buf = buf;
         this.offset = offset;
+        this.flags = flags;
+        this.type = buf.getUnsignedByte(offset + 1);
         this.bodyOffset = body;
         return this;
     }
@@ -97,7 +106,7 @@ public final class GtpV1Header {
     }
 
     public int flags() {
-        return buf.getUnsignedByte(offset);
+        return flags;
     }
 
     public int version() {
@@ -122,7 +131,7 @@ public final class GtpV1Header {
     }
 
     public int messageTypeValue() {
-        return buf.getUnsignedByte(offset + 1);
+        return type;
     }
 
     public GtpV1MessageType messageType() {

@@ -66,16 +66,16 @@ public final class GtpV1Ies {
     /** The whole size (type, length, value) of the element at {@code offset}, checked against {@code end}. */
     static int size(ByteBuf buf, int offset, int end, int type, IntUnaryOperator tvLengths) throws DecodeException {
         if (type >= FIRST_TLV_TYPE) {
-            GtpBytes.requireWithin(offset, 3, end, "GTP TLV IE " + type + " header");
+            GtpBytes.requireWithin(offset, 3, end, "header of GTP TLV IE ", type);
             int length = buf.getUnsignedShort(offset + 1);
-            GtpBytes.requireWithin(offset, 3 + length, end, "GTP TLV IE " + type);
+            GtpBytes.requireWithin(offset, 3 + length, end, "GTP TLV IE ", type);
             return 3 + length;
         }
         int length = tvLengths.applyAsInt(type);
         if (length < 0) {
             throw GtpBytes.malformed("GTP TV IE " + type + " of unknown length at offset " + offset);
         }
-        GtpBytes.requireWithin(offset, 1 + length, end, "GTP TV IE " + type);
+        GtpBytes.requireWithin(offset, 1 + length, end, "GTP TV IE ", type);
         return 1 + length;
     }
 

@@ -30,6 +30,13 @@ public final class GtpV2Header {
 
     private ByteBuf buf;
     private int offset;
+    /**
+     * The flags and message type octets, read once by {@link #wrap}: the director asks for them
+     * many times per packet, and each read of a received datagram goes through a slice of a pooled
+     * buffer. Rewrites change sequence numbers, TEIDs and IEs, never these two octets.
+     */
+    private int flags;
+    private int type;
 
     public static GtpV2Header of(ByteBuf buf) throws DecodeException {
         return new GtpV2Header().wrap(buf, buf.readerIndex());
@@ -58,6 +65,8 @@ public final class GtpV2Header {
         GtpBytes.require(buf, offset, 4 + length, "GTPv2 message");
         this.buf = buf;
         this.offset = offset;
+        this.flags = flags;
+        this.type = buf.getUnsignedByte(offset + 1);
         return this;
     }
 
@@ -70,7 +79,7 @@ public final class GtpV2Header {
     }
 
     public int flags() {
-        return buf.getUnsignedByte(offset);
+        return flags;
     }
 
     public int version() {
@@ -88,7 +97,7 @@ public final class GtpV2Header {
     }
 
     public int messageTypeValue() {
-        return buf.getUnsignedByte(offset + 1);
+        return type;
     }
 
     public GtpV2MessageType messageType() {

@@ -43,6 +43,12 @@ public final class GtpV2IeType extends OctetCode {
     public static final GtpV2IeType APN_RESTRICTION = define(127, "apn-restriction");  // §8.57
     public static final GtpV2IeType SELECTION_MODE = define(128, "selection-mode");    // §8.58
     public static final GtpV2IeType FQ_CSID = define(132, "fq-csid");                  // §8.62
+    public static final GtpV2IeType EPC_TIMER = define(156, "epc-timer");              // §8.87
+    public static final GtpV2IeType OVERLOAD_CONTROL_INFORMATION = define(180, "overload-control-information"); // §8.111
+    public static final GtpV2IeType LOAD_CONTROL_INFORMATION = define(181, "load-control-information"); // §8.112
+    public static final GtpV2IeType METRIC = define(182, "metric");                    // §8.113
+    public static final GtpV2IeType SEQUENCE_NUMBER = define(183, "sequence-number");  // §8.114
+    public static final GtpV2IeType APN_AND_RELATIVE_CAPACITY = define(184, "apn-and-relative-capacity"); // §8.115
     public static final GtpV2IeType PRIVATE_EXTENSION = define(255, "private-extension"); // §8.67
 
     static {

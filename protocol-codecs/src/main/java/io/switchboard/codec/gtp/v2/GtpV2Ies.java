@@ -7,6 +7,7 @@ import io.switchboard.codec.gtp.GtpApn;
 import io.switchboard.codec.gtp.GtpBytes;
 import io.switchboard.codec.gtp.GtpTbcd;
 import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class GtpV2Ies {
     private static int size(ByteBuf buf, int offset, int end) throws DecodeException {
         GtpBytes.requireWithin(offset, IE_HEADER_LENGTH, end, "GTPv2 IE header");
         int length = buf.getUnsignedShort(offset + 1);
-        GtpBytes.requireWithin(offset, IE_HEADER_LENGTH + length, end, "GTPv2 IE " + buf.getUnsignedByte(offset));
+        GtpBytes.requireWithin(offset, IE_HEADER_LENGTH + length, end, "GTPv2 IE ", buf.getUnsignedByte(offset));
         return IE_HEADER_LENGTH + length;
     }
 
@@ -212,6 +213,24 @@ public final class GtpV2Ies {
             return false;
         }
         buf.setBytes(ieOffset + IE_HEADER_LENGTH + 5, address.getAddress());
+        return true;
+    }
+
+    /**
+     * Overwrites, in place, the IPv6 address of the F-TEID at {@code ieOffset} (TS 29.274 §8.22: flag
+     * V6 = 0x40; after the IPv4 address when V4 is set too). Returns false, writing nothing, if the
+     * element is not an F-TEID carrying IPv6.
+     */
+    public static boolean setFteidIpv6(ByteBuf buf, int ieOffset, Inet6Address address) {
+        if (buf.getUnsignedByte(ieOffset) != GtpV2IeType.F_TEID.value()) {
+            return false;
+        }
+        int flags = buf.getUnsignedByte(ieOffset + IE_HEADER_LENGTH);
+        int at = 5 + ((flags & 0x80) != 0 ? 4 : 0);
+        if ((flags & 0x40) == 0 || valueLength(buf, ieOffset) < at + 16) {
+            return false;
+        }
+        buf.setBytes(ieOffset + IE_HEADER_LENGTH + at, address.getAddress());
         return true;
     }
 

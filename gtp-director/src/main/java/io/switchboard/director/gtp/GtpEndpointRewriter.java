@@ -1,0 +1,154 @@
+package io.switchboard.director.gtp;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.gtp.GtpBytes;
+import io.switchboard.codec.gtp.GtpControlEndpoint;
+import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0Codec;
+import io.switchboard.codec.gtp.v1.GtpV1IeType;
+import io.switchboard.codec.gtp.v1.GtpV1Ies;
+import io.switchboard.codec.gtp.v2.GtpV2IeType;
+import io.switchboard.codec.gtp.v2.GtpV2Ies;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Puts the director's control-plane endpoint into GTP messages, in place, where a peer names its own:
+ * v0/v1 the first GSN Address (for signalling) and, in v1, the TEID Control Plane when present; v2 the
+ * sender F-TEID (IE 87 instance 0), IPv4 and/or IPv6. User-plane addresses and TEIDs are not touched.
+ * Rewriting in place keeps lengths: an address is only replaced by the director's of its own family.
+ */
+final class GtpEndpointRewriter {
+
+    /** TS 29.060 §7.7.32 / GSM 09.60 §7.9.13: GSN Address; the first one is for signalling. */
+    private static final int GSN_ADDRESS = 133;
+    /** TS 29.060 §4.4.2 / TS 29.274 §4.4.2.1: requests go to the GTP-C port; GSM 09.60 §7.2: v0 on 3386. */
+    static final int GTP_C_PORT = 2123;
+    static final int GTP_V0_PORT = 3386;
+    /** A TEID-C the message did not name (a v1 Update without TEID Control Plane). */
+    static final long UNCHANGED = -1;
+
+    /**
+     * The endpoint a peer named for itself, before the rewrite.
+     *
+     * @param teid    its TEID-C, or {@link #UNCHANGED}
+     * @param address its control-plane address and the GTP-C port of the version: where its requests
+     *                come from and where the other side's requests go
+     */
+    record Endpoint(long teid, InetSocketAddress address) {
+    }
+
+    private final InetAddress vip;
+    private final Inet4Address ipv4;
+    private final Inet6Address ipv6;
+    private final LongAdder skipped = new LongAdder();
+
+    /** @param directorAddresses at most one per family; empty means the virtual address */
+    GtpEndpointRewriter(InetAddress vip, List<InetAddress> directorAddresses) {
+        this.vip = vip;
+        Inet4Address v4 = null;
+        Inet6Address v6 = null;
+        for (InetAddress a : directorAddresses.isEmpty() ? List.of(vip) : directorAddresses) {
+            if (a instanceof Inet4Address four && !four.isAnyLocalAddress()) {
+                v4 = four;
+            } else if (a instanceof Inet6Address six && !six.isAnyLocalAddress()) {
+                v6 = six;
+            }
+        }
+        this.ipv4 = v4;
+        this.ipv6 = v6;
+    }
+
+    /** Addresses left unchanged for want of a director address of their family. */
+    long skipped() {
+        return skipped.sum();
+    }
+
+    boolean isDirector(InetAddress address) {
+        return address != null && (address.equals(ipv4) || address.equals(ipv6));
+    }
+
+    /**
+     * Writes the director's address and {@code teid} in place of the sender's endpoint, and returns
+     * the sender's own, or null when the message names none.
+     */
+    Endpoint rewrite(GtpMessageView view, long teid) throws DecodeException {
+        int version = view.version();
+        if (version == 2) {
+            GtpControlEndpoint own = view.senderControlPlane();
+            if (own == null) {
+                return null;
+            }
+            ByteBuf buf = view.v2().buffer();
+            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
+            GtpV2Ies.setFteidTeid(buf, ie, teid);
+            if (own.ipv4() != null && (ipv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, ipv4))) {
+                skipped.increment();
+            }
+            if (own.ipv6() != null && (ipv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, ipv6))) {
+                skipped.increment();
+            }
+            // The other side's requests leave the virtual address's socket: to an address of its family.
+            InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
+                    : own.ipv4() != null ? own.ipv4() : own.ipv6();
+            return new Endpoint(own.teid(), new InetSocketAddress(to, GTP_C_PORT));
+        }
+        ByteBuf buf = version == 0 ? view.v0().buffer() : view.v1().buffer();
+        int from = version == 0 ? view.v0().bodyOffset() : view.v1().bodyOffset();
+        int end = version == 0 ? view.v0().endOffset() : view.v1().endOffset();
+        int gsn = gsnAddress(view);
+        if (gsn < 0) {
+            return null;
+        }
+        InetAddress own = GtpBytes.address(GtpBytes.copy(buf, gsn + 3, buf.getUnsignedShort(gsn + 1)));
+        if (own == null) {
+            return null;
+        }
+        InetAddress director = own instanceof Inet4Address ? ipv4 : ipv6;
+        if (director == null) {
+            skipped.increment();
+        } else {
+            buf.setBytes(gsn + 3, director.getAddress()); // same family, same length
+        }
+        long ownTeid = UNCHANGED;
+        if (version == 1) {
+            int ie = GtpV1Ies.indexOf(buf, from, end, GtpV1IeType.TEID_CONTROL_PLANE.value(), 0);
+            if (ie >= 0) {
+                ownTeid = buf.getUnsignedInt(ie + 1);
+                buf.setInt(ie + 1, (int) teid);
+            }
+        }
+        return new Endpoint(ownTeid, new InetSocketAddress(own, version == 0 ? GTP_V0_PORT : GTP_C_PORT));
+    }
+
+    /**
+     * Whether the message names the director as its sender already (a create the engine resends to
+     * another real after a refusal): v0/v1 by the first GSN Address, v2 by the sender F-TEID.
+     */
+    boolean namesDirector(GtpMessageView view) throws DecodeException {
+        if (view.version() == 2) {
+            GtpControlEndpoint own = view.senderControlPlane();
+            return own != null && isDirector(own.address());
+        }
+        int gsn = gsnAddress(view);
+        if (gsn < 0) {
+            return false;
+        }
+        ByteBuf buf = view.version() == 0 ? view.v0().buffer() : view.v1().buffer();
+        return isDirector(GtpBytes.address(GtpBytes.copy(buf, gsn + 3, buf.getUnsignedShort(gsn + 1))));
+    }
+
+    /** The offset of the first GSN Address of a v0/v1 message, or -1. */
+    private static int gsnAddress(GtpMessageView view) throws DecodeException {
+        if (view.version() == 0) {
+            return GtpV1Ies.indexOf(view.v0().buffer(), view.v0().bodyOffset(), view.v0().endOffset(), GSN_ADDRESS, 0,
+                    GtpV0Codec.TV_LENGTHS);
+        }
+        return GtpV1Ies.indexOf(view.v1().buffer(), view.v1().bodyOffset(), view.v1().endOffset(), GSN_ADDRESS, 0);
+    }
+}

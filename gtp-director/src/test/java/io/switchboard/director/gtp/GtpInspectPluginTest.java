@@ -1,0 +1,165 @@
+package io.switchboard.director.gtp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.udp.PluginContext;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code gtp-inspect}'s timers without a network, on a clock driven by hand: idle sessions end after
+ * {@code session-idle} (not before), a real's request the requester never answers is forgotten after
+ * the response timeout, and the TEIDs reserved for creates that are never answered are released.
+ */
+class GtpInspectPluginTest {
+
+    private static final InetSocketAddress REAL = new InetSocketAddress("127.0.1.30", 2123);
+    private static final InetSocketAddress SGSN = new InetSocketAddress("127.0.1.20", 2123);
+    private static final Duration IDLE = Duration.ofSeconds(10);
+    private static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private GtpInspectPlugin plugin;
+    private RealServer real;
+
+    @BeforeEach
+    void attach() throws Exception {
+        Farms farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
+                new FailureDetection(100, 1, Duration.ofMinutes(1)),
+                List.of(new RealConfig(REAL.getAddress(), REAL.getPort(), 1, OptionalInt.empty(), true)),
+                Optional.empty())));
+        real = farms.farm("ggsn").reals().get(0);
+        GtpOptions options = new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
+                GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpV0TidOrder.GSM_09_60, 0, Optional.empty(), true,
+                IDLE, List.of());
+        VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName("127.0.1.10"),
+                2123), ServiceKind.GTP_INSPECT, "ggsn", Optional.empty(), RESPONSE_TIMEOUT, Duration.ofMinutes(1), 4096,
+                true, options);
+        plugin = new GtpInspectPlugin(options, config.listen().address());
+        plugin.attach(new PluginContext(config, null, farms, clock::get, registry));
+    }
+
+    private interface Use<T> {
+        T apply(ByteBuf buf) throws Exception;
+    }
+
+    private static <T> T with(byte[] bytes, Use<T> use) throws Exception {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        try {
+            return use.apply(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /** A v1 create through the plug-in as the engine drives it; returns the real-facing TEID. */
+    private long create(String imsi, int directorSequence) throws Exception {
+        byte[] request = GtpMessages.v1CreateRequest(imsi, 0x0100, 5, SGSN.getAddress().getAddress());
+        ByteBuf buf = Unpooled.wrappedBuffer(request);
+        try {
+            Object context = plugin.prepareRequest(buf, directorSequence, real);
+            long realFacing = new GtpMessageView().wrap(buf).senderControlPlane().teid();
+            byte[] answer = GtpMessages.v1CreateResponse(directorSequence, 128, realFacing, 0x7777, new byte[] {10, 9, 8, 7});
+            with(answer, b -> plugin.inspectResponse(b, real, context));
+            return realFacing;
+        } finally {
+            buf.release();
+        }
+    }
+
+    private void advance(Duration by) {
+        clock.addAndGet(by.toNanos());
+    }
+
+    private double counter(String name) {
+        return registry.get(name).counter().count();
+    }
+
+    @Test
+    void anIdleSessionEndsAfterSessionIdleAndNotBefore() throws Exception {
+        create("262420000006001", 1);
+        assertThat(plugin.openSessions(real)).isEqualTo(1);
+        advance(IDLE.minusSeconds(1));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).hasSize(1);
+        advance(Duration.ofSeconds(2));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).isEmpty();
+        assertThat(plugin.openSessions(real)).isZero();
+        assertThat(real.connections()).isZero();
+        assertThat(counter("switchboard.gtp.sessions.expired")).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageOfTheSessionKeepsItAlive() throws Exception {
+        long realFacing = create("262420000006002", 2);
+        advance(IDLE.minusSeconds(1));
+        // The GGSN's own Update, relayed to the SGSN: the session was used.
+        byte[] update = GtpMessages.v1(18, realFacing, 0x7001, new byte[] {20, 5});
+        InetSocketAddress to = with(update, b -> plugin.relayTarget(b, REAL));
+        assertThat(to).isEqualTo(SGSN);
+        advance(Duration.ofSeconds(2));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).hasSize(1);
+    }
+
+    @Test
+    void aRealsRequestTheRequesterNeverAnswersIsForgottenAfterTheResponseTimeout() throws Exception {
+        long realFacing = create("262420000006003", 3);
+        byte[] update = GtpMessages.v1(18, realFacing, 0x7002, new byte[] {20, 5});
+        int sequence = with(update, b -> {
+            plugin.relayTarget(b, REAL);
+            return new GtpMessageView().wrap(b).sequence();
+        });
+        advance(RESPONSE_TIMEOUT.plusSeconds(1));
+        plugin.housekeep(clock.get());
+        assertThat(counter("switchboard.gtp.relayed.expired")).isEqualTo(1);
+        // The late answer matches nothing: it is classified (and dropped) like any answer to the VIP.
+        byte[] late = GtpMessages.v1(19, 0x1234, sequence, new byte[] {1, (byte) 128});
+        InetSocketAddress to = with(late, b -> plugin.relayTarget(b, SGSN));
+        assertThat(to).isNull();
+    }
+
+    @Test
+    void theTeidReservedForACreateThatIsNeverAnsweredIsReleased() throws Exception {
+        byte[] request = GtpMessages.v1CreateRequest("262420000006004", 0x0100, 5, SGSN.getAddress().getAddress());
+        long first = with(request.clone(), b -> {
+            plugin.prepareRequest(b, 9, real);
+            return new GtpMessageView().wrap(b).senderControlPlane().teid();
+        });
+        // A retransmission under the same director sequence carries the same TEID.
+        long again = with(request.clone(), b -> {
+            plugin.prepareRequest(b, 9, real);
+            return new GtpMessageView().wrap(b).senderControlPlane().teid();
+        });
+        assertThat(again).isEqualTo(first);
+        assertThat(plugin.createReservations()).isEqualTo(2);
+        advance(RESPONSE_TIMEOUT.multipliedBy(2).plusSeconds(1));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.createReservations()).isZero();
+    }
+}
