@@ -44,6 +44,8 @@ public final class Director {
     private final Map<String, VirtualServerListener> listeners = new LinkedHashMap<>();
     private final Map<String, DatagramService> servicesByServer = new LinkedHashMap<>();
     private final List<StickyTable> stickyTables = new ArrayList<>();
+    /** The sticky groups' tables, by group name. */
+    private final Map<String, StickyTable> groups = new LinkedHashMap<>();
     private final Ticker ticker;
     private final MeterRegistry registry;
     private Vertx vertx;
@@ -69,7 +71,6 @@ public final class Director {
         this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
-        Map<String, StickyTable> groups = new LinkedHashMap<>();
         for (VirtualServerConfig vs : config.virtualServers().values()) {
             VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
             StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s, groups)).orElse(null);
@@ -173,6 +174,15 @@ public final class Director {
 
     public Farms farms() {
         return farms;
+    }
+
+    /**
+     * The table of a sticky group of this director's virtual servers, or null when none names it:
+     * how balancers outside the virtual servers (dispatched mode) read and write the bindings that
+     * the virtual servers make, e.g. a VPN client's IKE binding or the RADIUS director's framed IPs.
+     */
+    public StickyTable stickyGroup(String group) {
+        return groups.get(group);
     }
 
     public Map<String, VirtualServer> virtualServers() {

@@ -134,6 +134,9 @@ class StickyGroupTest {
         StickyTable c = director.virtualServers().get("c").selector().sticky();
         assertThat(a).isSameAs(b).isNotSameAs(c);
         assertThat(a.name()).isEqualTo("group/subscribers");
+        // Balancers outside the virtual servers (dispatched mode) read the same table by group name.
+        assertThat(director.stickyGroup("subscribers")).isSameAs(a);
+        assertThat(director.stickyGroup("nobody")).isNull();
         assertThat(attached).hasSize(3);
         assertThat(attached.get(1).sticky()).isSameAs(a);
         assertThat(attached.get(2).config().name()).isEqualTo("c");

@@ -7,6 +7,7 @@ import io.switchboard.cluster.ClusterMember;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.switchboard.pcap.DebugCaptures;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -31,6 +32,7 @@ public final class Node implements AutoCloseable {
     private final Director director;
     private final ClusterStatus clusterStatus;
     private AdminServer admin;
+    private volatile DispatchedFarms dispatched;
     private final DebugCaptures captures;
 
     /**
@@ -72,6 +74,7 @@ public final class Node implements AutoCloseable {
     /** Binds every virtual server, then the admin listener; on failure, nothing stays bound. */
     public Future<Void> start() {
         return director.start(vertx)
+                .compose(v -> startDispatched())
                 .compose(v -> vertx.executeBlocking(() -> {
                     captures.startConfigured();
                     return null;
@@ -83,9 +86,20 @@ public final class Node implements AutoCloseable {
                     admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson, captures);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
-                .recover(failure -> director.stop().eventually(() -> Future.succeededFuture())
+                .recover(failure -> stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
                         .compose(v -> Future.failedFuture(failure)))
                 .mapEmpty();
+    }
+
+    /** Firewall farms and VPN flows (dispatched mode), on a worker: opening pcap handles blocks. */
+    private Future<Void> startDispatched() {
+        if (config.dispatched().isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> {
+            dispatched = DispatchedFarms.start(config.dispatched(), director, registry, Ticker.SYSTEM);
+            return null;
+        });
     }
 
     private static <T> T await(Future<T> future) {
@@ -94,6 +108,14 @@ public final class Node implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start clustered Vert.x: " + e.getMessage(), e);
         }
+    }
+
+    private Node stopDispatched() {
+        if (dispatched != null) {
+            dispatched.close();
+            dispatched = null;
+        }
+        return this;
     }
 
     /** The cluster member, or null on a single node. */
@@ -126,6 +148,7 @@ public final class Node implements AutoCloseable {
 
     @Override
     public void close() {
+        stopDispatched();
         captures.close();
         try {
             director.stop().eventually(() -> vertx.close())

@@ -7,12 +7,20 @@ import java.util.Map;
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DebugCaptureConfig debugCapture) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
         virtualServers = Collections.unmodifiableMap(new LinkedHashMap<>(virtualServers));
         probes = Collections.unmodifiableMap(new LinkedHashMap<>(probes));
+        dispatched = dispatched == null ? DispatchedConfig.NONE : dispatched;
+    }
+
+    /** A configuration without dispatched-mode farms. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, DispatchedConfig.NONE);
     }
 
     /** A configuration with the default debug capture settings (nothing captured). */

@@ -40,6 +40,7 @@ public final class VirtualServerMetrics {
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
     private final Map<DropReason, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> unmatched = new ConcurrentHashMap<>();
+    private final Map<String, Counter> closed = new ConcurrentHashMap<>();
 
     public VirtualServerMetrics(MeterRegistry registry, String virtualServer, String service) {
         this.registry = registry;
@@ -116,6 +117,21 @@ public final class VirtualServerMetrics {
         unmatched.computeIfAbsent(reason, r -> Counter.builder("switchboard.responses.unmatched")
                 .description("Datagrams from reals that matched no pending request").tags(tags)
                 .tag("reason", r).register(registry)).increment();
+    }
+
+    /**
+     * A stream connection the director closed itself, by reason ({@code idle}: no data either way for
+     * the idle time; {@code delay}: one side closed and the other did not finish in time).
+     */
+    public void closed(String reason) {
+        closed.computeIfAbsent(reason, r -> Counter.builder("switchboard.connections.closed")
+                .description("Connections the director closed on a timer").tags(tags)
+                .tag("reason", r).register(registry)).increment();
+    }
+
+    public double closedCount(String reason) {
+        Counter c = closed.get(reason);
+        return c == null ? 0 : c.count();
     }
 
     public void expired() {

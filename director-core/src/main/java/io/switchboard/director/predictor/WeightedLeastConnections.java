@@ -15,12 +15,16 @@ public final class WeightedLeastConnections implements Predictor {
     @Override
     public RealServer pick(long keyHash) {
         RealServer[] c = candidates;
+        boolean[] refused = null; // reals that declined this pick (slow start, a lost race): next best
         for (int tries = 0; tries < c.length; tries++) {
             RealServer best = null;
+            int bestIndex = -1;
             long bestConns = 0;
             long bestWeight = 1;
-            for (RealServer real : c) {
-                if (!real.state().takesNewWork() || real.connections() >= real.maxConns()) {
+            for (int i = 0; i < c.length; i++) {
+                RealServer real = c[i];
+                if ((refused != null && refused[i]) || !real.state().takesNewWork()
+                        || real.connections() >= real.maxConns()) {
                     continue;
                 }
                 long conns = real.connections() + 1L;
@@ -28,6 +32,7 @@ public final class WeightedLeastConnections implements Predictor {
                 // conns/weight < bestConns/bestWeight, without division
                 if (best == null || conns * bestWeight < bestConns * weight) {
                     best = real;
+                    bestIndex = i;
                     bestConns = conns;
                     bestWeight = weight;
                 }
@@ -38,6 +43,10 @@ public final class WeightedLeastConnections implements Predictor {
             if (best.tryTakeNewWork()) {
                 return best;
             }
+            if (refused == null) {
+                refused = new boolean[c.length];
+            }
+            refused[bestIndex] = true;
         }
         return null;
     }

@@ -33,6 +33,15 @@ public final class RealServer {
     private volatile long failedAtNanos;
     private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
+    /** Slow start: 0 for none. */
+    private volatile long slowStartNanos;
+    /** The housekeeping clock as last seen by {@link #tick}; slow start is measured on it. */
+    private volatile long lastTickNanos;
+    /** When the real last entered service; slow start runs from here. */
+    private volatile long inServiceSinceNanos;
+    private volatile boolean slowStarting;
+    /** Turns earned but not yet taken during slow start (guarded by {@code this}). */
+    private double slowStartCredit;
 
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
@@ -141,9 +150,38 @@ public final class RealServer {
     public boolean tryTakeNewWork() {
         RealState s = state.get();
         if (s == RealState.OPERATIONAL) {
-            return connections.get() < maxConns;
+            return connections.get() < maxConns && (!slowStarting || slowStartTurn());
         }
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
+    }
+
+    /**
+     * Slow start (a real just put in service is not flooded, least connections above all): for the
+     * slow-start time the real takes only a share of the new work offered to it, growing linearly
+     * from none to all; the first offer is always taken.
+     */
+    private synchronized boolean slowStartTurn() {
+        long elapsed = lastTickNanos - inServiceSinceNanos;
+        if (elapsed >= slowStartNanos) {
+            slowStarting = false;
+            return true;
+        }
+        slowStartCredit += Math.max(0, (double) elapsed / slowStartNanos);
+        if (slowStartCredit >= 1) {
+            slowStartCredit -= 1;
+            return true;
+        }
+        return false;
+    }
+
+    /** Sets the slow-start time of this real (its farm's {@code slow-start}). */
+    public void slowStart(java.time.Duration time) {
+        this.slowStartNanos = time.toNanos();
+    }
+
+    /** Is the real in its slow-start time? */
+    public boolean slowStarting() {
+        return slowStarting;
     }
 
     /**
@@ -259,6 +297,7 @@ public final class RealServer {
 
     /** Advances timers: a FAILED real whose retry timer ran out becomes READY_TO_TEST. */
     public void tick(long nowNanos) {
+        lastTickNanos = nowNanos;
         if (state.get() == RealState.FAILED && nowNanos - failedAtNanos >= retryNanos
                 && move(RealState.FAILED, RealState.READY_TO_TEST)) {
             LOG.info("real {} of farm {}: retry timer expired, READY_TO_TEST", id, farm);
@@ -290,6 +329,12 @@ public final class RealServer {
 
     public boolean probesFailing() {
         return probesFailing;
+    }
+
+    private synchronized void beginSlowStart() {
+        inServiceSinceNanos = lastTickNanos;
+        slowStartCredit = 1;
+        slowStarting = true;
     }
 
     /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
@@ -337,6 +382,11 @@ public final class RealServer {
     private boolean move(RealState from, RealState to) {
         if (!state.compareAndSet(from, to)) {
             return false;
+        }
+        // Back from out of service, a failure or failed probes: slow start. A throttle lifting is not.
+        if (to == RealState.OPERATIONAL && slowStartNanos > 0 && from != RealState.MAXCONNS_THROTTLED
+                && from != RealState.MAXCLIENTS_THROTTLED && from != RealState.DFP_THROTTLED) {
+            beginSlowStart();
         }
         boolean candidacyChanged = !isThrottleFlip(from, to);
         if (candidacyChanged) {

@@ -31,6 +31,7 @@ public final class ServerFarm {
         for (var realConfig : config.reals()) {
             RealServer real = new RealServer(name, realConfig, config.failure(), slot++);
             real.onCandidacyChange(this::rebuildPredictor);
+            config.slowStart().ifPresent(real::slowStart);
             list.add(real);
             realsById.put(real.id(), real);
         }

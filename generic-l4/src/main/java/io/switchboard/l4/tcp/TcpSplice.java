@@ -17,7 +17,12 @@ import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.RealServer;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import java.util.concurrent.TimeUnit;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HashSet;
@@ -48,6 +53,9 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
     private Channel client;
     private Channel backend;
     private RealServer real;
+    /** Bytes and end of input the client sent before the backend connection was up. */
+    private final java.util.List<Object> early = new java.util.ArrayList<>();
+    private boolean earlyEndOfInput;
 
     TcpSplice(VirtualServer virtualServer, TcpOptions options, Transport transport, Ticker ticker,
             BooleanSupplier synGuard) {
@@ -108,11 +116,27 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
                 real = chosen;
                 backend = f.channel();
                 virtualServer.metrics().forwarded(selection.reason());
+                // The client side sees every byte both ways (reads one way, writes the other), so
+                // its all-idle event is the connection's idle timer.
+                client.pipeline().addFirst(new IdleStateHandler(0, 0, options.idle().toMillis(), TimeUnit.MILLISECONDS));
                 client.pipeline().addLast(new Relay(() -> backend));
                 client.closeFuture().addListener(c -> closeWhenFlushed(backend));
                 backend.closeFuture().addListener(c -> closeWhenFlushed(client));
-                client.closeFuture().addListener(c -> backend.closeFuture().addListener(b -> chosen.requestAnswered()));
-                client.read();
+                client.closeFuture().addListener(c -> backend.closeFuture().addListener(b -> {
+                    chosen.requestAnswered();
+                    keepBinding(key); // the binding's idle time runs from the end of the last connection
+                }));
+                scheduleKeepBinding(key);
+                // What the client sent while we connected (epoll reads a peer's FIN and the bytes
+                // before it even without a read request) goes first, then its end of input.
+                early.forEach(backend::write);
+                early.clear();
+                backend.flush();
+                if (earlyEndOfInput) {
+                    halfClosed(client, backend);
+                } else {
+                    client.read();
+                }
                 backend.read();
             } else if (f.isSuccess()) {
                 f.channel().close(); // the client left while we connected
@@ -129,6 +153,87 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * While the connection is open its binding is refreshed every half idle time, so that a
+     * connection longer than the sticky idle time does not lose it to the sweep.
+     */
+    private void scheduleKeepBinding(StickyKey key) {
+        StickyTable table = virtualServer.selector().sticky();
+        if (table == null || virtualServer.config().sticky().isEmpty()) {
+            return;
+        }
+        long period = Math.max(1, virtualServer.config().sticky().get().idle().toMillis() / 2);
+        var task = client.eventLoop().scheduleAtFixedRate(() -> keepBinding(key), period, period, TimeUnit.MILLISECONDS);
+        client.closeFuture().addListener(c -> task.cancel(false));
+    }
+
+    /** Refreshes the key's binding, or binds it again to this connection's real if it has expired. */
+    private void keepBinding(StickyKey key) {
+        StickyTable table = virtualServer.selector().sticky();
+        if (table == null || real == null) {
+            return;
+        }
+        long now = ticker.nanos();
+        if (table.lookup(key, now) == null) {
+            table.bindIfAbsent(key, new StickyBinding(real.farm(), real.id()), now);
+        }
+    }
+
+    /** Closes both sides now, counting why. */
+    private void closeBoth(String why) {
+        if (client.isActive() || (backend != null && backend.isActive())) {
+            virtualServer.metrics().closed(why);
+            client.close();
+            if (backend != null) {
+                backend.close();
+            }
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (backend == null) {
+            early.add(msg);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        early.forEach(io.netty.util.ReferenceCountUtil::release);
+        early.clear();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent) {
+            closeBoth("idle");
+            return;
+        }
+        if (event instanceof ChannelInputShutdownEvent && backend == null) {
+            earlyEndOfInput = true;
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
+    /**
+     * {@code from} has ended its input: the end is carried to {@code to}; when {@code from}'s own
+     * output is done too the connection is over, else the other side gets the delay time to finish.
+     */
+    private void halfClosed(Channel from, Channel to) {
+        if (to instanceof DuplexChannel duplex && to.isActive()) {
+            duplex.shutdownOutput();
+        }
+        if (from instanceof DuplexChannel self && self.isOutputShutdown()) {
+            from.close();
+        } else {
+            from.eventLoop().schedule(() -> closeBoth("delay"), options.delay().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
     static void closeWhenFlushed(Channel channel) {
         if (channel != null && channel.isActive()) {
             channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
@@ -141,8 +246,11 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    /** Copies what one side reads to the other, one chunk at a time, and carries half-close over. */
-    static final class Relay extends ChannelInboundHandlerAdapter {
+    /**
+     * Copies what one side reads to the other, one chunk at a time, and carries half-close over; a
+     * half-closed connection gets the delay time to finish.
+     */
+    final class Relay extends ChannelInboundHandlerAdapter {
         private final java.util.function.Supplier<Channel> peer;
 
         Relay(java.util.function.Supplier<Channel> peer) {
@@ -159,7 +267,10 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
             }
             other.writeAndFlush(msg).addListener((ChannelFuture f) -> {
                 if (f.isSuccess()) {
-                    ctx.channel().read();
+                    // Not after end of input: epoll refuses to re-arm a half-closed socket (ENOENT).
+                    if (!(ctx.channel() instanceof DuplexChannel d && d.isInputShutdown())) {
+                        ctx.channel().read();
+                    }
                 } else {
                     ctx.close();
                 }
@@ -169,13 +280,7 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
             if (event instanceof ChannelInputShutdownEvent) {
-                Channel other = peer.get();
-                if (other instanceof DuplexChannel duplex && other.isActive()) {
-                    duplex.shutdownOutput();
-                }
-                if (ctx.channel() instanceof DuplexChannel self && self.isOutputShutdown()) {
-                    ctx.close();
-                }
+                halfClosed(ctx.channel(), peer.get());
             }
             ctx.fireUserEventTriggered(event);
         }

@@ -4,6 +4,7 @@ import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
@@ -45,12 +46,12 @@ import java.util.stream.Collectors;
 final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "debug-capture", "probes",
-            "farms", "virtual-servers");
+            "farms", "virtual-servers", "firewall-farms", "vpn-farms");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
-    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes");
+    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
             "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
             "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
@@ -141,8 +142,9 @@ final class ConfigBinder {
         }
         DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
                 .orElse(DebugCaptureConfig.DEFAULT);
+        DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture));
+                debugCapture, dispatched));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
@@ -299,8 +301,10 @@ final class ConfigBinder {
             }
         });
         farmProbeRefs.put(name, farmProbes);
+        Optional<java.time.Duration> slowStart = s.positiveDuration("slow-start");
         farms.put(name, new FarmDraft(name, predictor, backup,
-                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes)));
+                new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes,
+                        slowStart)));
     }
 
     private FailureDetection failure(Section s) {

@@ -13,11 +13,11 @@ import java.util.Set;
 
 /**
  * {@code clients:} (the access list: subnets or addresses) and {@code tcp:} (connect timeout,
- * reassign, SYN guard) of a {@code tcp} virtual server.
+ * reassign, SYN guard, idle and delay timers) of a {@code tcp} virtual server.
  */
 final class TcpOptionsBinder implements ServiceOptionsBinder {
 
-    static final List<String> TCP_KEYS = List.of("connect-timeout", "reassign", "syn-guard");
+    static final List<String> TCP_KEYS = List.of("connect-timeout", "reassign", "syn-guard", "idle", "delay");
     static final List<String> SYN_GUARD_KEYS = List.of("limit", "interval");
 
     @Override
@@ -45,6 +45,8 @@ final class TcpOptionsBinder implements ServiceOptionsBinder {
         int reassign = TcpOptions.DEFAULT_REASSIGN;
         OptionalInt synLimit = OptionalInt.empty();
         Duration synInterval = TcpOptions.DEFAULT_SYN_INTERVAL;
+        Duration idle = TcpOptions.DEFAULT_IDLE;
+        Duration delay = TcpOptions.DEFAULT_DELAY;
         if (server.has("tcp")) {
             Optional<Section> tcp = server.section("tcp", TCP_KEYS);
             if (tcp.isEmpty()) {
@@ -52,6 +54,8 @@ final class TcpOptionsBinder implements ServiceOptionsBinder {
             }
             connectTimeout = tcp.get().positiveDuration("connect-timeout").orElse(connectTimeout);
             reassign = tcp.get().integer("reassign", 1, 16).orElse(reassign);
+            idle = tcp.get().positiveDuration("idle").orElse(idle);
+            delay = tcp.get().positiveDuration("delay").orElse(delay);
             if (tcp.get().has("syn-guard")) {
                 Optional<Section> guard = tcp.get().section("syn-guard", SYN_GUARD_KEYS);
                 if (guard.isEmpty()) {
@@ -64,7 +68,7 @@ final class TcpOptionsBinder implements ServiceOptionsBinder {
             }
         }
         return server.errors().size() == errorsBefore
-                ? Optional.of(new TcpOptions(clients, connectTimeout, reassign, synLimit, synInterval))
+                ? Optional.of(new TcpOptions(clients, connectTimeout, reassign, synLimit, synInterval, idle, delay))
                 : Optional.empty();
     }
 

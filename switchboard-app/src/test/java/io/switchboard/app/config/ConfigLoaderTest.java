@@ -173,6 +173,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aFarmsSlowStartIsADuration() {
+        SwitchboardConfig config = ALL_SERVICES.parse("""
+                farms:
+                  ggsn:
+                    slow-start: 30s
+                    reals: [{ address: 127.0.0.2, port: 2123 }]
+                """ + GTP_SERVER);
+        assertThat(config.farms().get("ggsn").slowStart()).contains(java.time.Duration.ofSeconds(30));
+        assertThat(errors(GGSN_FARM.replace("reals:", "slow-start: 30\n    reals:") + GTP_SERVER))
+                .containsExactly("farms.ggsn.slow-start: must be a duration with a unit, e.g. 30s");
+    }
+
+    @Test
     void numbersInStringFieldsAreTakenAsWritten() {
         SwitchboardConfig config = ALL_SERVICES.parse("""
                 admin: { token: 0123 }
@@ -222,9 +235,9 @@ class ConfigLoaderTest {
                 () -> ALL_SERVICES.load(resource("many-errors.yaml")));
 
         List<String> expected = List.of(
-                "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers)",
+                "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
-                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes)",
+                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
                 "farms.ggsn.failure.retry: must be a duration with a unit, e.g. 30s",
                 "farms.ggsn.reals: required: a farm needs at least one real",
@@ -336,7 +349,7 @@ class ConfigLoaderTest {
                         sticky: { key: imsi, idle: 1h, ttl: 5m }
                         stiky: {}
                     """)).containsExactly(
-                    "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers)",
+                    "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",

@@ -34,14 +34,15 @@ class TcpOptionsBinderTest {
                     service: tcp
                     farm: web
                     clients: [10.0.0.0/8, 192.0.2.15, "2001:db8::/32"]
-                    tcp: { connect-timeout: 500ms, reassign: 2, syn-guard: { limit: 100, interval: 2s } }
+                    tcp: { connect-timeout: 500ms, reassign: 2, syn-guard: { limit: 100, interval: 2s }, idle: 5m, delay: 2s }
                 """);
         TcpOptions options = config.virtualServers().get("web").options(TcpOptions.class);
         assertThat(options).isEqualTo(new TcpOptions(List.of(
                 new Subnet(InetAddress.getByName("10.0.0.0"), 8),
                 new Subnet(InetAddress.getByName("192.0.2.15"), 32),
                 new Subnet(InetAddress.getByName("2001:db8::"), 32)),
-                Duration.ofMillis(500), 2, OptionalInt.of(100), Duration.ofSeconds(2)));
+                Duration.ofMillis(500), 2, OptionalInt.of(100), Duration.ofSeconds(2), Duration.ofMinutes(5),
+                Duration.ofSeconds(2)));
         assertThat(options.allows(InetAddress.getByName("10.9.8.7"))).isTrue();
         assertThat(options.allows(InetAddress.getByName("192.0.2.16"))).isFalse();
     }

@@ -1,0 +1,271 @@
+package io.switchboard.app.config;
+
+import io.switchboard.director.config.DispatchedConfig;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * {@code firewall-farms:} and {@code vpn-farms:} (dispatched mode), checked against the farms and
+ * virtual servers of the document: the farm exists (with {@code predictor: hash} for a firewall
+ * farm), every real of it has its links and every link names a real of it, sticky groups are used by
+ * a virtual server. Problems go to the document's error list with their paths.
+ */
+final class DispatchedBinder {
+
+    static final List<String> FIREWALL_FARM_KEYS = List.of("farm", "outside", "inside", "hash-ports", "sticky",
+            "firewalls", "framed-ip-group");
+    static final List<String> FIREWALL_KEYS = List.of("address", "outside", "inside");
+    static final List<String> VPN_FARM_KEYS = List.of("farm", "interface", "address", "protocols", "sticky-group",
+            "reals");
+    static final List<String> VPN_REAL_KEYS = List.of("address", "interface", "mac");
+    static final List<String> LINK_KEYS = List.of("interface", "mac");
+    static final Duration DEFAULT_STICKY = Duration.ofMinutes(1);
+    /** IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47. */
+    static final Map<String, Integer> PROTOCOLS = Map.of("esp", 50, "gre", 47);
+
+    private static final Pattern MAC = Pattern.compile("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
+    /** Linux interface names: at most 15 octets (IFNAMSIZ - 1), no '/', ':' or blanks. */
+    private static final Pattern INTERFACE = Pattern.compile("[A-Za-z0-9_.@-]{1,15}");
+
+    private final List<ConfigError> errors;
+    private final Map<String, FarmConfig> farms;
+    private final Set<String> farmNames;
+    private final Map<String, VirtualServerConfig> servers;
+
+    DispatchedBinder(List<ConfigError> errors, Map<String, FarmConfig> farms, Set<String> farmNames,
+            Map<String, VirtualServerConfig> servers) {
+        this.errors = errors;
+        this.farms = farms;
+        this.farmNames = farmNames;
+        this.servers = servers;
+    }
+
+    DispatchedConfig bind(Section doc) {
+        Map<String, DispatchedConfig.FirewallFarm> firewallFarms = new LinkedHashMap<>();
+        named(doc, "firewall-farms", FIREWALL_FARM_KEYS).forEach((name, s) -> firewallFarm(name, s)
+                .ifPresent(f -> firewallFarms.put(name, f)));
+        Map<String, DispatchedConfig.VpnFarm> vpnFarms = new LinkedHashMap<>();
+        named(doc, "vpn-farms", VPN_FARM_KEYS).forEach((name, s) -> vpnFarm(name, s)
+                .ifPresent(f -> vpnFarms.put(name, f)));
+        return new DispatchedConfig(firewallFarms, vpnFarms);
+    }
+
+    private Map<String, Section> named(Section doc, String key, List<String> known) {
+        Map<String, Section> sections = new LinkedHashMap<>();
+        if (!doc.has(key)) {
+            return sections;
+        }
+        doc.namedEntries(key).ifPresent(entries -> entries.entries().forEach((name, node) ->
+                Section.open(node, ConfigPath.child(key, name), errors, known).ifPresent(s -> sections.put(name, s))));
+        return sections;
+    }
+
+    private Optional<DispatchedConfig.FirewallFarm> firewallFarm(String name, Section s) {
+        int before = errors.size();
+        Optional<FarmConfig> farm = farm(s);
+        farm.filter(f -> f.predictor() != PredictorKind.HASH).ifPresent(f -> s.error(s.pathOf("farm"),
+                "farm '" + f.name() + "' must have predictor: hash (both directions of a flow, and both directors of a"
+                        + " firewall sandwich, must choose the same firewall)"));
+        Optional<String> outside = iface(s, "outside");
+        Optional<String> inside = iface(s, "inside");
+        if (outside.isPresent() && outside.equals(inside)) {
+            s.error(s.pathOf("inside"), "must not be the outside interface");
+        }
+        boolean hashPorts = s.bool("hash-ports").orElse(false);
+        Duration sticky = s.positiveDuration("sticky").orElse(DEFAULT_STICKY);
+        List<DispatchedConfig.Firewall> firewalls = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>(); // of entries with a readable address, even if broken otherwise
+        if (s.require("firewalls", "required: the links of each firewall")) {
+            s.list("firewalls").ifPresent(items -> {
+                for (int i = 0; i < items.size(); i++) {
+                    String path = ConfigPath.index(s.pathOf("firewalls"), i);
+                    Section.open(items.get(i), path, errors, FIREWALL_KEYS).flatMap(f -> firewall(f, addresses))
+                            .ifPresent(firewalls::add);
+                }
+            });
+        }
+        farm.ifPresent(f -> matchReals(s, "firewalls", f, addresses));
+        Optional<String> framedIpGroup = s.string("framed-ip-group");
+        framedIpGroup.ifPresent(group -> requireGroup(s.pathOf("framed-ip-group"), group));
+        if (errors.size() != before || farm.isEmpty() || outside.isEmpty() || inside.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new DispatchedConfig.FirewallFarm(name, farm.get().name(), outside.get(), inside.get(),
+                hashPorts, sticky, firewalls, framedIpGroup));
+    }
+
+    private Optional<DispatchedConfig.Firewall> firewall(Section s, List<InetAddress> addresses) {
+        Optional<InetAddress> address = ipv4(s, "address");
+        address.ifPresent(addresses::add);
+        Optional<DispatchedConfig.Link> outside = s.section("outside", LINK_KEYS).flatMap(this::link);
+        Optional<DispatchedConfig.Link> inside = s.section("inside", LINK_KEYS).flatMap(this::link);
+        s.require("outside", "required: { interface, mac } of the firewall's outside leg");
+        s.require("inside", "required: { interface, mac } of the firewall's inside leg");
+        if (address.isEmpty() || outside.isEmpty() || inside.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new DispatchedConfig.Firewall(address.get(), outside.get(), inside.get()));
+    }
+
+    private Optional<DispatchedConfig.Link> link(Section s) {
+        Optional<String> iface = iface(s, "interface");
+        Optional<String> mac = mac(s);
+        return iface.isPresent() && mac.isPresent() ? Optional.of(new DispatchedConfig.Link(iface.get(), mac.get()))
+                : Optional.empty();
+    }
+
+    private Optional<DispatchedConfig.VpnFarm> vpnFarm(String name, Section s) {
+        int before = errors.size();
+        Optional<FarmConfig> farm = farm(s);
+        Optional<String> iface = iface(s, "interface");
+        Optional<InetAddress> address = ipv4(s, "address");
+        Set<Integer> protocols = new LinkedHashSet<>();
+        s.list("protocols").ifPresentOrElse(items -> {
+            for (int i = 0; i < items.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("protocols"), i);
+                Section.string(items.get(i), path, errors).ifPresent(text -> {
+                    Integer number = PROTOCOLS.get(text);
+                    if (number == null) {
+                        s.error(path, "unknown protocol '" + text + "' (known: esp, gre)");
+                    } else if (!protocols.add(number)) {
+                        s.error(path, "'" + text + "' listed twice");
+                    }
+                });
+            }
+            if (items.isEmpty()) {
+                s.error(s.pathOf("protocols"), "must list esp, gre or both");
+            }
+        }, () -> protocols.addAll(List.of(50, 47)));
+        Optional<String> group = s.require("sticky-group", "required: the sticky group of the IKE and PPTP virtual servers")
+                ? s.string("sticky-group") : Optional.empty();
+        group.ifPresent(g -> requireGroup(s.pathOf("sticky-group"), g));
+        List<DispatchedConfig.VpnReal> reals = new ArrayList<>();
+        List<InetAddress> addresses = new ArrayList<>();
+        if (s.require("reals", "required: the link of each real")) {
+            s.list("reals").ifPresent(items -> {
+                for (int i = 0; i < items.size(); i++) {
+                    String path = ConfigPath.index(s.pathOf("reals"), i);
+                    Section.open(items.get(i), path, errors, VPN_REAL_KEYS).ifPresent(r -> {
+                        Optional<InetAddress> a = ipv4(r, "address");
+                        a.ifPresent(addresses::add);
+                        Optional<String> i2 = iface(r, "interface");
+                        Optional<String> m = mac(r);
+                        if (a.isPresent() && i2.isPresent() && m.isPresent()) {
+                            reals.add(new DispatchedConfig.VpnReal(a.get(), new DispatchedConfig.Link(i2.get(), m.get())));
+                        }
+                    });
+                }
+            });
+        }
+        farm.ifPresent(f -> matchReals(s, "reals", f, addresses));
+        if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty() || group.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new DispatchedConfig.VpnFarm(name, farm.get().name(), iface.get(), address.get(), protocols,
+                group.get(), reals));
+    }
+
+    private Optional<FarmConfig> farm(Section s) {
+        if (!s.require("farm", "required: the farm whose reals these are")) {
+            return Optional.empty();
+        }
+        return s.string("farm").flatMap(name -> {
+            FarmConfig farm = farms.get(name);
+            if (farm == null && !farmNames.contains(name)) {
+                s.error(s.pathOf("farm"), "no farm named '" + name + "'");
+            }
+            return Optional.ofNullable(farm);
+        });
+    }
+
+    /** Each real of the farm needs its links, once; each link must name a real of the farm. */
+    private void matchReals(Section s, String key, FarmConfig farm, List<InetAddress> linked) {
+        Set<InetAddress> realAddresses = new HashSet<>();
+        for (RealConfig real : farm.reals()) {
+            realAddresses.add(real.endpoint().address());
+        }
+        Set<InetAddress> seen = new HashSet<>();
+        for (int i = 0; i < linked.size(); i++) {
+            InetAddress a = linked.get(i);
+            String path = ConfigPath.child(ConfigPath.index(s.pathOf(key), i), "address");
+            if (!realAddresses.contains(a)) {
+                s.error(path, a.getHostAddress() + " is not the address of a real of farm '" + farm.name() + "'");
+            } else if (!seen.add(a)) {
+                s.error(path, a.getHostAddress() + " listed twice");
+            }
+        }
+        for (InetAddress a : realAddresses) {
+            if (!seen.contains(a)) {
+                s.error(s.pathOf(key), "no entry for real " + a.getHostAddress() + " of farm '" + farm.name() + "'");
+            }
+        }
+    }
+
+    private void requireGroup(String path, String group) {
+        boolean used = servers.values().stream().anyMatch(vs -> vs.sticky().flatMap(StickyConfig::group)
+                .filter(group::equals).isPresent());
+        if (!used) {
+            errors.add(new ConfigError(path, "no virtual server has sticky group '" + group + "'"));
+        }
+    }
+
+    private Optional<String> iface(Section s, String key) {
+        if (!s.require(key, "required: an interface name")) {
+            return Optional.empty();
+        }
+        return s.string(key).filter(name -> {
+            if (!INTERFACE.matcher(name).matches()) {
+                s.error(s.pathOf(key), "'" + name + "' is not an interface name (1..15 letters, digits, '_', '.', '-', '@')");
+                return false;
+            }
+            return true;
+        });
+    }
+
+    private Optional<String> mac(Section s) {
+        if (!s.require("mac", "required: the MAC address, e.g. 02:00:5e:00:01:02")) {
+            return Optional.empty();
+        }
+        return s.string("mac").map(String::toLowerCase).filter(mac -> {
+            if (!MAC.matcher(mac).matches()) {
+                s.error(s.pathOf("mac"), "'" + mac + "' is not a MAC address (six hex pairs separated by ':')");
+                return false;
+            }
+            return true;
+        });
+    }
+
+    private Optional<InetAddress> ipv4(Section s, String key) {
+        if (!s.require(key, "required: an IPv4 address")) {
+            return Optional.empty();
+        }
+        return s.string(key).flatMap(text -> {
+            try {
+                InetAddress a = AddressLiterals.parseAddress(text);
+                if (!(a instanceof Inet4Address)) {
+                    s.error(s.pathOf(key), "dispatched mode is IPv4 only");
+                    return Optional.empty();
+                }
+                return Optional.of(a);
+            } catch (IllegalArgumentException e) {
+                s.error(s.pathOf(key), e.getMessage());
+                return Optional.empty();
+            }
+        });
+    }
+}

@@ -1,0 +1,428 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Firewall farm and VPN flows in dispatched mode, in network namespaces this test creates (see
+ * {@code netns/topology.sh}): a client, the director, two firewalls (plain Linux forwarding, with
+ * nftables counters) and a server. The director is the packaged jar, run in its namespace with
+ * {@code ip netns exec}; it captures on its client and server interfaces with pcap4j and sends each
+ * frame to the chosen firewall's MAC address. Traffic is ping (client to server and back) and, for
+ * VPN, IKE datagrams, a PPTP control connection and raw ESP/GRE packets sent by python3 from the
+ * client.
+ *
+ * <p>One scenario with one director (starting the JVM is the slow part): each step builds on the
+ * flows the previous ones left. Skipped, with the reason, when not root or when {@code ip netns},
+ * {@code nft}, {@code ping} or {@code python3} are missing.
+ */
+class DispatchedModeNetnsIT {
+
+    private static final Path JAR = Path.of("target", "switchboard.jar");
+    private static final Path TOPOLOGY = Path.of("src", "test", "resources", "netns", "topology.sh");
+    private static final int ADMIN_PORT = 8080; // inside the director's own namespace
+    private static final Pattern COUNTER = Pattern.compile("packets (\\d+) bytes \\d+ comment \"([a-z-]+)\"");
+
+    @TempDir
+    static Path dir;
+
+    private static String suffix;
+    private static Process director;
+    /** Which firewall (f1 or f2) each client address's flow went through in the first step. */
+    private final Map<String, String> firewallOf = new HashMap<>();
+
+    @BeforeAll
+    static void network() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "dispatched-mode namespaces need root (ip netns, veth pairs, raw sockets)");
+        for (String tool : List.of("ip", "nft", "ping", "python3")) {
+            Assumptions.assumeTrue(run(List.of("sh", "-c", "command -v " + tool)).exit == 0,
+                    tool + " is not installed (.ci/run installs iproute2, nftables, iputils-ping)");
+        }
+        Assumptions.assumeTrue(run(List.of("ip", "netns", "list")).exit == 0, "ip netns is not available here");
+        assertThat(JAR).as("the shaded jar is built in the package phase").exists();
+        suffix = Integer.toString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff), 16);
+        Result up = run(List.of("bash", TOPOLOGY.toString(), "up", suffix));
+        assertThat(up.exit).as("topology: %s", up.output).isZero();
+
+        Path config = Files.writeString(dir.resolve("switchboard.yaml"), """
+                admin: { listen: 127.0.0.1:%d }
+                probes:
+                  alive: { type: ping, interval: 200ms, timeout: 300ms, failures: 2 }
+                farms:
+                  firewalls:
+                    predictor: hash
+                    probes: [alive]
+                    reals:
+                      - { address: 10.2.1.2, port: 1, maxconns: 2 }
+                      - { address: 10.2.2.2, port: 1, maxconns: 2 }
+                  vpn:
+                    failure: { numconns: 100 }
+                    reals:
+                      - { address: 10.2.1.2, port: 500, weight: 1 }
+                      - { address: 10.2.2.2, port: 500, weight: 1 }
+                  pptp:
+                    reals:
+                      - { address: 10.2.1.2, port: 1723, weight: 1 }
+                      - { address: 10.2.2.2, port: 1723, weight: 1 }
+                  vpn-natt:
+                    failure: { numconns: 100 }
+                    reals:
+                      - { address: 10.2.1.2, port: 4500, weight: 1 }
+                      - { address: 10.2.2.2, port: 4500, weight: 1 }
+                virtual-servers:
+                  ike:
+                    listen: 10.1.0.1:500
+                    service: udp
+                    farm: vpn
+                    sticky: { key: client-address, idle: 10m, group: vpn }
+                  pptp:
+                    listen: 10.1.0.1:1723
+                    service: tcp
+                    farm: pptp
+                    sticky: { key: client-address, idle: 10m, group: vpn }
+                  ike-natt:
+                    listen: 10.1.0.1:4500
+                    service: udp
+                    farm: vpn-natt
+                    sticky: { key: client-address, idle: 10m, group: vpn }
+                firewall-farms:
+                  edge:
+                    farm: firewalls
+                    outside: cl
+                    inside: sv
+                    sticky: 2s
+                    firewalls:
+                      - address: 10.2.1.2
+                        outside: { interface: f1o, mac: "02:00:00:00:03:01" }
+                        inside: { interface: f1i, mac: "02:00:00:00:03:02" }
+                      - address: 10.2.2.2
+                        outside: { interface: f2o, mac: "02:00:00:00:04:01" }
+                        inside: { interface: f2i, mac: "02:00:00:00:04:02" }
+                vpn-farms:
+                  ipsec:
+                    farm: vpn
+                    interface: cl
+                    address: 10.1.0.1
+                    protocols: [esp, gre]
+                    sticky-group: vpn
+                    reals:
+                      - { address: 10.2.1.2, interface: f1o, mac: "02:00:00:00:03:01" }
+                      - { address: 10.2.2.2, interface: f2o, mac: "02:00:00:00:04:01" }
+                """.formatted(ADMIN_PORT));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        director = new ProcessBuilder("ip", "netns", "exec", ns("d"), java, "-Xmx256m", "-jar", JAR.toString(),
+                "run", "-c", config.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("director.log").toFile()).start();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> metric("switchboard_dispatched_frames_total{farm=\"edge\",kind=\"firewall\",outcome=\"forwarded\"}") >= 0
+                        && metric("switchboard_probe_checks_total") >= 2);
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        try {
+            if (director != null) {
+                director.destroy();
+                if (!director.waitFor(10, TimeUnit.SECONDS)) {
+                    director.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+                // For whoever reads a failed run: the director's log and its dispatched-mode counters.
+                System.out.println(Files.readString(dir.resolve("director.log")));
+            }
+        } finally {
+            if (suffix != null) {
+                run(List.of("bash", TOPOLOGY.toString(), "down", suffix));
+            }
+        }
+    }
+
+    private static String ns(String name) {
+        return "sb-" + suffix + "-" + name;
+    }
+
+    private record Result(int exit, String output) {
+    }
+
+    private static Result run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("timed out: " + command);
+        }
+        return new Result(p.exitValue(), out);
+    }
+
+    /** Pings the server from one client address; how many echo replies came back. */
+    private static int ping(String from, int count) throws Exception {
+        Result r = run(List.of("ip", "netns", "exec", ns("c"), "ping", "-n", "-q", "-c", Integer.toString(count),
+                "-i", "0.05", "-W", "1", "-I", from, "10.4.0.2"));
+        Matcher m = Pattern.compile("(\\d+) received").matcher(r.output);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /**
+     * Sends IKE datagrams (UDP 500 to 500, or NAT-T 4500 to 4500) or raw ESP/GRE packets from a client
+     * address to the VIP.
+     */
+    private static void vpn(String from, String kind, int count) throws Exception {
+        String script = """
+                import socket, sys
+                src, kind, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+                if kind in ("ike", "natt"):
+                    port = 500 if kind == "ike" else 4500
+                    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind((src, port))
+                    for i in range(count): s.sendto(b"IKE_SA_INIT", ("10.1.0.1", port))
+                else:
+                    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, 50 if kind == "esp" else 47); s.bind((src, 0))
+                    for i in range(count): s.sendto(b"\\x00\\x00\\x10\\x01" + i.to_bytes(4, "big") + b"payload", ("10.1.0.1", 0))
+                """;
+        Result r = run(List.of("ip", "netns", "exec", ns("c"), "python3", "-c", script, from, kind,
+                Integer.toString(count)));
+        assertThat(r.exit).as(r.output).isZero();
+    }
+
+    /** A firewall's nftables counters: out-in, in-out (forwarded), esp, gre, ike (received). */
+    private static Map<String, Long> counters(String firewall) throws Exception {
+        Result r = run(List.of("ip", "netns", "exec", ns(firewall), "nft", "list", "table", "ip", "sb"));
+        Map<String, Long> counters = new HashMap<>();
+        Matcher m = COUNTER.matcher(r.output);
+        while (m.find()) {
+            counters.put(m.group(2), Long.parseLong(m.group(1)));
+        }
+        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike", "natt", "pptp");
+        return counters;
+    }
+
+    private static Map<String, Map<String, Long>> snapshot() throws Exception {
+        return Map.of("f1", counters("f1"), "f2", counters("f2"));
+    }
+
+    /** How much each counter of each firewall grew since {@code before}. */
+    private static Map<String, Map<String, Long>> delta(Map<String, Map<String, Long>> before) throws Exception {
+        Map<String, Map<String, Long>> now = snapshot();
+        Map<String, Map<String, Long>> delta = new HashMap<>();
+        now.forEach((fw, counters) -> {
+            Map<String, Long> d = new HashMap<>();
+            counters.forEach((name, value) -> d.put(name, value - before.get(fw).get(name)));
+            delta.put(fw, d);
+        });
+        return delta;
+    }
+
+    /** A value of the director's /metrics (the sum over series starting with {@code series}); -1 if unreachable. */
+    private static double metric(String series) throws Exception {
+        Result r = run(List.of("ip", "netns", "exec", ns("d"), "curl", "-s", "--max-time", "2",
+                "http://127.0.0.1:" + ADMIN_PORT + "/metrics"));
+        if (r.exit != 0) {
+            return -1;
+        }
+        double sum = 0;
+        boolean found = false;
+        for (String line : r.output.split("\n")) {
+            if (line.startsWith(series)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                found = true;
+            }
+        }
+        return found ? sum : -1;
+    }
+
+    private static double frames(String farm, String outcome) throws Exception {
+        return metric("switchboard_dispatched_frames_total{farm=\"" + farm + "\",kind=\""
+                + (farm.equals("edge") ? "firewall" : "vpn") + "\",outcome=\"" + outcome + "\"}");
+    }
+
+    @Test
+    void firewallFarmAndVpnFlowsInDispatchedMode() throws Exception {
+        eachFlowCrossesOneFirewallBothWays();
+        newFlowsAreDroppedWhileEveryFirewallIsAtMaxconns();
+        espAndGreOfAClientFollowItsIkeBinding();
+        malformedFramesAreCountedAndTheCaptureGoesOn();
+        aFailedFirewallsFlowsMoveToTheOther();
+    }
+
+    private void eachFlowCrossesOneFirewallBothWays() throws Exception {
+        for (String client : List.of("10.1.0.2", "10.1.0.3", "10.1.0.4", "10.1.0.5")) {
+            var before = snapshot();
+            assertThat(ping(client, 3)).as("replies to %s", client).isEqualTo(3);
+            var d = delta(before);
+            String used = d.get("f1").get("out-in") > 0 ? "f1" : "f2";
+            String other = used.equals("f1") ? "f2" : "f1";
+            // Requests out->in and replies in->out through the same firewall; nothing through the other.
+            assertThat(d.get(used)).as("%s through %s", client, used).containsEntry("out-in", 3L).containsEntry("in-out", 3L);
+            assertThat(d.get(other)).as("%s not through %s", client, other).containsEntry("out-in", 0L).containsEntry("in-out", 0L);
+            firewallOf.put(client, used);
+        }
+        // maxconns 2 on each firewall: four flows fill both.
+        assertThat(firewallOf.values()).containsOnly("f1", "f2");
+        assertThat(firewallOf.values().stream().filter("f1"::equals).count()).isEqualTo(2);
+        assertThat(metric("switchboard_dispatched_flows{farm=\"edge\"}")).isEqualTo(4);
+    }
+
+    private void newFlowsAreDroppedWhileEveryFirewallIsAtMaxconns() throws Exception {
+        double refused = frames("edge", "no-real-available");
+        // The four flows of step 1 live for the sticky time (2 s) after their last packet: keep them
+        // alive, then a fifth client finds both firewalls full.
+        for (String client : firewallOf.keySet()) {
+            assertThat(ping(client, 1)).isEqualTo(1);
+        }
+        var before = snapshot();
+        assertThat(ping("10.1.0.6", 2)).isZero();
+        assertThat(frames("edge", "no-real-available")).isGreaterThanOrEqualTo(refused + 2);
+        var d = delta(before);
+        assertThat(d.get("f1").get("out-in") + d.get("f2").get("out-in")).isZero();
+
+        // Once the flows have been idle for the sticky time they end, and the new client gets through.
+        await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(200))
+                .until(() -> metric("switchboard_dispatched_flows{farm=\"edge\"}") == 0);
+        assertThat(ping("10.1.0.6", 2)).isEqualTo(2);
+    }
+
+    private void espAndGreOfAClientFollowItsIkeBinding() throws Exception {
+        // Round robin on the IKE virtual server puts the two clients on different reals.
+        Map<String, String> ikeOn = new HashMap<>();
+        for (String client : List.of("10.1.0.8", "10.1.0.9")) {
+            var before = snapshot();
+            vpn(client, "ike", 1);
+            await().atMost(Duration.ofSeconds(3)).until(() -> {
+                var d = delta(before);
+                return d.get("f1").get("ike") + d.get("f2").get("ike") == 1;
+            });
+            var d = delta(before);
+            ikeOn.put(client, d.get("f1").get("ike") == 1 ? "f1" : "f2");
+        }
+        assertThat(ikeOn.values()).containsExactlyInAnyOrder("f1", "f2");
+        // NAT-T (ESP-in-UDP on 4500) from the second client: its own virtual server and farm, but the
+        // same group, so the same host. Round robin on that fresh farm would have chosen the first.
+        var natt = snapshot();
+        vpn("10.1.0.9", "natt", 2);
+        await().atMost(Duration.ofSeconds(3)).until(() -> delta(natt).get(ikeOn.get("10.1.0.9")).get("natt") == 2);
+        assertThat(delta(natt).get(ikeOn.get("10.1.0.8"))).containsEntry("natt", 0L);
+
+        for (String client : List.of("10.1.0.8", "10.1.0.9")) {
+            var before = snapshot();
+            vpn(client, "esp", 5);
+            vpn(client, "gre", 2);
+            String ike = ikeOn.get(client);
+            String other = ike.equals("f1") ? "f2" : "f1";
+            await().atMost(Duration.ofSeconds(3)).until(() -> delta(before).get(ike).get("esp") == 5);
+            var d = delta(before);
+            assertThat(d.get(ike)).as("%s's tunnel packets on its IKE real %s", client, ike)
+                    .containsEntry("esp", 5L).containsEntry("gre", 2L);
+            assertThat(d.get(other)).containsEntry("esp", 0L).containsEntry("gre", 0L);
+        }
+        assertThat(frames("ipsec", "forwarded")).isEqualTo(14);
+
+        // PPTP: the control connection (TCP 1723, directed mode, the group's tcp virtual server)
+        // binds the client; its GRE follows. Each firewall namespace runs a listener on 1723.
+        List<Process> listeners = new ArrayList<>();
+        try {
+            for (String fw : List.of("f1", "f2")) {
+                listeners.add(new ProcessBuilder("ip", "netns", "exec", ns(fw), "python3", "-c", """
+                        import socket
+                        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                        s.bind(("0.0.0.0", 1723)); s.listen(8)
+                        print("listening", flush=True)
+                        while True:
+                            c, _ = s.accept(); c.recv(64); c.close()
+                        """).redirectErrorStream(true).start());
+            }
+            // Both listen before the client connects: a refused attempt would be reassigned and
+            // count a SYN on both firewalls.
+            for (Process listener : listeners) {
+                String line = new java.io.BufferedReader(new java.io.InputStreamReader(listener.getInputStream(),
+                        StandardCharsets.UTF_8)).readLine();
+                assertThat(line).isEqualTo("listening");
+            }
+            var before = snapshot();
+            String connect = """
+                    import socket, time
+                    for attempt in range(50):
+                        try:
+                            s = socket.create_connection(("10.1.0.1", 1723), timeout=1, source_address=("10.1.0.7", 0))
+                            s.sendall(b"start-control-connection"); s.close(); break
+                        except OSError:
+                            time.sleep(0.1)
+                    """;
+            assertThat(run(List.of("ip", "netns", "exec", ns("c"), "python3", "-c", connect)).exit).isZero();
+            await().atMost(Duration.ofSeconds(3)).until(() -> {
+                var d = delta(before);
+                return d.get("f1").get("pptp") + d.get("f2").get("pptp") >= 1;
+            });
+            var syn = delta(before);
+            assertThat(syn.get("f1").get("pptp") * syn.get("f2").get("pptp")).as("one firewall got the connection").isZero();
+            String pptpOn = syn.get("f1").get("pptp") >= 1 ? "f1" : "f2";
+            String other = pptpOn.equals("f1") ? "f2" : "f1";
+            var gre = snapshot();
+            vpn("10.1.0.7", "gre", 3);
+            await().atMost(Duration.ofSeconds(3)).until(() -> delta(gre).get(pptpOn).get("gre") == 3);
+            assertThat(delta(gre).get(other)).containsEntry("gre", 0L);
+        } finally {
+            for (Process listener : listeners) {
+                listener.destroy();
+                if (!listener.waitFor(5, TimeUnit.SECONDS)) {
+                    listener.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    private void malformedFramesAreCountedAndTheCaptureGoesOn() throws Exception {
+        double malformed = frames("edge", "malformed");
+        // An IPv4 EtherType with a header claiming 1000 octets in a 34-octet frame, and one cut
+        // inside the IPv4 header, sent raw on the client's interface to the director's MAC.
+        String script = """
+                import socket
+                s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("c0", 0))
+                eth = bytes.fromhex("020000000201" "020000000101" "0800")
+                s.send(eth + bytes.fromhex("450003e8000000004001") + bytes(10))
+                s.send(eth + bytes.fromhex("4500"))
+                """;
+        Result r = run(List.of("ip", "netns", "exec", ns("c"), "python3", "-c", script));
+        assertThat(r.exit).as(r.output).isZero();
+        await().atMost(Duration.ofSeconds(3)).until(() -> frames("edge", "malformed") == malformed + 2);
+        assertThat(ping("10.1.0.7", 2)).isEqualTo(2);
+    }
+
+    private void aFailedFirewallsFlowsMoveToTheOther() throws Exception {
+        String client = "10.1.0.2";
+        var before = snapshot();
+        assertThat(ping(client, 2)).isEqualTo(2);
+        String used = delta(before).get("f1").get("out-in") == 2 ? "f1" : "f2";
+        String other = used.equals("f1") ? "f2" : "f1";
+        assertThat(delta(before).get(used)).containsEntry("out-in", 2L);
+
+        // The firewall's outside leg goes down: its ping probe fails, the director fails it, and the
+        // flow (kept alive by the pings that meanwhile go nowhere) moves to the other firewall.
+        assertThat(run(List.of("ip", "-n", ns(used), "link", "set", "o", "down")).exit).isZero();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> ping(client, 1) == 1);
+        var moved = snapshot();
+        assertThat(ping(client, 3)).isEqualTo(3);
+        var d = delta(moved);
+        assertThat(d.get(other)).containsEntry("out-in", 3L).containsEntry("in-out", 3L);
+        assertThat(d.get(used)).containsEntry("out-in", 0L).containsEntry("in-out", 0L);
+        assertThat(metric("switchboard_dispatched_selections_total{farm=\"edge\",kind=\"firewall\",reason=\"reassigned\"}"))
+                .isGreaterThanOrEqualTo(1);
+    }
+}
