@@ -92,6 +92,64 @@ class ProcessClusterTest {
         assertThat(restarted.ask("members")).isEqualTo("3");
     }
 
+    @Test
+    void realStateSetOrDetectedOnOneNodeReachesTheOthersAndAJoiningNode() throws Exception {
+        Node a = start("a");
+        Node b = start("b", a);
+        Node c = start("c", a);
+        a.awaitReady();
+        b.awaitReady();
+        c.awaitReady();
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3")
+                && b.ask("members").equals("3") && c.ask("members").equals("3"));
+        String one = "10.0.0.1:2123";
+        String two = "10.0.0.2:2123";
+        String three = "10.0.0.3:2123";
+
+        // Taken out of service through A's API: out of service on B and C.
+        assertThat(a.ask("out " + one)).isEqualTo("ok");
+        awaitOn(List.of(b, c), one, "OUTOFSERVICE 8");
+        // A weight set on B (API or DFP), 0 throttles: on A and C too.
+        assertThat(b.ask("weight " + two + " 0")).isEqualTo("ok");
+        awaitOn(List.of(a, c), two, "DFP_THROTTLED 0");
+        // C's failure detector fails a real: FAILED on A and B, whose own traffic never saw it fail.
+        assertThat(c.ask("unanswered " + three)).isEqualTo("FAILED");
+        awaitOn(List.of(a, b), three, "FAILED 8");
+        assertThat(a.ask("real " + one)).isEqualTo("OUTOFSERVICE 8"); // nothing else moved
+
+        // A node that joins now takes the current state before it answers.
+        Node d = start("d", b);
+        d.awaitReady();
+        assertThat(d.ask("real " + one)).isEqualTo("OUTOFSERVICE 8");
+        assertThat(d.ask("real " + two)).isEqualTo("DFP_THROTTLED 0");
+        assertThat(d.ask("real " + three)).isEqualTo("FAILED 8");
+
+        // Back in service through B's API (which also forces a FAILED real back): everywhere.
+        assertThat(b.ask("in " + one)).isEqualTo("ok");
+        assertThat(d.ask("in " + three)).isEqualTo("ok");
+        awaitOn(List.of(a, b, c, d), one, "OPERATIONAL 8");
+        awaitOn(List.of(a, b, c, d), three, "OPERATIONAL 8");
+
+        // Cluster slots: distinct among live members; a dead member's slot is given to a newcomer.
+        List<String> slots = List.of(a.ask("slot"), b.ask("slot"), c.ask("slot"), d.ask("slot"));
+        assertThat(slots).doesNotHaveDuplicates().allSatisfy(x -> assertThat(Integer.parseInt(x)).isBetween(0, 63));
+        String slotOfB = slots.get(1);
+        b.process.destroyForcibly(); // SIGKILL
+        b.process.waitFor(10, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3"));
+        Node e = start("e", a);
+        e.awaitReady();
+        assertThat(e.ask("slot")).isEqualTo(slotOfB).isNotIn(a.ask("slot"), c.ask("slot"), d.ask("slot"));
+        assertThat(e.ask("real " + two)).isEqualTo("DFP_THROTTLED 0"); // the state outlived B, which set it
+    }
+
+    private static void awaitOn(List<Node> nodes, String real, String expected) {
+        for (Node n : nodes) {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(n.ask("real " + real)).as("node %s", n.name).isEqualTo(expected));
+        }
+    }
+
     private Node start(String name, Node... seeds) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),

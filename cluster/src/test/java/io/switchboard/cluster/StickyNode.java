@@ -3,6 +3,16 @@ package io.switchboard.cluster;
 import com.hazelcast.config.Config;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import java.net.InetAddress;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.io.BufferedReader;
@@ -14,7 +24,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A director node reduced to one member and its IMSI sticky table, in a process of its own, driven
+ * A director node reduced to one member, its IMSI sticky table and one farm whose real state is
+ * shared ({@link SharedRealState}), in a process of its own, driven
  * by {@link ProcessClusterTest} through one command per line on stdin; every answer is one line on
  * stdout starting with {@code "= "} (logs go to stderr).
  *
@@ -28,7 +39,15 @@ import java.util.List;
  *   members                  cluster members this node sees       → count
  *   stamp-bind &lt;i&gt; &lt;real&gt;   bindIfAbsent, then                   → System.nanoTime() after it
  *   stamp-seen &lt;i&gt;          spins until lookup(IMSI i) hits      → System.nanoTime() then
+ *   real &lt;real&gt;             a real of farm ggsn                  → "STATE weight"
+ *   out|in &lt;real&gt;           admin (no) inservice, as the API does  → "ok"
+ *   weight &lt;real&gt; &lt;w&gt;      set the dynamic weight, as the API or DFP does → "ok"
+ *   unanswered &lt;real&gt;       3 requests sent and left unanswered (the farm's numconns): the
+ *                            failure detector fails it               → the real's state
+ *   slot                     this node's cluster slot              → index
  * </pre>
+ * Farm {@code ggsn} has reals 10.0.0.1:2123, 10.0.0.2:2123 and 10.0.0.3:2123 (weight 8, failure
+ * detection numconns 3, numclients 1, retry 60 s); nothing is sent to them.
  * The two stamps come from one host's monotonic clock, which all processes share on Linux: their
  * difference is the replication lag between two processes.
  */
@@ -42,13 +61,59 @@ public final class StickyNode {
         Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0), "127.0.0.1");
         TestMembers.tune(config);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        Farms farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
+                new FailureDetection(3, 1, Duration.ofSeconds(60)),
+                List.of(real(1), real(2), real(3)), Optional.empty())));
         try (ClusterMember member = ClusterMember.start(config);
-             HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(10), 1_000_000)) {
+             HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(10), 1_000_000);
+             SharedRealState shared = member.shareRealState(farms)) {
             out.println("= ready " + member.address().getPort());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line; (line = in.readLine()) != null; ) {
-                out.println("= " + answer(member, table, line.trim().split(" ")));
+                String[] command = line.trim().split(" ");
+                out.println("= " + (REAL_COMMANDS.contains(command[0]) ? realCommand(member, farms, command)
+                        : answer(member, table, command)));
             }
+        }
+    }
+
+    private static RealConfig real(int i) {
+        try {
+            return new RealConfig(InetAddress.getByName("10.0.0." + i), 2123, 8, OptionalInt.empty(), true);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final java.util.Set<String> REAL_COMMANDS = java.util.Set.of("real", "out", "in", "weight",
+            "unanswered", "slot");
+
+    /** The real-state commands. */
+    private static String realCommand(ClusterMember member, Farms farms, String[] c) {
+        if (c[0].equals("slot")) {
+            return Integer.toString(member.slot().index());
+        }
+        RealServer real = farms.real("ggsn", c.length > 1 ? c[1] : "");
+        switch (c[0]) {
+            case "real":
+                return real.state() + " " + real.weight();
+            case "out":
+                real.takeOutOfService();
+                return "ok";
+            case "in":
+                real.putInService();
+                return "ok";
+            case "weight":
+                real.setWeight(Integer.parseInt(c[2]));
+                return "ok";
+            case "unanswered":
+                for (int i = 0; i < 3; i++) {
+                    real.requestForwarded();
+                    real.requestUnanswered("client", Ticker.SYSTEM.nanos());
+                }
+                return real.state().toString();
+            default:
+                throw new IllegalArgumentException(c[0]);
         }
     }
 

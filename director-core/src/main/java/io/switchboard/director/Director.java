@@ -64,6 +64,12 @@ public final class Director {
     /** @param tables makes the sticky tables: in memory, or shared by the cluster */
     public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
             MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
+        this(config, services, registry, ticker, tables, NodeSlot.SINGLE);
+    }
+
+    /** @param slot this node's slot in the cluster, handed to every plug-in ({@link PluginContext#node()}) */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker, StickyTableFactory tables, NodeSlot slot) {
         this.config = config;
         this.ticker = ticker;
         this.registry = registry;
@@ -81,7 +87,7 @@ public final class Director {
             DatagramService service = services.apply(vs);
             servicesByServer.put(vs.name(), service);
             DatagramPlugin plugin = service.create(vs, registry);
-            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry));
+            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry, slot));
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
         }
     }
