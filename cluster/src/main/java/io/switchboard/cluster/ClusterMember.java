@@ -43,6 +43,17 @@ import java.util.UUID;
  */
 public final class ClusterMember implements AutoCloseable {
 
+    /**
+     * The JVM options Hazelcast wants for its fastest paths (it warns at start without them): for
+     * whoever starts a node in a JVM of its own. The same list is in the cluster module's pom.
+     */
+    public static final List<String> JVM_OPTIONS = List.of("--add-modules", "java.se",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
     /** Prefix of the maps that back sticky tables; they share one map configuration. */
     static final String STICKY_MAP_PREFIX = "sticky.";
 

@@ -153,14 +153,9 @@ class ProcessClusterTest {
     private Node start(String name, Node... seeds) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--add-modules", "java.se",
-                "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-                "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-                "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        command.addAll(ClusterMember.JVM_OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 StickyNode.class.getName(), clusterName));
         for (Node seed : seeds) {
             command.add("127.0.0.1:" + seed.awaitReady());
