@@ -29,18 +29,18 @@ class ProcessClusterTest {
 
     private static final int N = 1_000;
     private final String clusterName = "proc-" + UUID.randomUUID();
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<StickyNodeProcess> nodes = new ArrayList<>();
 
     @AfterEach
     void killAll() {
-        nodes.forEach(n -> n.process.destroyForcibly());
+        nodes.forEach(StickyNodeProcess::kill);
     }
 
     @Test
     void bindingsSurviveASigkilledNodeAndARestartedNodeCatchesUp() throws Exception {
-        Node a = start("a");
-        Node b = start("b", a);
-        Node c = start("c", a);
+        StickyNodeProcess a = start("a");
+        StickyNodeProcess b = start("b", a);
+        StickyNodeProcess c = start("c", a);
         a.awaitReady();
         b.awaitReady();
         c.awaitReady();
@@ -76,15 +76,14 @@ class ProcessClusterTest {
         });
         String raced = b.ask("lookup " + N);
 
-        a.process.destroyForcibly(); // SIGKILL
-        a.process.waitFor(10, TimeUnit.SECONDS);
+        a.kill();
         await().atMost(Duration.ofSeconds(30)).until(() -> b.ask("members").equals("2")
                 && b.ask("cluster-size").equals("" + total) && c.ask("cluster-size").equals("" + total));
         assertThat(b.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
         assertThat(c.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
         assertThat(c.ask("lookup " + N)).isEqualTo(raced);
 
-        Node restarted = start("a-restarted", b);
+        StickyNodeProcess restarted = start("a-restarted", b);
         restarted.awaitReady();
         // Caught up before it answers its first command.
         assertThat(restarted.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
@@ -94,9 +93,9 @@ class ProcessClusterTest {
 
     @Test
     void realStateSetOrDetectedOnOneNodeReachesTheOthersAndAJoiningNode() throws Exception {
-        Node a = start("a");
-        Node b = start("b", a);
-        Node c = start("c", a);
+        StickyNodeProcess a = start("a");
+        StickyNodeProcess b = start("b", a);
+        StickyNodeProcess c = start("c", a);
         a.awaitReady();
         b.awaitReady();
         c.awaitReady();
@@ -118,7 +117,7 @@ class ProcessClusterTest {
         assertThat(a.ask("real " + one)).isEqualTo("OUTOFSERVICE 8"); // nothing else moved
 
         // A node that joins now takes the current state before it answers.
-        Node d = start("d", b);
+        StickyNodeProcess d = start("d", b);
         d.awaitReady();
         assertThat(d.ask("real " + one)).isEqualTo("OUTOFSERVICE 8");
         assertThat(d.ask("real " + two)).isEqualTo("DFP_THROTTLED 0");
@@ -134,97 +133,24 @@ class ProcessClusterTest {
         List<String> slots = List.of(a.ask("slot"), b.ask("slot"), c.ask("slot"), d.ask("slot"));
         assertThat(slots).doesNotHaveDuplicates().allSatisfy(x -> assertThat(Integer.parseInt(x)).isBetween(0, 63));
         String slotOfB = slots.get(1);
-        b.process.destroyForcibly(); // SIGKILL
-        b.process.waitFor(10, TimeUnit.SECONDS);
+        b.kill();
         await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3"));
-        Node e = start("e", a);
+        StickyNodeProcess e = start("e", a);
         e.awaitReady();
         assertThat(e.ask("slot")).isEqualTo(slotOfB).isNotIn(a.ask("slot"), c.ask("slot"), d.ask("slot"));
         assertThat(e.ask("real " + two)).isEqualTo("DFP_THROTTLED 0"); // the state outlived B, which set it
     }
 
-    private static void awaitOn(List<Node> nodes, String real, String expected) {
-        for (Node n : nodes) {
+    private static void awaitOn(List<StickyNodeProcess> nodes, String real, String expected) {
+        for (StickyNodeProcess n : nodes) {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                    assertThat(n.ask("real " + real)).as("node %s", n.name).isEqualTo(expected));
+                    assertThat(n.ask("real " + real)).as("node %s", n.name()).isEqualTo(expected));
         }
     }
 
-    private Node start(String name, Node... seeds) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-        command.addAll(ClusterMember.JVM_OPTIONS);
-        command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                StickyNode.class.getName(), clusterName));
-        for (Node seed : seeds) {
-            command.add("127.0.0.1:" + seed.awaitReady());
-        }
-        File log = new File("target/process-cluster/" + name + ".log");
-        log.getParentFile().mkdirs();
-        Process process = new ProcessBuilder(command).redirectError(log).start();
-        Node node = new Node(name, process);
+    private StickyNodeProcess start(String name, StickyNodeProcess... seeds) throws IOException {
+        StickyNodeProcess node = StickyNodeProcess.start(name, clusterName, List.of("-Xmx256m"), seeds);
         nodes.add(node);
         return node;
-    }
-
-    /** One node process: commands to its stdin, answers from its stdout. */
-    private static final class Node {
-        final String name;
-        final Process process;
-        final PrintStream in;
-        final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-        int port;
-
-        Node(String name, Process process) {
-            this.name = name;
-            this.process = process;
-            this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        if (line.startsWith("= ")) {
-                            answers.add(line.substring(2));
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process died: asks time out
-                }
-            }, "node-" + name + "-stdout");
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        /** The node's cluster port, once it has joined. */
-        int awaitReady() {
-            if (port == 0) {
-                String ready = answer();
-                assertThat(ready).as("node %s", name).startsWith("ready ");
-                port = Integer.parseInt(ready.substring("ready ".length()));
-            }
-            return port;
-        }
-
-        void send(String command) {
-            in.println(command);
-        }
-
-        String answer() {
-            try {
-                String answer = answers.poll(60, TimeUnit.SECONDS);
-                assertThat(answer).as("answer from node %s (see target/process-cluster/%s.log)", name, name)
-                        .isNotNull();
-                return answer;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-
-        String ask(String command) {
-            send(command);
-            return answer();
-        }
     }
 }

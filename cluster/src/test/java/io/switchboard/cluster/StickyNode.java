@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.FutureTask;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.io.BufferedReader;
@@ -45,6 +46,11 @@ import java.util.List;
  *   unanswered &lt;real&gt;       3 requests sent and left unanswered (the farm's numconns): the
  *                            failure detector fails it               → the real's state
  *   slot                     this node's cluster slot              → index
+ *   fill-async &lt;from&gt; &lt;stride&gt; &lt;to&gt;  bindIfAbsent for from, from+stride, ... below to,
+ *                            on a thread of its own (other commands go on) → "started"
+ *   fill-wait                until that thread is done            → its duration in ns
+ *   await-size &lt;n&gt;          until the replica and the map hold n    → System.nanoTime() then
+ *   heap                     used heap after full GCs             → bytes
  * </pre>
  * Farm {@code ggsn} has reals 10.0.0.1:2123, 10.0.0.2:2123 and 10.0.0.3:2123 (weight 8, failure
  * detection numconns 3, numclients 1, retry 60 s); nothing is sent to them.
@@ -150,12 +156,54 @@ public final class StickyNode {
                     Thread.onSpinWait();
                 }
                 return Long.toString(System.nanoTime());
+            case "fill-async":
+                int from = Integer.parseInt(c[1]);
+                int stride = Integer.parseInt(c[2]);
+                int to = Integer.parseInt(c[3]);
+                filler = new FutureTask<>(() -> {
+                    long start = System.nanoTime();
+                    StickyBinding[] reals = new StickyBinding[16];
+                    for (int i = 0; i < reals.length; i++) {
+                        reals[i] = real("10.0.0." + (i + 1) + ":2123");
+                    }
+                    for (int i = from; i < to; i += stride) {
+                        table.bindIfAbsent(HazelcastStickyTableTest.imsi(i), reals[i % reals.length],
+                                Ticker.SYSTEM.nanos());
+                    }
+                    return System.nanoTime() - start;
+                });
+                new Thread(filler, "filler").start();
+                return "started";
+            case "fill-wait":
+                try {
+                    return Long.toString(filler.get());
+                } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+                    return "failed " + e;
+                }
+            case "await-size":
+                long n = Long.parseLong(c[1]);
+                var map = member.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi");
+                while (table.size() < n || map.size() < n) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                }
+                return Long.toString(System.nanoTime());
+            case "heap":
+                long used = Long.MAX_VALUE;
+                for (int i = 0; i < 5; i++) {
+                    System.gc();
+                    used = Math.min(used, java.lang.management.ManagementFactory.getMemoryMXBean()
+                            .getHeapMemoryUsage().getUsed());
+                }
+                return Long.toString(used);
             case "members":
                 return Integer.toString(member.hazelcast().getCluster().getMembers().size());
             default:
                 return "unknown command " + c[0];
         }
     }
+
+    /** The running fill-async, touched only by the command thread. */
+    private static java.util.concurrent.FutureTask<Long> filler;
 
     private static StickyBinding real(String real) {
         return new StickyBinding("ggsn", real);
