@@ -15,6 +15,9 @@ import com.hazelcast.spi.merge.LatestUpdateMergePolicy;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.shared.Codec;
+import io.switchboard.director.shared.SharedTable;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.sticky.StickyTableFactory;
@@ -164,6 +167,7 @@ public final class ClusterMember implements AutoCloseable {
 
         config.addMapConfig(stickyMapConfig());
         config.addMapConfig(realStateMapConfig());
+        config.addMapConfig(sharedTableMapConfig());
         config.addMapConfig(new MapConfig(NodeSlots.MAP).setBackupCount(1)
                 .setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
                         MergePolicyConfig.DEFAULT_BATCH_SIZE)));
@@ -201,6 +205,22 @@ public final class ClusterMember implements AutoCloseable {
         map.setBackupCount(1);
         map.setPerEntryStatsEnabled(true);
         map.setMergePolicyConfig(new MergePolicyConfig(LatestUpdateMergePolicy.class.getName(),
+                MergePolicyConfig.DEFAULT_BATCH_SIZE));
+        return map;
+    }
+
+    /**
+     * Plug-ins' shared tables (sessions): like the sticky tables, one synchronous backup, binary,
+     * and after a split brain the larger side's entries stand and the smaller side's new keys are
+     * added ({@code PutIfAbsent}).
+     */
+    private static MapConfig sharedTableMapConfig() {
+        MapConfig map = new MapConfig(HazelcastSharedTable.MAP_PREFIX + "*");
+        map.setBackupCount(1);
+        map.setAsyncBackupCount(0);
+        map.setInMemoryFormat(InMemoryFormat.BINARY);
+        map.setPerEntryStatsEnabled(false);
+        map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
                 MergePolicyConfig.DEFAULT_BATCH_SIZE));
         return map;
     }
@@ -259,6 +279,19 @@ public final class ClusterMember implements AutoCloseable {
      */
     public SharedRealState shareRealState(Farms farms) {
         return SharedRealState.open(hazelcast, farms, Ticker.SYSTEM);
+    }
+
+    /**
+     * What the {@code Director} hands its plug-ins to open shared tables: each is a
+     * {@link HazelcastSharedTable} of this member, caught up before {@code open} returns.
+     */
+    public SharedTables sharedTables() {
+        return new SharedTables() {
+            @Override
+            public <K, V> SharedTable<K, V> open(String name, Codec<K> keys, Codec<V> values) {
+                return HazelcastSharedTable.open(hazelcast, slot.index(), name, keys, values);
+            }
+        };
     }
 
     /** Leaves the cluster gracefully: partitions this member owns are handed over first. */

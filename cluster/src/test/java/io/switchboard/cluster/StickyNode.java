@@ -9,6 +9,8 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.shared.Codec;
+import io.switchboard.director.shared.SharedTable;
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.Optional;
@@ -47,10 +49,16 @@ import java.util.List;
  *                            failure detector fails it               → the real's state
  *   slot                     this node's cluster slot              → index
  *   fill-async &lt;from&gt; &lt;stride&gt; &lt;to&gt;  bindIfAbsent for from, from+stride, ... below to,
- *                            on a thread of its own (other commands go on) → "started"
+ *                            on a thread of its own (other commands go on), at most 512
+ *                            claims in flight                      → "started"
  *   fill-wait                until that thread is done            → its duration in ns
  *   await-size &lt;n&gt;          until the replica and the map hold n    → System.nanoTime() then
  *   heap                     used heap after full GCs             → bytes
+ *   session-fill &lt;from&gt; &lt;to&gt; &lt;v&gt;  put session i → "v-i" in the shared table "sessions" → "ok"
+ *   session-get &lt;i&gt;         the session's value                  → value, or "none"
+ *   session-held &lt;from&gt; &lt;to&gt; &lt;v&gt;  sessions of from..to-1 whose value is "v-i" → count
+ *   session-remove &lt;i&gt;      remove session i                     → "ok"
+ *   session-size             entries of this node's copy          → count
  * </pre>
  * Farm {@code ggsn} has reals 10.0.0.1:2123, 10.0.0.2:2123 and 10.0.0.3:2123 (weight 8, failure
  * detection numconns 3, numclients 1, retry 60 s); nothing is sent to them.
@@ -72,12 +80,14 @@ public final class StickyNode {
                 List.of(real(1), real(2), real(3)), Optional.empty())));
         try (ClusterMember member = ClusterMember.start(config);
              HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(10), 1_000_000);
-             SharedRealState shared = member.shareRealState(farms)) {
+             SharedRealState shared = member.shareRealState(farms);
+             SharedTable<Integer, String> sessions = member.sharedTables().open("sessions", INT, Codec.UTF8)) {
             out.println("= ready " + member.address().getPort());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line; (line = in.readLine()) != null; ) {
                 String[] command = line.trim().split(" ");
                 out.println("= " + (REAL_COMMANDS.contains(command[0]) ? realCommand(member, farms, command)
+                        : command[0].startsWith("session-") ? sessionCommand(sessions, command)
                         : answer(member, table, command)));
             }
         }
@@ -88,6 +98,50 @@ public final class StickyNode {
             return new RealConfig(InetAddress.getByName("10.0.0." + i), 2123, 8, OptionalInt.empty(), true);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Session ids as 4 bytes, big-endian. */
+    private static final Codec<Integer> INT = new Codec<>() {
+        @Override
+        public byte[] encode(Integer value) {
+            return java.nio.ByteBuffer.allocate(4).putInt(value).array();
+        }
+
+        @Override
+        public Integer decode(byte[] bytes) {
+            if (bytes.length != 4) {
+                throw new IllegalArgumentException("a session id is 4 bytes, not " + bytes.length);
+            }
+            return java.nio.ByteBuffer.wrap(bytes).getInt();
+        }
+    };
+
+    private static String sessionCommand(SharedTable<Integer, String> sessions, String[] c) {
+        switch (c[0]) {
+            case "session-fill":
+                for (int i = Integer.parseInt(c[1]); i < Integer.parseInt(c[2]); i++) {
+                    sessions.put(i, c[3] + "-" + i);
+                }
+                return "ok";
+            case "session-get":
+                String v = sessions.get(Integer.parseInt(c[1]));
+                return v == null ? "none" : v;
+            case "session-held":
+                int held = 0;
+                for (int i = Integer.parseInt(c[1]); i < Integer.parseInt(c[2]); i++) {
+                    if ((c[3] + "-" + i).equals(sessions.get(i))) {
+                        held++;
+                    }
+                }
+                return Integer.toString(held);
+            case "session-remove":
+                sessions.remove(Integer.parseInt(c[1]));
+                return "ok";
+            case "session-size":
+                return Long.toString(sessions.size());
+            default:
+                throw new IllegalArgumentException(c[0]);
         }
     }
 
@@ -167,6 +221,12 @@ public final class StickyNode {
                         reals[i] = real("10.0.0." + (i + 1) + ":2123");
                     }
                     for (int i = from; i < to; i += stride) {
+                        // A window of claims in flight: faster than the cluster applies them, they
+                        // queue until they time out (the packet path has no such wait; real new
+                        // subscriber rates are far below this).
+                        while (table.inFlight() >= FILL_WINDOW) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                        }
                         table.bindIfAbsent(HazelcastStickyTableTest.imsi(i), reals[i % reals.length],
                                 Ticker.SYSTEM.nanos());
                     }
@@ -201,6 +261,9 @@ public final class StickyNode {
                 return "unknown command " + c[0];
         }
     }
+
+    /** Claims fill-async keeps in flight at most. */
+    private static final int FILL_WINDOW = 512;
 
     /** The running fill-async, touched only by the command thread. */
     private static java.util.concurrent.FutureTask<Long> filler;

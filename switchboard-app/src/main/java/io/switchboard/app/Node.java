@@ -49,7 +49,7 @@ public final class Node implements AutoCloseable {
             this.vertx = await(Vertx.builder().with(options).withClusterManager(member.vertxClusterManager())
                     .buildClustered());
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
-                    member.stickyTables(), member.slot());
+                    member.stickyTables(), member.slot(), member.sharedTables());
             this.realState = member.shareRealState(director.farms());
             LOG.info("joined cluster {} as {}, slot {}", config.cluster().name(), member.address(),
                     member.slot().index());

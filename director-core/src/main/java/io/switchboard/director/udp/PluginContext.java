@@ -6,6 +6,7 @@ import io.switchboard.director.NodeSlot;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyTable;
 
 /**
@@ -23,14 +24,18 @@ import io.switchboard.director.sticky.StickyTable;
  *                 {@code node.bits()} bits with {@link NodeSlot#compose} and counts in the rest. Every
  *                 live member has a distinct index and the same capacity, so two nodes' identifiers
  *                 never collide; the index holds for the node's lifetime and may differ after a restart.
+ * @param tables   opens {@link io.switchboard.director.shared.SharedTable}s: state that another node
+ *                 must be able to take over (gtp-inspect sessions), shared by the cluster, in memory
+ *                 on a single node; reads are local. Open them in {@code attach} (it may block while
+ *                 the table catches up; attach runs at startup, not on an event loop).
  */
 public record PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
-        MeterRegistry registry, NodeSlot node) {
+        MeterRegistry registry, NodeSlot node, SharedTables tables) {
 
     /** A single node's context. */
     public PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
             MeterRegistry registry) {
-        this(config, sticky, farms, ticker, registry, NodeSlot.SINGLE);
+        this(config, sticky, farms, ticker, registry, NodeSlot.SINGLE, SharedTables.IN_MEMORY);
     }
 
     /** A context whose counters go nowhere (tests, offline tools). */
