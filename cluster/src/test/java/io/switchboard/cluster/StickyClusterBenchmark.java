@@ -68,20 +68,29 @@ public final class StickyClusterBenchmark {
                 n.answer(1_800);
             }
             long total = count + (memberCount == 1 ? 0 : 2L * SAMPLES);
-            long end = 0;
-            for (StickyNodeProcess n : nodes) {
-                n.send("await-size " + total);
-                end = Math.max(end, Long.parseLong(n.answer(1_800)));
-            }
-            double seconds = (end - start) / 1e9;
+            // Created: every claim applied by its owner (the map, cluster-wide, holds them all).
+            first.send("await-map " + total + " 600");
+            String[] applied = first.answer(660).split(" ");
+            double seconds = (Long.parseLong(applied[0]) - start) / 1e9;
+            // Replicas: entry events are not flow-controlled, so a replica may trail or miss some.
+            StringBuilder replicas = new StringBuilder();
             StringBuilder perMember = new StringBuilder();
             for (int m = 0; m < memberCount; m++) {
-                long after = Long.parseLong(nodes.get(m).ask("heap"));
+                StickyNodeProcess n = nodes.get(m);
+                n.send("await-replica " + total + " 60");
+                String[] replica = n.answer(120).split(" ");
+                long missing = total - Long.parseLong(replica[1]);
+                replicas.append(m == 0 ? "" : ", ").append(n.name()).append(missing == 0
+                        ? String.format(" complete %.1f s after the start", (Long.parseLong(replica[0]) - start) / 1e9)
+                        : " missing " + missing);
+                long after = Long.parseLong(n.ask("heap"));
                 perMember.append(m == 0 ? "" : " / ").append((after - heapBefore[m]) / total);
             }
-            System.out.printf("%-7d %11.0f  %s  %s  %s%n", memberCount, count / seconds,
+            System.out.printf("%-7d %11.0f  %s  %s  %s%n", memberCount,
+                    Long.parseLong(applied[1]) >= total ? count / seconds : Double.NaN,
                     idleLag == null ? String.format("%-26s", "(local)") : percentiles(idleLag),
                     loadLag == null ? String.format("%-26s", "(local)") : percentiles(loadLag), perMember);
+            System.out.printf("        map holds %s of %d; replicas: %s%n", applied[1], total, replicas);
         } finally {
             nodes.forEach(StickyNodeProcess::kill);
         }

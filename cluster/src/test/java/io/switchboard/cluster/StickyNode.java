@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.io.BufferedReader;
@@ -52,7 +53,8 @@ import java.util.List;
  *                            on a thread of its own (other commands go on), at most 512
  *                            claims in flight                      → "started"
  *   fill-wait                until that thread is done            → its duration in ns
- *   await-size &lt;n&gt;          until the replica and the map hold n    → System.nanoTime() then
+ *   await-map &lt;n&gt; &lt;s&gt;       until the map holds n, at most s seconds → "System.nanoTime() size"
+ *   await-replica &lt;n&gt; &lt;s&gt;   the same for this node's replica       → "System.nanoTime() size"
  *   heap                     used heap after full GCs             → bytes
  *   session-fill &lt;from&gt; &lt;to&gt; &lt;v&gt;  put session i → "v-i" in the shared table "sessions" → "ok"
  *   session-get &lt;i&gt;         the session's value                  → value, or "none"
@@ -240,13 +242,17 @@ public final class StickyNode {
                 } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
                     return "failed " + e;
                 }
-            case "await-size":
+            case "await-map":
+            case "await-replica":
                 long n = Long.parseLong(c[1]);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(c[2]));
                 var map = member.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi");
-                while (table.size() < n || map.size() < n) {
+                java.util.function.LongSupplier size = c[0].equals("await-map") ? map::size : table::size;
+                long has;
+                while ((has = size.getAsLong()) < n && System.nanoTime() < until) {
                     java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
                 }
-                return Long.toString(System.nanoTime());
+                return System.nanoTime() + " " + has;
             case "heap":
                 long used = Long.MAX_VALUE;
                 for (int i = 0; i < 5; i++) {
