@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Address;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.KubernetesConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.MultiMapConfig;
@@ -151,7 +152,8 @@ public final class ClusterMember implements AutoCloseable {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(cluster.enabled());
+        join.getTcpIpConfig().setEnabled(cluster.enabled() && cluster.kubernetes().isEmpty());
+        cluster.kubernetes().filter(k -> cluster.enabled()).ifPresent(k -> kubernetesJoin(join, k));
         String bind = cluster.enabled() ? bindAddress : "127.0.0.1";
         if (bind != null) {
             network.getInterfaces().setEnabled(true).addInterface(bind);
@@ -174,6 +176,27 @@ public final class ClusterMember implements AutoCloseable {
         addVertxStructures(config);
         StickySerializers.register(config.getSerializationConfig());
         return config;
+    }
+
+    /**
+     * Hazelcast's own Kubernetes discovery (in its core jar): members are the pods behind a service,
+     * read from the Kubernetes API or, with {@code service-dns}, from a headless service's DNS name.
+     */
+    private static void kubernetesJoin(JoinConfig join, ClusterConfig.KubernetesDiscovery k) {
+        KubernetesConfig kubernetes = join.getKubernetesConfig().setEnabled(true);
+        if (!k.serviceDns().isEmpty()) {
+            kubernetes.setProperty("service-dns", k.serviceDns());
+        } else {
+            if (!k.namespace().isEmpty()) {
+                kubernetes.setProperty("namespace", k.namespace());
+            }
+            if (!k.serviceName().isEmpty()) {
+                kubernetes.setProperty("service-name", k.serviceName());
+            }
+        }
+        if (k.servicePort() > 0) {
+            kubernetes.setProperty("service-port", Integer.toString(k.servicePort()));
+        }
     }
 
     /**

@@ -42,6 +42,35 @@ class ClusterMemberTest {
         }
     }
 
+    /**
+     * Kubernetes discovery cannot run here (no Kubernetes API, no cluster DNS): what is checked is the
+     * join configuration Hazelcast is started with.
+     */
+    @Test
+    void kubernetesDiscoveryReplacesTheMemberList() {
+        var api = new ClusterConfig(true, "k8s", java.util.List.of(), 5701, java.util.Optional.empty(),
+                java.util.Optional.of(new ClusterConfig.KubernetesDiscovery("core", "switchboard", "", 0)));
+        var join = ClusterMember.hazelcastConfig(api, null).getNetworkConfig().getJoin();
+        assertThat(join.getTcpIpConfig().isEnabled()).isFalse();
+        assertThat(join.getMulticastConfig().isEnabled()).isFalse();
+        assertThat(join.getKubernetesConfig().isEnabled()).isTrue();
+        assertThat(join.getKubernetesConfig().getProperties())
+                .containsEntry("namespace", "core").containsEntry("service-name", "switchboard")
+                .doesNotContainKey("service-dns");
+
+        var dns = new ClusterConfig(true, "k8s", java.util.List.of(), 5701, java.util.Optional.empty(),
+                java.util.Optional.of(new ClusterConfig.KubernetesDiscovery("", "", "sb.core.svc", 5702)));
+        var dnsJoin = ClusterMember.hazelcastConfig(dns, null).getNetworkConfig().getJoin();
+        assertThat(dnsJoin.getKubernetesConfig().getProperties())
+                .containsEntry("service-dns", "sb.core.svc").containsEntry("service-port", "5702")
+                .doesNotContainKey("namespace");
+
+        var listed = new ClusterConfig(true, "k8s", java.util.List.of("10.0.0.2:5701"), 5701);
+        var listedJoin = ClusterMember.hazelcastConfig(listed, null).getNetworkConfig().getJoin();
+        assertThat(listedJoin.getTcpIpConfig().isEnabled()).isTrue();
+        assertThat(listedJoin.getKubernetesConfig().isEnabled()).isFalse();
+    }
+
     @Test
     void closeHandsPartitionsOverSoNothingIsLost() {
         ClusterMember a = members.start();

@@ -49,7 +49,8 @@ final class ConfigBinder {
             "farms", "virtual-servers", "firewall-farms", "vpn-farms");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind");
+    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes");
+    static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
@@ -201,7 +202,24 @@ final class ConfigBinder {
                 return Optional.empty();
             }
         });
-        return new ClusterConfig(enabled, name, members, port, bind);
+        Optional<ClusterConfig.KubernetesDiscovery> kubernetes = s.section("kubernetes", KUBERNETES_KEYS)
+                .map(this::kubernetes);
+        if (kubernetes.isPresent() && !members.isEmpty()) {
+            error(s.pathOf("kubernetes"), "members are found either by 'members' or by 'kubernetes', not both");
+        }
+        return new ClusterConfig(enabled, name, members, port, bind, kubernetes);
+    }
+
+    /** Hazelcast's Kubernetes discovery: the API mode (namespace, service-name) or DNS (service-dns). */
+    private ClusterConfig.KubernetesDiscovery kubernetes(Section s) {
+        String serviceDns = s.string("service-dns").orElse("");
+        String serviceName = s.string("service-name").orElse("");
+        String namespace = s.string("namespace").orElse("");
+        if (!serviceDns.isEmpty() && !(serviceName.isEmpty() && namespace.isEmpty())) {
+            error(s.pathOf("service-dns"), "service-dns (DNS lookup) excludes namespace and service-name (API lookup)");
+        }
+        int servicePort = s.integer("service-port", 1, 65535).orElse(0);
+        return new ClusterConfig.KubernetesDiscovery(namespace, serviceName, serviceDns, servicePort);
     }
 
     /** A member is {@code address} or {@code address:port}; kept as written for Hazelcast. */

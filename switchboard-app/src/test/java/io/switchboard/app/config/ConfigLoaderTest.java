@@ -173,6 +173,32 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void clusterMembersMayComeFromKubernetesInsteadOfAList() {
+        SwitchboardConfig api = ALL_SERVICES.parse("""
+                cluster: { enabled: true, kubernetes: { namespace: core, service-name: switchboard } }
+                """ + GGSN_FARM + GTP_SERVER);
+        assertThat(api.cluster().kubernetes())
+                .contains(new ClusterConfig.KubernetesDiscovery("core", "switchboard", "", 0));
+        SwitchboardConfig dns = ALL_SERVICES.parse("""
+                cluster: { enabled: true, kubernetes: { service-dns: sb.core.svc.cluster.local, service-port: 5701 } }
+                """ + GGSN_FARM + GTP_SERVER);
+        assertThat(dns.cluster().kubernetes())
+                .contains(new ClusterConfig.KubernetesDiscovery("", "", "sb.core.svc.cluster.local", 5701));
+        assertThat(ALL_SERVICES.parse(GGSN_FARM + GTP_SERVER).cluster().kubernetes()).isEmpty();
+
+        assertThat(errors("""
+                cluster:
+                  enabled: true
+                  members: [10.0.0.2]
+                  kubernetes: { service-dns: sb, namespace: core, service-port: 0, label: x }
+                """ + GGSN_FARM + GTP_SERVER)).containsExactlyInAnyOrder(
+                "cluster.kubernetes.label: unknown key (known: namespace, service-name, service-dns, service-port)",
+                "cluster.kubernetes.service-dns: service-dns (DNS lookup) excludes namespace and service-name (API lookup)",
+                "cluster.kubernetes.service-port: must be 1..65535",
+                "cluster.kubernetes: members are found either by 'members' or by 'kubernetes', not both");
+    }
+
+    @Test
     void aFarmsSlowStartIsADuration() {
         SwitchboardConfig config = ALL_SERVICES.parse("""
                 farms:
@@ -350,7 +376,7 @@ class ConfigLoaderTest {
                         stiky: {}
                     """)).containsExactly(
                     "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
-                    "cluster.enable: unknown key (known: enabled, name, members, port, bind)",
+                    "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
