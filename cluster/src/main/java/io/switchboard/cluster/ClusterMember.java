@@ -10,7 +10,14 @@ import com.hazelcast.config.MultiMapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.spi.merge.LatestUpdateMergePolicy;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
+import io.switchboard.director.NodeSlot;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.shared.Codec;
+import io.switchboard.director.shared.SharedTable;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.sticky.StickyTableFactory;
@@ -39,13 +46,41 @@ import java.util.UUID;
  */
 public final class ClusterMember implements AutoCloseable {
 
+    /**
+     * The JVM options Hazelcast wants for its fastest paths (it warns at start without them): for
+     * whoever starts a node in a JVM of its own. The same list is in the cluster module's pom.
+     */
+    public static final List<String> JVM_OPTIONS = List.of("--add-modules", "java.se",
+            "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+            "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+            "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+            "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
     /** Prefix of the maps that back sticky tables; they share one map configuration. */
     static final String STICKY_MAP_PREFIX = "sticky.";
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterMember.class);
+
     private final HazelcastInstance hazelcast;
+    private final NodeSlot slot;
 
     private ClusterMember(HazelcastInstance hazelcast) {
         this.hazelcast = hazelcast;
+        this.slot = NodeSlots.claim(hazelcast);
+        hazelcast.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.MERGED && !NodeSlots.holds(hazelcast, slot)) {
+                // Both sides of a split brain gave out slots; this node keeps its own (identifiers it
+                // already handed out carry it), but another member may now allocate the same values.
+                LOG.error("cluster slot {} is held by another member after a split brain merged: identifiers"
+                        + " allocated by the two may collide until one of them restarts", slot.index());
+            }
+        });
+    }
+
+    /** This node's slot in the cluster, for identifiers unique across nodes ({@link NodeSlot}). */
+    public NodeSlot slot() {
+        return slot;
     }
 
     /** Starts a member bound to all interfaces when clustered (to 127.0.0.1 when single-node). */
@@ -131,6 +166,11 @@ public final class ClusterMember implements AutoCloseable {
         }
 
         config.addMapConfig(stickyMapConfig());
+        config.addMapConfig(realStateMapConfig());
+        config.addMapConfig(sharedTableMapConfig());
+        config.addMapConfig(new MapConfig(NodeSlots.MAP).setBackupCount(1)
+                .setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+                        MergePolicyConfig.DEFAULT_BATCH_SIZE)));
         addVertxStructures(config);
         StickySerializers.register(config.getSerializationConfig());
         return config;
@@ -150,6 +190,36 @@ public final class ClusterMember implements AutoCloseable {
         map.setInMemoryFormat(InMemoryFormat.BINARY);
         map.setPerEntryStatsEnabled(false);
         map.setStatisticsEnabled(true);
+        map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+                MergePolicyConfig.DEFAULT_BATCH_SIZE));
+        return map;
+    }
+
+    /**
+     * The reals' shared state (a few hundred entries at most): one synchronous backup; after a split
+     * brain the most recent change of each real wins ({@code LatestUpdate}, which needs per-entry
+     * statistics): that is the operator's latest command or the latest failure, on whichever side.
+     */
+    private static MapConfig realStateMapConfig() {
+        MapConfig map = new MapConfig(SharedRealState.MAP);
+        map.setBackupCount(1);
+        map.setPerEntryStatsEnabled(true);
+        map.setMergePolicyConfig(new MergePolicyConfig(LatestUpdateMergePolicy.class.getName(),
+                MergePolicyConfig.DEFAULT_BATCH_SIZE));
+        return map;
+    }
+
+    /**
+     * Plug-ins' shared tables (sessions): like the sticky tables, one synchronous backup, binary,
+     * and after a split brain the larger side's entries stand and the smaller side's new keys are
+     * added ({@code PutIfAbsent}).
+     */
+    private static MapConfig sharedTableMapConfig() {
+        MapConfig map = new MapConfig(HazelcastSharedTable.MAP_PREFIX + "*");
+        map.setBackupCount(1);
+        map.setAsyncBackupCount(0);
+        map.setInMemoryFormat(InMemoryFormat.BINARY);
+        map.setPerEntryStatsEnabled(false);
         map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
                 MergePolicyConfig.DEFAULT_BATCH_SIZE));
         return map;
@@ -201,6 +271,27 @@ public final class ClusterMember implements AutoCloseable {
     /** Opens (or joins) the cluster-wide sticky table {@code name}; blocks until caught up. */
     public HazelcastStickyTable stickyTable(String name, Duration idle, int maxEntries) {
         return HazelcastStickyTable.open(hazelcast, name, idle, maxEntries, Ticker.SYSTEM);
+    }
+
+    /**
+     * Shares the reals' administrative state, weights and failures with the other nodes
+     * ({@link SharedRealState}); blocks until this node has the cluster's current state.
+     */
+    public SharedRealState shareRealState(Farms farms) {
+        return SharedRealState.open(hazelcast, farms, Ticker.SYSTEM);
+    }
+
+    /**
+     * What the {@code Director} hands its plug-ins to open shared tables: each is a
+     * {@link HazelcastSharedTable} of this member, caught up before {@code open} returns.
+     */
+    public SharedTables sharedTables() {
+        return new SharedTables() {
+            @Override
+            public <K, V> SharedTable<K, V> open(String name, Codec<K> keys, Codec<V> values) {
+                return HazelcastSharedTable.open(hazelcast, slot.index(), name, keys, values);
+            }
+        };
     }
 
     /** Leaves the cluster gracefully: partitions this member owns are handed over first. */

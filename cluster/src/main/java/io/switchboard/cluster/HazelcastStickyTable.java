@@ -99,6 +99,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final LongAdder refusedFull = new LongAdder();
     private final LongAdder writes = new LongAdder();
     private final LongAdder overruled = new LongAdder();
+    /** Claims, rebinds and refreshes sent and not yet answered. */
+    private final LongAdder inFlight = new LongAdder();
 
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
     private final ExecutorService background;
@@ -240,10 +242,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private void send(StickyKey key, LocalBinding sent,
                       EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
         writes.increment();
+        inFlight.increment();
         try {
-            map.submitToKey(key, change)
-                    .whenCompleteAsync((holding, failure) -> follow(key, sent, holding, failure, change), INLINE);
+            map.submitToKey(key, change).whenCompleteAsync((holding, failure) -> {
+                inFlight.decrement();
+                follow(key, sent, holding, failure, change);
+            }, INLINE);
         } catch (RuntimeException e) {
+            inFlight.decrement();
             follow(key, sent, null, e, change);
         }
     }
@@ -367,6 +373,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     /** Cluster operations this node has sent (claims, rebinds, refreshes, removals): never one per packet. */
+    /**
+     * Claims, rebinds and refreshes sent and not yet answered. Nothing bounds it (the packet path
+     * never waits): a caller binding faster than the cluster applies (a load generator) watches it.
+     */
+    public long inFlight() {
+        return inFlight.sum();
+    }
+
     public long writes() {
         return writes.sum();
     }

@@ -14,7 +14,8 @@ import io.switchboard.director.sticky.StickyKey;
 
 /**
  * Explicit Hazelcast Compact serializers for what the sticky tables store and send: keys, bindings
- * and the entry processors that change them. Nothing goes through Java serialization, and the
+ * and the entry processors that change them; the reals' shared state and its changes; the entries
+ * of shared tables. Nothing goes through Java serialization, and the
  * engine's {@link StickyKey} and {@link StickyBinding} stay free of Hazelcast types.
  *
  * <p>The map compares keys by their serialized bytes, so every serializer here must write the same
@@ -35,6 +36,10 @@ public final class StickySerializers {
         compact.addSerializer(new Refresh.Serializer());
         compact.addSerializer(new Rebind.Serializer());
         compact.addSerializer(new Release.Serializer());
+        compact.addSerializer(new RealRecord.Serializer());
+        compact.addSerializer(new RealChange.Serializer());
+        compact.addSerializer(new SharedEntry.Serializer());
+        compact.addSerializer(new SharedWrite.Serializer());
     }
 
     /**
@@ -47,7 +52,8 @@ public final class StickySerializers {
         SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
         StickyBinding binding = new StickyBinding("", "");
         Object[] samples = {StickyKey.of(StickyKind.IMSI, new byte[0]), binding, new Claim(binding, 1),
-            new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding)};
+            new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding),
+            RealRecord.UNCHANGED, RealChange.failed(0, ""), new SharedWrite(SharedEntry.tombstone(0, 0), 1)};
         for (Object sample : samples) {
             serialization.toData(sample);
         }

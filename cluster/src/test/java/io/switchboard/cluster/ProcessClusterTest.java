@@ -29,18 +29,18 @@ class ProcessClusterTest {
 
     private static final int N = 1_000;
     private final String clusterName = "proc-" + UUID.randomUUID();
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<StickyNodeProcess> nodes = new ArrayList<>();
 
     @AfterEach
     void killAll() {
-        nodes.forEach(n -> n.process.destroyForcibly());
+        nodes.forEach(StickyNodeProcess::kill);
     }
 
     @Test
     void bindingsSurviveASigkilledNodeAndARestartedNodeCatchesUp() throws Exception {
-        Node a = start("a");
-        Node b = start("b", a);
-        Node c = start("c", a);
+        StickyNodeProcess a = start("a");
+        StickyNodeProcess b = start("b", a);
+        StickyNodeProcess c = start("c", a);
         a.awaitReady();
         b.awaitReady();
         c.awaitReady();
@@ -76,15 +76,14 @@ class ProcessClusterTest {
         });
         String raced = b.ask("lookup " + N);
 
-        a.process.destroyForcibly(); // SIGKILL
-        a.process.waitFor(10, TimeUnit.SECONDS);
+        a.kill();
         await().atMost(Duration.ofSeconds(30)).until(() -> b.ask("members").equals("2")
                 && b.ask("cluster-size").equals("" + total) && c.ask("cluster-size").equals("" + total));
         assertThat(b.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
         assertThat(c.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
         assertThat(c.ask("lookup " + N)).isEqualTo(raced);
 
-        Node restarted = start("a-restarted", b);
+        StickyNodeProcess restarted = start("a-restarted", b);
         restarted.awaitReady();
         // Caught up before it answers its first command.
         assertThat(restarted.ask("held 0 " + N + " 10.0.0.1:2123")).isEqualTo("" + N);
@@ -92,86 +91,88 @@ class ProcessClusterTest {
         assertThat(restarted.ask("members")).isEqualTo("3");
     }
 
-    private Node start(String name, Node... seeds) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--add-modules", "java.se",
-                "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-                "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-                "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                StickyNode.class.getName(), clusterName));
-        for (Node seed : seeds) {
-            command.add("127.0.0.1:" + seed.awaitReady());
-        }
-        File log = new File("target/process-cluster/" + name + ".log");
-        log.getParentFile().mkdirs();
-        Process process = new ProcessBuilder(command).redirectError(log).start();
-        Node node = new Node(name, process);
-        nodes.add(node);
-        return node;
+    /** Real state, cluster slots and shared sessions, on one cluster of processes (JVM starts are what cost). */
+    @Test
+    void realStateSlotsAndSessionsReachEveryNodeAndOutliveASigkilledOne() throws Exception {
+        StickyNodeProcess a = start("a");
+        StickyNodeProcess b = start("b", a);
+        StickyNodeProcess c = start("c", a);
+        a.awaitReady();
+        b.awaitReady();
+        c.awaitReady();
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3")
+                && b.ask("members").equals("3") && c.ask("members").equals("3"));
+        String one = "10.0.0.1:2123";
+        String two = "10.0.0.2:2123";
+        String three = "10.0.0.3:2123";
+
+        // Taken out of service through A's API: out of service on B and C.
+        assertThat(a.ask("out " + one)).isEqualTo("ok");
+        awaitOn(List.of(b, c), one, "OUTOFSERVICE 8");
+        // A weight set on B (API or DFP), 0 throttles: on A and C too.
+        assertThat(b.ask("weight " + two + " 0")).isEqualTo("ok");
+        awaitOn(List.of(a, c), two, "DFP_THROTTLED 0");
+        // C's failure detector fails a real: FAILED on A and B, whose own traffic never saw it fail.
+        assertThat(c.ask("unanswered " + three)).isEqualTo("FAILED");
+        awaitOn(List.of(a, b), three, "FAILED 8");
+        assertThat(a.ask("real " + one)).isEqualTo("OUTOFSERVICE 8"); // nothing else moved
+
+        // A node that joins now takes the current state before it answers.
+        StickyNodeProcess d = start("d", b);
+        d.awaitReady();
+        assertThat(d.ask("real " + one)).isEqualTo("OUTOFSERVICE 8");
+        assertThat(d.ask("real " + two)).isEqualTo("DFP_THROTTLED 0");
+        assertThat(d.ask("real " + three)).isEqualTo("FAILED 8");
+
+        // Back in service through B's API (which also forces a FAILED real back): everywhere.
+        assertThat(b.ask("in " + one)).isEqualTo("ok");
+        assertThat(d.ask("in " + three)).isEqualTo("ok");
+        awaitOn(List.of(a, b, c, d), one, "OPERATIONAL 8");
+        awaitOn(List.of(a, b, c, d), three, "OPERATIONAL 8");
+
+        // Shared sessions: created on A (the node that handled the Creates), updated on B, one deleted on D.
+        int sessions = 1_000;
+        assertThat(a.ask("session-fill 0 " + sessions + " created")).isEqualTo("ok");
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.ask("session-held 0 " + sessions + " created")
+                .equals("" + sessions) && d.ask("session-held 0 " + sessions + " created").equals("" + sessions));
+        assertThat(b.ask("session-fill 0 100 updated")).isEqualTo("ok");
+        assertThat(d.ask("session-remove 999")).isEqualTo("ok");
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.ask("session-held 0 100 updated").equals("100")
+                && c.ask("session-held 0 100 updated").equals("100") && a.ask("session-get 999").equals("none")
+                && c.ask("session-size").equals("" + (sessions - 1)));
+
+        // Cluster slots: distinct among live members; a dead member's slot is given to a newcomer.
+        List<String> slots = List.of(a.ask("slot"), b.ask("slot"), c.ask("slot"), d.ask("slot"));
+        assertThat(slots).doesNotHaveDuplicates().allSatisfy(x -> assertThat(Integer.parseInt(x)).isBetween(0, 63));
+        String slotOfB = slots.get(1);
+        b.kill();
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3"));
+        StickyNodeProcess e = start("e", a);
+        e.awaitReady();
+        assertThat(e.ask("slot")).isEqualTo(slotOfB).isNotIn(a.ask("slot"), c.ask("slot"), d.ask("slot"));
+        assertThat(e.ask("real " + two)).isEqualTo("DFP_THROTTLED 0"); // the state outlived B, which set it
+
+        // Every session, B's updates too, outlived B; the survivors go on updating; E has them all.
+        assertThat(c.ask("session-held 0 100 updated")).isEqualTo("100");
+        assertThat(a.ask("session-held 100 999 created")).isEqualTo("899");
+        assertThat(c.ask("session-size")).isEqualTo("" + (sessions - 1));
+        assertThat(e.ask("session-size")).isEqualTo("" + (sessions - 1));
+        assertThat(c.ask("session-fill 100 200 after-kill")).isEqualTo("ok");
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.ask("session-held 100 200 after-kill").equals("100")
+                && e.ask("session-held 100 200 after-kill").equals("100"));
+        assertThat(e.ask("session-held 0 100 updated")).isEqualTo("100");
     }
 
-    /** One node process: commands to its stdin, answers from its stdout. */
-    private static final class Node {
-        final String name;
-        final Process process;
-        final PrintStream in;
-        final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-        int port;
-
-        Node(String name, Process process) {
-            this.name = name;
-            this.process = process;
-            this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        if (line.startsWith("= ")) {
-                            answers.add(line.substring(2));
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process died: asks time out
-                }
-            }, "node-" + name + "-stdout");
-            reader.setDaemon(true);
-            reader.start();
+    private static void awaitOn(List<StickyNodeProcess> nodes, String real, String expected) {
+        for (StickyNodeProcess n : nodes) {
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(n.ask("real " + real)).as("node %s", n.name()).isEqualTo(expected));
         }
+    }
 
-        /** The node's cluster port, once it has joined. */
-        int awaitReady() {
-            if (port == 0) {
-                String ready = answer();
-                assertThat(ready).as("node %s", name).startsWith("ready ");
-                port = Integer.parseInt(ready.substring("ready ".length()));
-            }
-            return port;
-        }
-
-        void send(String command) {
-            in.println(command);
-        }
-
-        String answer() {
-            try {
-                String answer = answers.poll(60, TimeUnit.SECONDS);
-                assertThat(answer).as("answer from node %s (see target/process-cluster/%s.log)", name, name)
-                        .isNotNull();
-                return answer;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-
-        String ask(String command) {
-            send(command);
-            return answer();
-        }
+    private StickyNodeProcess start(String name, StickyNodeProcess... seeds) throws IOException {
+        StickyNodeProcess node = StickyNodeProcess.start(name, clusterName, List.of("-Xmx256m"), seeds);
+        nodes.add(node);
+        return node;
     }
 }

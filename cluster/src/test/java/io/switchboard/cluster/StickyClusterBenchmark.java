@@ -1,118 +1,115 @@
 package io.switchboard.cluster;
 
-import static io.switchboard.cluster.HazelcastStickyTableTest.imsi;
-
-import com.hazelcast.map.IMap;
-import io.switchboard.director.Ticker;
-import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.sticky.StickyKey;
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.UUID;
 
 /**
- * Issue 7's benchmark, for 1, 2 and 3 members in one JVM (so: loopback, two cores shared by all
- * members): bindings created per second until every member's replica holds them all, replication
- * lag from a bind on the first member to a lookup hit on the last one (sampled while the load
- * runs), and used heap per binding for the whole JVM. Not a test:
+ * Issue 7's benchmark, for 1, 2 and 3 members in one run, each member a JVM of its own
+ * ({@link StickyNode}) on 127.0.0.1: bindings created per second, the members binding their share
+ * of {@code count} IMSIs at once, until every member's replica and the map hold them all;
+ * replication lag from a bind on the first member to a lookup hit on the last, on an idle cluster
+ * and while the load runs (both ends stamped with the host's monotonic clock); and each member's
+ * used heap per binding, after full GCs, at {@code count} bindings. Not a test
+ * ({@code cluster/bench.sh} runs it):
  *
- * <pre>java -Xmx6g -XX:+UseSerialGC -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count]</pre>
+ * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count [member -Xmx]]</pre>
  */
 public final class StickyClusterBenchmark {
 
-    private static final int SAMPLES = 1_000;
+    private static final int SAMPLES = 200;
 
     private StickyClusterBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
-        int count = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        StickyBinding[] reals = new StickyBinding[16];
-        for (int i = 0; i < reals.length; i++) {
-            reals[i] = new StickyBinding("ggsn", "10.0.0." + (i + 1) + ":2123");
-        }
-        System.out.printf("%-7s %11s  %-27s  %-27s %10s%n", "", "", "lag, idle cluster", "lag, during the load",
-                "heap B/");
-        System.out.printf("%-7s %11s  %8s %8s %9s  %8s %8s %9s %10s%n", "members", "bindings/s", "p50", "p99",
-                "max", "p50", "p99", "max", "binding");
+        int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        String heap = args.length > 1 ? args[1] : "1536m";
+        System.out.printf("%d bindings (IMSI keys, 16 reals), members in separate JVMs (-Xmx%s, SerialGC),"
+                + " %d lag samples%n", count, heap, SAMPLES);
+        System.out.printf("%-7s %11s  %-26s  %-26s  %s%n", "", "", "lag, idle cluster", "lag, during the load",
+                "heap B/binding per member");
+        System.out.printf("%-7s %11s  %7s %8s %9s  %7s %8s %9s  %s%n", "members", "bindings/s", "p50", "p99",
+                "max", "p50", "p99", "max", "(each member)");
         for (int members = 1; members <= 3; members++) {
-            run(members, count, reals);
+            run(members, count, heap);
         }
     }
 
-    private static void run(int memberCount, int count, StickyBinding[] reals) throws Exception {
-        try (TestMembers members = new TestMembers()) {
-            List<HazelcastStickyTable> tables = new ArrayList<>();
-            ClusterMember first = members.start();
-            tables.add(first.stickyTable("gtp/imsi", Duration.ofMinutes(30), 10_000_000));
+    private static void run(int memberCount, int count, String heap) throws Exception {
+        String cluster = "bench-" + UUID.randomUUID();
+        List<StickyNodeProcess> nodes = new ArrayList<>();
+        try {
+            StickyNodeProcess first = StickyNodeProcess.start("bench-" + memberCount + "-0", cluster,
+                    List.of("-Xmx" + heap, "-Xms" + heap));
+            nodes.add(first);
             for (int m = 1; m < memberCount; m++) {
-                tables.add(members.start().stickyTable("gtp/imsi", Duration.ofMinutes(30), 10_000_000));
+                nodes.add(StickyNodeProcess.start("bench-" + memberCount + "-" + m, cluster,
+                        List.of("-Xmx" + heap, "-Xms" + heap), first));
             }
-            long[] idleLag = sampleLag(tables.get(0), tables.get(memberCount - 1), count);
-            long heapBefore = usedAfterGc();
+            for (StickyNodeProcess n : nodes) {
+                n.awaitReady();
+                while (!n.ask("members").equals("" + memberCount)) {
+                    Thread.onSpinWait();
+                }
+            }
+            StickyNodeProcess last = nodes.get(memberCount - 1);
+            long[] heapBefore = nodes.stream().mapToLong(n -> Long.parseLong(n.ask("heap"))).toArray();
+            long[] idleLag = memberCount == 1 ? null : sampleLag(first, last, count);
+
             long start = System.nanoTime();
-            List<Thread> binders = new ArrayList<>();
             for (int m = 0; m < memberCount; m++) {
-                HazelcastStickyTable table = tables.get(m);
-                int offset = m;
-                Thread t = new Thread(() -> {
-                    for (int i = offset; i < count; i += memberCount) {
-                        table.bindIfAbsent(imsi(i), reals[i % reals.length], Ticker.SYSTEM.nanos());
-                    }
-                }, "binder-" + m);
-                binders.add(t);
-                t.start();
+                nodes.get(m).ask("fill-async " + m + " " + memberCount + " " + count);
             }
-            long[] loadLag = sampleLag(tables.get(0), tables.get(memberCount - 1), count + SAMPLES);
-            for (Thread t : binders) {
-                t.join();
+            long[] loadLag = memberCount == 1 ? null : sampleLag(first, last, count + SAMPLES);
+            for (StickyNodeProcess n : nodes) {
+                n.send("fill-wait");
+                n.answer(1_800);
             }
-            // Every replica full and every claim applied (a replica fills before its claims land).
-            long total = count + 2L * SAMPLES;
-            IMap<StickyKey, StickyBinding> map = first.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi");
-            while (tables.stream().anyMatch(t -> t.size() < total) || map.size() < total) {
-                Thread.onSpinWait();
+            long total = count + (memberCount == 1 ? 0 : 2L * SAMPLES);
+            // Created: every claim applied by its owner (the map, cluster-wide, holds them all).
+            first.send("await-map " + total + " 600");
+            String[] applied = first.answer(660).split(" ");
+            double seconds = (Long.parseLong(applied[0]) - start) / 1e9;
+            // Replicas: entry events are not flow-controlled, so a replica may trail or miss some.
+            StringBuilder replicas = new StringBuilder();
+            StringBuilder perMember = new StringBuilder();
+            for (int m = 0; m < memberCount; m++) {
+                StickyNodeProcess n = nodes.get(m);
+                n.send("await-replica " + total + " 60");
+                String[] replica = n.answer(120).split(" ");
+                long missing = total - Long.parseLong(replica[1]);
+                replicas.append(m == 0 ? "" : ", ").append(n.name()).append(missing == 0
+                        ? String.format(" complete %.1f s after the start", (Long.parseLong(replica[0]) - start) / 1e9)
+                        : " missing " + missing);
+                long after = Long.parseLong(n.ask("heap"));
+                perMember.append(m == 0 ? "" : " / ").append((after - heapBefore[m]) / total);
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long heapPerBinding = (usedAfterGc() - heapBefore) / total;
-            System.out.printf("%-7d %11.0f  %s  %s %10d%n", memberCount, (count + SAMPLES) / seconds,
-                    memberCount == 1 ? String.format("%-27s", "(local)") : percentiles(idleLag),
-                    memberCount == 1 ? String.format("%-27s", "(local)") : percentiles(loadLag), heapPerBinding);
+            System.out.printf("%-7d %11.0f  %s  %s  %s%n", memberCount,
+                    Long.parseLong(applied[1]) >= total ? count / seconds : Double.NaN,
+                    idleLag == null ? String.format("%-26s", "(local)") : percentiles(idleLag),
+                    loadLag == null ? String.format("%-26s", "(local)") : percentiles(loadLag), perMember);
+            System.out.printf("        map holds %s of %d; replicas: %s%n", applied[1], total, replicas);
+        } finally {
+            nodes.forEach(StickyNodeProcess::kill);
         }
     }
 
     private static String percentiles(long[] micros) {
         Arrays.sort(micros);
-        return String.format("%5d us %5d us %6d us", micros[micros.length / 2], micros[micros.length * 99 / 100],
+        return String.format("%4d us %5d us %6d us", micros[micros.length / 2], micros[micros.length * 99 / 100],
                 micros[micros.length - 1]);
     }
 
-    /** Binds sample keys on {@code from} one at a time and times each until {@code to} sees it. */
-    private static long[] sampleLag(HazelcastStickyTable from, HazelcastStickyTable to, int offset) {
-        StickyBinding binding = new StickyBinding("ggsn", "10.0.0.1:2123");
+    /** Binds sample keys on {@code from} one at a time; {@code to} stamps when its lookup first hits. */
+    private static long[] sampleLag(StickyNodeProcess from, StickyNodeProcess to, int offset) {
         long[] lagMicros = new long[SAMPLES];
         for (int s = 0; s < SAMPLES; s++) {
-            StickyKey key = imsi(offset + s);
-            long t0 = System.nanoTime();
-            from.bindIfAbsent(key, binding, Ticker.SYSTEM.nanos());
-            long deadline = t0 + TimeUnit.SECONDS.toNanos(30);
-            while (to.lookup(key, Ticker.SYSTEM.nanos()) == null && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            lagMicros[s] = (System.nanoTime() - t0) / 1_000;
+            to.send("stamp-seen " + (offset + s));
+            long bound = Long.parseLong(from.ask("stamp-bind " + (offset + s) + " 10.0.0.1:2123"));
+            lagMicros[s] = Math.max(0, Long.parseLong(to.answer()) - bound) / 1_000;
         }
         return lagMicros;
-    }
-
-    private static long usedAfterGc() {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
     }
 }

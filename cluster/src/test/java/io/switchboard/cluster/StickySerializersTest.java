@@ -73,6 +73,17 @@ class StickySerializersTest {
     }
 
     @Test
+    void realStateAndItsChangesAreCompact() {
+        Object[] values = {new RealRecord(false, 3, 0, 1_700_000_000_000L, "member-uuid"),
+            RealChange.admin(true, "a"), RealChange.weight(0, "b"), RealChange.failed(1_700_000_000_000L, "c")};
+        for (Object value : values) {
+            Data data = serialization.toData(value);
+            assertThat(data.getType()).as("%s", value).isEqualTo(COMPACT);
+            assertThat((Object) serialization.toObject(data)).isEqualTo(value);
+        }
+    }
+
+    @Test
     void kindCodesAreStableAndDistinct() {
         for (StickyKind kind : StickyKind.values()) {
             assertThat(StickySerializers.kindOf(StickySerializers.kindCode(kind))).isEqualTo(kind);

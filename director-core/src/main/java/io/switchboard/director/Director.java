@@ -8,6 +8,7 @@ import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramPlugin;
@@ -64,6 +65,15 @@ public final class Director {
     /** @param tables makes the sticky tables: in memory, or shared by the cluster */
     public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
             MeterRegistry registry, Ticker ticker, StickyTableFactory tables) {
+        this(config, services, registry, ticker, tables, NodeSlot.SINGLE, SharedTables.IN_MEMORY);
+    }
+
+    /**
+     * @param slot   this node's slot in the cluster, handed to every plug-in ({@link PluginContext#node()})
+     * @param shared opens the plug-ins' shared tables ({@link PluginContext#tables()})
+     */
+    public Director(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
+            MeterRegistry registry, Ticker ticker, StickyTableFactory tables, NodeSlot slot, SharedTables shared) {
         this.config = config;
         this.ticker = ticker;
         this.registry = registry;
@@ -81,7 +91,7 @@ public final class Director {
             DatagramService service = services.apply(vs);
             servicesByServer.put(vs.name(), service);
             DatagramPlugin plugin = service.create(vs, registry);
-            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry));
+            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry, slot, shared));
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
         }
     }

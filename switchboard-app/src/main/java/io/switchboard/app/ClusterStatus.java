@@ -111,6 +111,7 @@ final class ClusterStatus {
                 .put("name", config.cluster().name())
                 .put("configDigest", digest)
                 .put("configDigestsAgree", digests().size() == 1)
+                .put("slot", member == null ? 0 : member.slot().index())
                 .put("members", members)
                 .put("stickyEntries", sticky)
                 .put("counters", counters);

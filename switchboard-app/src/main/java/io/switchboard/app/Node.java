@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.app.admin.AdminServer;
 import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.SharedRealState;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -30,6 +31,7 @@ public final class Node implements AutoCloseable {
     private final Vertx vertx;
     private final Director director;
     private final ClusterStatus clusterStatus;
+    private final SharedRealState realState;
     private AdminServer admin;
     private final DebugCaptures captures;
 
@@ -49,12 +51,15 @@ public final class Node implements AutoCloseable {
             this.vertx = await(Vertx.builder().with(options).withClusterManager(member.vertxClusterManager())
                     .buildClustered());
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
-                    member.stickyTables());
-            LOG.info("joined cluster {} as {}", config.cluster().name(), member.address());
+                    member.stickyTables(), member.slot(), member.sharedTables());
+            this.realState = member.shareRealState(director.farms());
+            LOG.info("joined cluster {} as {}, slot {}", config.cluster().name(), member.address(),
+                    member.slot().index());
         } else {
             this.member = null;
             this.vertx = Vertx.vertx(options);
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+            this.realState = null;
         }
         this.clusterStatus = new ClusterStatus(config, digest, member, director);
         this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
@@ -134,6 +139,7 @@ public final class Node implements AutoCloseable {
             LOG.warn("shutdown did not complete cleanly: {}", e.toString());
         }
         if (member != null) {
+            realState.close();
             member.close();
         }
     }

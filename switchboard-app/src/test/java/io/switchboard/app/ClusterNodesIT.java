@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.director.real.RealState;
 import io.switchboard.director.sim.SimulatedUdpBackend;
 import io.switchboard.director.sim.SimulatedUdpClient;
 import java.io.IOException;
@@ -142,5 +143,37 @@ class ClusterNodesIT {
                 assertThat(answer).as("client 127.0.0.%d through node B", 60 + i).isEqualTo(expected + "|via-b");
             }
         }
+    }
+
+    @Test
+    void aRealTakenOutOfServiceThroughOneNodesApiIsOutOfServiceOnTheOther() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = freeTcpPort();
+        int portB = freeTcpPort();
+        Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        String real = "127.0.0.1:" + backends.get(0).address().getPort();
+        var onB = b.director().farms().real("sims", real);
+
+        var http = java.net.http.HttpClient.newHttpClient();
+        var out = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + a.adminAddress().getPort() + "/api/v1/reals/sims/" + real + "/outofservice"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(out.statusCode()).as(out.body()).isLessThan(300);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OUTOFSERVICE);
+
+        var weight = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                        + a.adminAddress().getPort() + "/api/v1/reals/sims/" + real + "/weight"))
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"weight\": 3}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(weight.statusCode()).as(weight.body()).isLessThan(300);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.weight() == 3);
+        assertThat(onB.state()).isEqualTo(RealState.OUTOFSERVICE);
     }
 }

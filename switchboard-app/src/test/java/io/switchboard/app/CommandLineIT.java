@@ -110,4 +110,21 @@ class CommandLineIT {
                 .contains("127.0.0.16         sim-c")
                 .contains("Demo OK");
     }
+
+    @Test
+    void clusterDemoOfThreeNodeProcessesRunsAndReportsSuccess() {
+        int exit = execute("demo", "--nodes", "3");
+
+        assertThat(exit).as(out.toString()).isZero();
+        assertThat(out.toString())
+                .contains("Cluster of 3 formed")
+                .contains("Through node-2", "Through node-3")
+                .contains("killed with SIGKILL")
+                .contains("node-2 sees 2 members", "node-3 sees 2 members")
+                .doesNotContain("MISMATCH")
+                .contains("Demo OK");
+        // Bound by round robin through node-1, then honoured in reverse order by the others.
+        assertThat(out.toString()).contains("127.0.3.11   sim-a").contains("127.0.3.14   sim-b")
+                .contains("127.0.3.16   sim-c");
+    }
 }

@@ -38,6 +38,13 @@ public final class Farms {
         return byName.values();
     }
 
+    /** Reports every real's administrative changes, weights and failures to {@code listener}. */
+    public void stateListener(RealStateListener listener) {
+        for (ServerFarm farm : byName.values()) {
+            farm.reals().forEach(real -> real.stateListener(listener));
+        }
+    }
+
     public void tick(long nowNanos) {
         for (ServerFarm farm : byName.values()) {
             farm.tick(nowNanos);

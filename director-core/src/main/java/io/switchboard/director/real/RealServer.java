@@ -33,6 +33,7 @@ public final class RealServer {
     private volatile long failedAtNanos;
     private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
+    private volatile RealStateListener stateListener = RealStateListener.NONE;
 
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
@@ -91,6 +92,11 @@ public final class RealServer {
         return staticWeight;
     }
 
+    /** How long a FAILED real waits before it is offered a test request. */
+    public long retryNanos() {
+        return retryNanos;
+    }
+
     public int maxConns() {
         return maxConns;
     }
@@ -125,6 +131,11 @@ public final class RealServer {
     /** Called when the set of reals that a predictor may consider changes; the farm rebuilds. */
     public void onCandidacyChange(Runnable listener) {
         this.onCandidacyChange = listener;
+    }
+
+    /** Where this node's own administrative changes, weights and failures of this real are reported. */
+    public void stateListener(RealStateListener listener) {
+        this.stateListener = listener;
     }
 
     /** May a predictor keep this real in its snapshot? Throttles are checked per pick instead. */
@@ -240,6 +251,7 @@ public final class RealServer {
                     detector.reset();
                 }
                 LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, s);
+                stateListener.failed(this);
                 return;
             }
         }
@@ -252,6 +264,7 @@ public final class RealServer {
             if (move(s, RealState.FAILED)) {
                 failures.increment();
                 LOG.warn("real {} of farm {} failed: requests unanswered ({} -> FAILED)", id, farm, s);
+                stateListener.failed(this);
                 return;
             }
         }
@@ -292,8 +305,61 @@ public final class RealServer {
         return probesFailing;
     }
 
+    /**
+     * Another node detected a failure of this real (shared through the cluster): FAILED here too, with
+     * the retry timer counted from {@code failedAtNanos} (this node's clock), so that every node
+     * tests the real again at about the same time. A real waiting for its test goes back to FAILED.
+     * Not reported to the {@link RealStateListener}.
+     */
+    public void applyFailure(long failedAtNanos) {
+        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
+                || s == RealState.TESTING || s == RealState.DFP_THROTTLED || s == RealState.READY_TO_TEST;
+                s = state.get()) {
+            this.failedAtNanos = failedAtNanos;
+            if (move(s, RealState.FAILED)) {
+                failures.increment();
+                synchronized (detector) {
+                    detector.reset();
+                }
+                LOG.warn("real {} of farm {} failed on another node ({} -> FAILED)", id, farm, s);
+                return;
+            }
+        }
+    }
+
     /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
     public void takeOutOfService() {
+        outOfService();
+        stateListener.adminChanged(this, false);
+    }
+
+    /** Administrative {@code inservice}: from OUTOFSERVICE, or forcing a FAILED real back. */
+    public void putInService() {
+        inService();
+        stateListener.adminChanged(this, true);
+    }
+
+    /** Sets the dynamic weight (API or feedback agent); 0 throttles the real to its bound clients. */
+    public void setWeight(int newWeight) {
+        weight(newWeight);
+        stateListener.weightChanged(this, newWeight);
+    }
+
+    /** An administrative change made on another node; not reported to the {@link RealStateListener}. */
+    public void applyAdmin(boolean inService) {
+        if (inService) {
+            inService();
+        } else {
+            outOfService();
+        }
+    }
+
+    /** A weight set on another node; not reported to the {@link RealStateListener}. */
+    public void applyWeight(int newWeight) {
+        weight(newWeight);
+    }
+
+    private void outOfService() {
         RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
         if (previous != RealState.OUTOFSERVICE) {
             LOG.info("real {} of farm {} taken out of service", id, farm);
@@ -301,8 +367,7 @@ public final class RealServer {
         }
     }
 
-    /** Administrative {@code inservice}: from OUTOFSERVICE, or forcing a FAILED real back. */
-    public void putInService() {
+    private void inService() {
         RealState s = state.get();
         if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST) {
             synchronized (detector) {
@@ -316,8 +381,7 @@ public final class RealServer {
         }
     }
 
-    /** Sets the dynamic weight (API or feedback agent); 0 throttles the real to its bound clients. */
-    public void setWeight(int newWeight) {
+    private void weight(int newWeight) {
         if (newWeight < 0 || newWeight > 255) {
             throw new IllegalArgumentException("weight must be 0..255: " + newWeight);
         }

@@ -502,4 +502,92 @@ class RealServerTest {
             assertThat(candidacyChanges).hasValue(0);
         }
     }
+
+    /** What the cluster shares: this node's own changes are reported, changes applied for another node are not. */
+    @Nested
+    class SharedState {
+
+        private final java.util.List<String> reported = new java.util.ArrayList<>();
+
+        @BeforeEach
+        void listen() {
+            real.stateListener(new RealStateListener() {
+                @Override
+                public void adminChanged(RealServer r, boolean inService) {
+                    reported.add(inService ? "in" : "out");
+                }
+
+                @Override
+                public void weightChanged(RealServer r, int weight) {
+                    reported.add("weight " + weight);
+                }
+
+                @Override
+                public void failed(RealServer r) {
+                    reported.add("failed");
+                }
+            });
+        }
+
+        @Test
+        void reportsAdministrativeCommandsWeightsAndDetectedFailures() {
+            real.takeOutOfService();
+            real.putInService();
+            real.setWeight(0);
+            real.setWeight(5);
+            fail();
+            real.putInService();
+            real.failInBand(ticker.nanos(), "resource cause");
+
+            assertThat(reported).containsExactly("out", "in", "weight 0", "weight 5", "failed", "in", "failed");
+        }
+
+        @Test
+        void appliesAnotherNodesChangesWithoutReportingThem() {
+            real.applyAdmin(false);
+            assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
+            real.applyAdmin(true);
+            assertThat(real.state()).isEqualTo(RealState.OPERATIONAL);
+            real.applyWeight(0);
+            assertThat(real.state()).isEqualTo(RealState.DFP_THROTTLED);
+            real.applyWeight(8);
+            real.applyFailure(ticker.nanos());
+            assertThat(real.state()).isEqualTo(RealState.FAILED);
+            assertThat(real.failures()).isEqualTo(1);
+
+            assertThat(reported).isEmpty();
+        }
+
+        @Test
+        void aFailureOnAnotherNodeCountsTheRetryTimerFromWhenItHappened() {
+            long failedThere = ticker.nanos();
+            ticker.advance(Duration.ofSeconds(50)); // the news arrived late, or this node joined later
+            real.applyFailure(failedThere);
+            real.tick(ticker.nanos());
+            assertThat(real.state()).isEqualTo(RealState.FAILED);
+
+            ticker.advance(Duration.ofSeconds(10));
+            real.tick(ticker.nanos());
+            assertThat(real.state()).isEqualTo(RealState.READY_TO_TEST);
+        }
+
+        @Test
+        void aFailureOnAnotherNodeSendsARealWaitingForItsTestBackToFailed() {
+            fail();
+            ticker.advance(AFTER_RETRY);
+            real.tick(ticker.nanos());
+            assertThat(real.state()).isEqualTo(RealState.READY_TO_TEST);
+
+            real.applyFailure(ticker.nanos());
+
+            assertThat(real.state()).isEqualTo(RealState.FAILED);
+        }
+
+        @Test
+        void anOutOfServiceRealStaysOutOfServiceWhenAnotherNodeSeesItFail() {
+            real.takeOutOfService();
+            real.applyFailure(ticker.nanos());
+            assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
+        }
+    }
 }

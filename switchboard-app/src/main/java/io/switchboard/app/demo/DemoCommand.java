@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  * {@code switchboard demo}: a director with an embedded configuration on loopback in front of three
  * SIMULATED backends, driven by simulated clients. It shows the IOS weighted round robin order,
  * client stickiness, and in-band failure detection with reassignment, then exits 0 — or 1 if the
- * director did not behave as shown.
+ * director did not behave as shown. With {@code --nodes N} (2..9), a cluster of N node processes
+ * instead ({@link ClusterDemo}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start a director in front of simulated backends, drive it, and print what happened.")
@@ -48,6 +49,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--admin-port", defaultValue = "0", description = "admin port (default: any free port)")
     int adminPort;
 
+    @Option(names = "--nodes", defaultValue = "1", description = "director nodes: 1 in this process, or 2..9"
+            + " clustered, each a JVM of its own, the first killed half-way (default: ${DEFAULT-VALUE})")
+    int nodes;
+
     @Spec
     CommandSpec spec;
 
@@ -57,6 +62,13 @@ public final class DemoCommand implements Callable<Integer> {
         if (clientCount < 1 || clientCount > 200 || requests < 1) {
             spec.commandLine().getErr().println("demo: --clients must be 1..200 and --requests positive");
             return 2;
+        }
+        if (nodes < 1 || nodes > 9) {
+            spec.commandLine().getErr().println("demo: --nodes must be 1..9");
+            return 2;
+        }
+        if (nodes > 1) {
+            return new ClusterDemo(out, nodes).play();
         }
         List<SimulatedUdpBackend> backends = new ArrayList<>();
         for (String name : List.of("sim-a", "sim-b", "sim-c")) {

@@ -13,6 +13,22 @@ final class DemoConfiguration {
     }
 
     static String yaml(List<SimulatedUdpBackend> backends, int adminPort) {
+        return yaml(backends, adminPort, "{ enabled: false }");
+    }
+
+    /**
+     * One node of a cluster on loopback: farms and virtual servers as for a single node (the virtual
+     * server on an ephemeral port, so that every node has the same configuration digest), the cluster
+     * member on {@code port}, joining {@code members}.
+     */
+    static String clusterYaml(List<SimulatedUdpBackend> backends, int adminPort, String name, int port,
+            List<Integer> members) {
+        String list = String.join(", ", members.stream().map(p -> "127.0.0.1:" + p).toList());
+        return yaml(backends, adminPort, "{ enabled: true, name: %s, bind: 127.0.0.1, port: %d, members: [%s] }"
+                .formatted(name, port, list));
+    }
+
+    private static String yaml(List<SimulatedUdpBackend> backends, int adminPort, String cluster) {
         int[] weights = {3, 1, 2};
         StringBuilder reals = new StringBuilder();
         for (int i = 0; i < backends.size(); i++) {
@@ -21,7 +37,7 @@ final class DemoConfiguration {
                     .append(backends.get(i).name()).append(" (simulated)\n");
         }
         return """
-                cluster: { enabled: false }
+                cluster: %s
                 admin: { listen: 127.0.0.1:%d }
                 farms:
                   %s:
@@ -36,6 +52,6 @@ final class DemoConfiguration {
                     farm: %s
                     sticky: { key: client-address, idle: 10m }
                     response-timeout: 1s
-                """.formatted(adminPort, FARM, reals.toString().stripTrailing(), VSERVER, FARM);
+                """.formatted(cluster, adminPort, FARM, reals.toString().stripTrailing(), VSERVER, FARM);
     }
 }
