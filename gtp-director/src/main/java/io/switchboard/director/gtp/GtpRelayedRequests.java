@@ -1,5 +1,6 @@
 package io.switchboard.director.gtp;
 
+import io.switchboard.director.NodeSlot;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +11,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answers. Each went out under a sequence number of the director's own space toward requesters
  * (each side's space stays its own) and is found again by it when the answer comes, or by the real's
  * numbering when the real retransmits. Shared by the event loops of a virtual server.
+ *
+ * <p>In a cluster every node relays from the same director address (its port 2123), so a requester
+ * sees the nodes as one peer: their sequence numbers carry the node's slot in their top bits
+ * ({@link NodeSlot#compose}) and two nodes never relay two requests under one number, which the
+ * requester would take for a retransmission. That leaves 2^(16 - slot bits) pending relayed requests
+ * per node for v0/v1 (1024 with 64 slots), 2^(23 - slot bits) for v2.
  */
 final class GtpRelayedRequests {
 
@@ -32,6 +39,12 @@ final class GtpRelayedRequests {
     private final Map<Long, Relayed> bySequence = new ConcurrentHashMap<>();
     private final Map<RealTransaction, Relayed> byReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextSequence = new AtomicInteger();
+    private volatile NodeSlot slot = NodeSlot.SINGLE;
+
+    /** This node's slot: the top bits of every sequence number from now on. */
+    void slot(NodeSlot slot) {
+        this.slot = slot;
+    }
 
     boolean isEmpty() {
         return bySequence.isEmpty();
@@ -83,17 +96,19 @@ final class GtpRelayedRequests {
     }
 
     /**
-     * A sequence number not pending: 16 bits (v0, v1), 23 bits for v2 (TS 29.274 §7.6 reserves the top
-     * bit for Command-triggered messages).
+     * A sequence number not pending, this node's slot in its top bits: 16 bits (v0, v1), 23 bits for
+     * v2 (TS 29.274 §7.6 reserves the top bit for Command-triggered messages).
      */
     private int freeSequence(int version) {
-        int mask = version == 2 ? 0x7F_FFFF : 0xFFFF;
-        for (int i = 0; i <= mask; i++) {
-            int sequence = nextSequence.getAndIncrement() & mask;
+        int width = version == 2 ? 23 : 16;
+        NodeSlot node = slot;
+        long space = node.localSpace(width);
+        for (long i = 0; i < space; i++) {
+            int sequence = (int) node.compose(nextSequence.getAndIncrement(), width);
             if (!bySequence.containsKey(key(version, sequence))) {
                 return sequence;
             }
         }
-        return nextSequence.getAndIncrement() & mask; // the whole space pending: reuse the oldest
+        return (int) node.compose(nextSequence.getAndIncrement(), width); // the whole space pending: reuse the oldest
     }
 }
