@@ -1,11 +1,8 @@
 package io.switchboard.cluster;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
@@ -20,10 +17,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -77,11 +70,8 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
     /** Counts every change of the local copy: the {@code changed} stamp of its entries. */
     private final AtomicLong changes = new AtomicLong();
     private final RateLimitedLog failures;
-    private final ExecutorService background;
-    private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    private final Resync resync;
     private final UUID entryListener;
-    private final UUID membershipListener;
-    private final UUID lifecycleListener;
 
     private HazelcastSharedTable(HazelcastInstance hazelcast, int origin, String name, Codec<K> keys, Codec<V> values) {
         this.name = name;
@@ -91,28 +81,9 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
         this.values = values;
         this.origin = origin;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), Ticker.SYSTEM);
-        this.background = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "shared-" + name);
-            t.setDaemon(true);
-            return t;
-        });
         // Listen first, then copy: a change made while copying arrives as an event.
         this.entryListener = map.addEntryListener(new Follower(), true);
-        this.membershipListener = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                catchUpLater(); // events the dead member had not sent are lost; its backups were promoted
-            }
-        });
-        this.lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-                catchUpLater();
-            }
-        });
+        this.resync = new Resync(hazelcast, "shared-" + name, this::catchUp);
     }
 
     /** Opens the table and copies the cluster's entries before returning (blocks: startup only). */
@@ -180,11 +151,7 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
      * the table's own thread: it is called from answers, whose Hazelcast thread may not call out.
      */
     private void reread(K key, byte[] keyBytes) {
-        try {
-            background.execute(() -> readAgain(key, keyBytes));
-        } catch (RejectedExecutionException closed) {
-            // closed: nothing to keep up to date
-        }
+        resync.execute(() -> readAgain(key, keyBytes));
     }
 
     private void readAgain(K key, byte[] keyBytes) {
@@ -298,30 +265,11 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
                 (System.nanoTime() - start) / 1_000_000);
     }
 
-    private void catchUpLater() {
-        if (catchUpQueued.compareAndSet(false, true)) {
-            try {
-                background.execute(() -> {
-                    catchUpQueued.set(false);
-                    try {
-                        catchUp();
-                    } catch (RuntimeException e) {
-                        LOG.warn("shared table {}: catching up failed", name, e);
-                    }
-                });
-            } catch (RejectedExecutionException closed) {
-                // closed
-            }
-        }
-    }
-
     @Override
     public void close() {
-        background.shutdownNow();
+        resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
-            hazelcast.getCluster().removeMembershipListener(membershipListener);
-            hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
         }
     }
 

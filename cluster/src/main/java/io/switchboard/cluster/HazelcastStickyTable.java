@@ -1,11 +1,8 @@
 package io.switchboard.cluster;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
@@ -29,11 +26,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
@@ -103,12 +96,9 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final LongAdder inFlight = new LongAdder();
 
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
-    private final ExecutorService background;
-    private final AtomicBoolean catchUpQueued = new AtomicBoolean();
+    private final Resync resync;
     private final AtomicLong nextSweepNanos;
     private final UUID entryListener;
-    private final UUID membershipListener;
-    private final UUID lifecycleListener;
 
     /**
      * One key's binding as this node knows it. {@code writtenNanos} is when the cluster last
@@ -143,20 +133,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
         this.maxEntries = maxEntries;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
-        this.background = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "sticky-" + name);
-            t.setDaemon(true);
-            return t;
-        });
         this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
         this.entryListener = map.addEntryListener(new ReplicaUpdater(), true);
-        this.membershipListener = hazelcast.getCluster().addMembershipListener(new MemberLoss());
-        this.lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-                catchUpLater(); // the smaller side of a split brain was reset and merged
-            }
-        });
+        this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
     }
 
     /**
@@ -324,11 +304,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     public void expire(long nowNanos) {
         long next = nextSweepNanos.get();
         if (nowNanos - next >= 0 && nextSweepNanos.compareAndSet(next, nowNanos + expiryGraceNanos / 2)) {
-            try {
-                background.execute(() -> sweep(nowNanos));
-            } catch (RejectedExecutionException closed) {
-                // closed: nothing to sweep for
-            }
+            resync.execute(() -> sweep(nowNanos));
         }
     }
 
@@ -414,27 +390,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - start));
     }
 
-    private void catchUpLater() {
-        if (catchUpQueued.compareAndSet(false, true)) {
-            background.execute(() -> {
-                catchUpQueued.set(false);
-                try {
-                    catchUp();
-                } catch (RuntimeException e) {
-                    LOG.warn("sticky table {}: catching up failed", name, e);
-                }
-            });
-        }
-    }
-
     /** Stops listening; the bindings stay in the cluster. */
     @Override
     public void close() {
-        background.shutdownNow();
+        resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
-            hazelcast.getCluster().removeMembershipListener(membershipListener);
-            hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
         }
     }
 
@@ -484,22 +445,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             StickyBinding old = event.getOldValue();
             LocalBinding r = replica.get(event.getKey());
             return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
-        }
-    }
-
-    /**
-     * Entry events sent by a member that dies may never arrive, and the backups it leaves are
-     * promoted silently: after a member leaves, the replica copies the map again (in background).
-     */
-    private final class MemberLoss implements MembershipListener {
-
-        @Override
-        public void memberAdded(MembershipEvent event) {
-        }
-
-        @Override
-        public void memberRemoved(MembershipEvent event) {
-            catchUpLater();
         }
     }
 }

@@ -38,13 +38,10 @@ class ProcessClusterTest {
 
     @Test
     void bindingsSurviveASigkilledNodeAndARestartedNodeCatchesUp() throws Exception {
-        StickyNodeProcess a = start("a");
-        StickyNodeProcess b = start("b", a);
-        StickyNodeProcess c = start("c", a);
-        a.awaitReady();
-        b.awaitReady();
-        c.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3"));
+        List<StickyNodeProcess> abc = startThree();
+        StickyNodeProcess a = abc.get(0);
+        StickyNodeProcess b = abc.get(1);
+        StickyNodeProcess c = abc.get(2);
 
         // A subscriber bound through A is served by B and C with the same real.
         assertThat(a.ask("fill 0 " + N + " 10.0.0.1:2123")).isEqualTo("ok");
@@ -94,14 +91,10 @@ class ProcessClusterTest {
     /** Real state, cluster slots and shared sessions, on one cluster of processes (JVM starts are what cost). */
     @Test
     void realStateSlotsAndSessionsReachEveryNodeAndOutliveASigkilledOne() throws Exception {
-        StickyNodeProcess a = start("a");
-        StickyNodeProcess b = start("b", a);
-        StickyNodeProcess c = start("c", a);
-        a.awaitReady();
-        b.awaitReady();
-        c.awaitReady();
-        await().atMost(Duration.ofSeconds(30)).until(() -> a.ask("members").equals("3")
-                && b.ask("members").equals("3") && c.ask("members").equals("3"));
+        List<StickyNodeProcess> abc = startThree();
+        StickyNodeProcess a = abc.get(0);
+        StickyNodeProcess b = abc.get(1);
+        StickyNodeProcess c = abc.get(2);
         String one = "10.0.0.1:2123";
         String two = "10.0.0.2:2123";
         String three = "10.0.0.3:2123";
@@ -168,6 +161,15 @@ class ProcessClusterTest {
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(n.ask("real " + real)).as("node %s", n.name()).isEqualTo(expected));
         }
+    }
+
+    /** Nodes a, b and c, once each sees all three. */
+    private List<StickyNodeProcess> startThree() throws IOException {
+        StickyNodeProcess a = start("a");
+        List<StickyNodeProcess> abc = List.of(a, start("b", a), start("c", a));
+        abc.forEach(StickyNodeProcess::awaitReady);
+        await().atMost(Duration.ofSeconds(30)).until(() -> abc.stream().allMatch(n -> n.ask("members").equals("3")));
+        return abc;
     }
 
     private StickyNodeProcess start(String name, StickyNodeProcess... seeds) throws IOException {

@@ -81,7 +81,7 @@ public final class StickyNode {
                 new FailureDetection(3, 1, Duration.ofSeconds(60)),
                 List.of(real(1), real(2), real(3)), Optional.empty())));
         try (ClusterMember member = ClusterMember.start(config);
-             HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(10), 1_000_000);
+             HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(30), 10_000_000);
              SharedRealState shared = member.shareRealState(farms);
              SharedTable<Integer, String> sessions = member.sharedTables().open("sessions", INT, Codec.UTF8)) {
             out.println("= ready " + member.address().getPort());
