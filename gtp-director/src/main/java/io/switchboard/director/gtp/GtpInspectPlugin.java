@@ -169,9 +169,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         this.clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - context.ticker().nanos();
         this.slot = context.node();
-        relayed.slot(context.node());
         GtpSessionCodec codec = new GtpSessionCodec(context.farms());
         String name = context.config().name();
+        relayed.share(context.node(), context.tables(), "gtp-inspect/relayed/" + name);
         this.sessions = context.tables().open("gtp-inspect/sessions/" + name, GtpSessionCodec.TEID, codec);
         this.v0Sessions = context.tables().open("gtp-inspect/v0-sessions/" + name, GtpSessionCodec.TID, codec);
         recount(); // the sessions other nodes hold already count
@@ -534,8 +534,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             GtpSession session = realsSession(view, sender);
             return session == null ? null : relayRequest(view, session, sender);
         }
-        if (view.isResponse() && !relayed.isEmpty()) {
-            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence());
+        if (view.isResponse()) {
+            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence(),
+                    (version, key) -> (version == 0 ? v0Sessions : sessions).get(key));
             return request == null ? null : relayAnswer(view, request);
         }
         return null;
@@ -574,7 +575,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
                             view.v2().endOffset(), V2_EBI, 0) >= 0
                     : type == V1_DELETE_REQUEST;
-            request = relayed.add(sender, version, realSequence, session, delete, now);
+            request = relayed.add(sender, version, realSequence, session, delete, now, clusterMillis(now));
             relayedRequests.increment();
         }
         touch(session, now);
@@ -661,7 +662,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
             return;
         }
-        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos));
+        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos, clusterMillis(now)));
         // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);

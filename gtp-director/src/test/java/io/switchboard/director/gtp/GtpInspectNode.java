@@ -42,6 +42,7 @@ final class GtpInspectNode {
     final GtpInspectPlugin plugin;
     final Farms farms;
     final AtomicLong clock;
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     GtpInspectNode(SharedTables tables, NodeSlot slot, AtomicLong clock) throws Exception {
         this.clock = clock;
@@ -57,7 +58,11 @@ final class GtpInspectNode {
                 2123), ServiceKind.GTP_INSPECT, "ggsn", Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(1),
                 4096, true, options);
         this.plugin = new GtpInspectPlugin(options, config.listen().address());
-        plugin.attach(new PluginContext(config, null, farms, clock::get, new SimpleMeterRegistry(), slot, tables));
+        plugin.attach(new PluginContext(config, null, farms, clock::get, registry, slot, tables));
+    }
+
+    double counter(String name) {
+        return registry.get(name).counter().count();
     }
 
     RealServer real(InetSocketAddress address) {

@@ -8,6 +8,7 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.shared.SharedTables;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,21 @@ class GtpSessionCodecTest {
         byte[] compact = new GtpSessionCodec(a.farms).encode(new GtpSession(2, real, "262420000008001",
                 "262420000008001", 3, 2, 1, 1, new InetSocketAddress("127.0.7.20", 2123), 1));
         assertThat(compact.length).as("bytes of a v2 session, IPv4 requester").isLessThan(80);
+    }
+
+    @Test
+    void relayedRequestsRoundTrip() {
+        GtpRelayedRequests.SharedCodec codec = new GtpRelayedRequests.SharedCodec();
+        for (GtpRelayedRequests.Shared r : List.of(
+                new GtpRelayedRequests.Shared(new InetSocketAddress("127.0.7.31", 2123), 1, 0xFFFF, 0xFC00_0003L, true, 9),
+                new GtpRelayedRequests.Shared(new InetSocketAddress("::1", 40000), 2, 0x7F_FFFF, 5, false, 1_764_000_000_000L),
+                new GtpRelayedRequests.Shared(new InetSocketAddress("127.0.7.32", 3386), 0, 3, -7L, true, 0))) {
+            assertThat(codec.decode(codec.encode(r))).isEqualTo(r);
+        }
+        byte[] bytes = codec.encode(new GtpRelayedRequests.Shared(new InetSocketAddress("127.0.7.31", 2123), 1, 1, 1,
+                false, 1));
+        assertThatThrownBy(() -> codec.decode(Arrays.copyOf(bytes, bytes.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

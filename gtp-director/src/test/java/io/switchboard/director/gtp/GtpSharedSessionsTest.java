@@ -104,6 +104,34 @@ class GtpSharedSessionsTest {
     }
 
     @Test
+    void theRequestersAnswerToARequestNodeBRelayedMayReachNodeA() throws Exception {
+        String imsi = "262420000007007";
+        GtpInspectNode.Created created = a.create(imsi, 7, a.real(GGSN_2), 0x7777);
+        byte[] delete = GtpMessages.v1(20, created.realFacingTeid(), 0x7010, new byte[] {20, 5});
+        int sequence = with(delete, buf -> {
+            assertThat(b.plugin.relayTarget(buf, GGSN_2)).isEqualTo(SGSN);
+            return new GtpMessageView().wrap(buf).sequence();
+        });
+        byte[] answer = GtpMessages.v1(21, created.directorTeid(), sequence, new byte[] {1, (byte) 128});
+        with(answer, buf -> {
+            assertThat(a.plugin.relayTarget(buf, SGSN)).as("node A completes B's request").isEqualTo(GGSN_2);
+            GtpMessageView view = new GtpMessageView().wrap(buf);
+            assertThat(view.teid()).isEqualTo(0x7777);
+            assertThat(view.sequence()).isEqualTo(0x7010);
+            return null;
+        });
+        assertThat(a.plugin.sessionTable()).as("the accepted Delete ended the session").isEmpty();
+        // The same answer again (the SGSN's duplicate) matches nothing on either node any more.
+        byte[] duplicate = GtpMessages.v1(21, created.directorTeid(), sequence, new byte[] {1, (byte) 128});
+        InetSocketAddress again = with(duplicate, buf -> a.plugin.relayTarget(buf, SGSN));
+        assertThat(again).isNull();
+        // Node B forgets its request after the response timeout, without counting it as unanswered.
+        clock.addAndGet(Duration.ofSeconds(6).toNanos());
+        b.plugin.housekeep(clock.get());
+        assertThat(b.counter("switchboard.gtp.relayed.expired")).isZero();
+    }
+
+    @Test
     void teidsAllocatedOnTwoNodesNeverCollideAndEveryNodeCountsEverySession() throws Exception {
         Set<Long> teids = new HashSet<>();
         int perNode = 300;
