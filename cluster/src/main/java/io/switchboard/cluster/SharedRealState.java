@@ -3,7 +3,6 @@ package io.switchboard.cluster;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
@@ -50,7 +49,7 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
     private final String self;
     private final RateLimitedLog failures;
     private final UUID entryListener;
-    private final UUID lifecycleListener;
+    private final Resync resync;
 
     private SharedRealState(HazelcastInstance hazelcast, Farms farms, Ticker ticker) {
         this.hazelcast = hazelcast;
@@ -60,11 +59,8 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
         this.self = hazelcast.getCluster().getLocalMember().getUuid().toString();
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
         this.entryListener = map.addEntryListener(new Follower(), true);
-        this.lifecycleListener = hazelcast.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
-                catchUp(); // the smaller side of a split brain took the merged state
-            }
-        });
+        // After a member loss (its unsent events are lost) or a merge: apply the map's state again.
+        this.resync = new Resync(hazelcast, "real-state", this::catchUp);
     }
 
     /**
@@ -111,7 +107,10 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
         }
     }
 
-    /** Applies the cluster's state to every real it names, as a node that knew nothing would. */
+    /**
+     * Applies the cluster's state to every real it names, as a node that knew nothing would; applied
+     * again (after a member loss or a merge) it changes only what differs.
+     */
     private void catchUp() {
         int applied = 0;
         for (Map.Entry<String, RealRecord> e : map.entrySet()) {
@@ -165,9 +164,9 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
     @Override
     public void close() {
         farms.stateListener(RealStateListener.NONE);
+        resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
-            hazelcast.getLifecycleService().removeLifecycleListener(lifecycleListener);
         }
     }
 

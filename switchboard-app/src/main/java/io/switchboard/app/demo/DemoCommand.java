@@ -50,7 +50,8 @@ public final class DemoCommand implements Callable<Integer> {
     int adminPort;
 
     @Option(names = "--nodes", defaultValue = "1", description = "director nodes: 1 in this process, or 2..9"
-            + " clustered, each a JVM of its own, the first killed half-way (default: ${DEFAULT-VALUE})")
+            + " clustered, each a JVM of its own, the first killed half-way; --clients, --requests and"
+            + " --keep-running apply to one node (default: ${DEFAULT-VALUE})")
     int nodes;
 
     @Spec
