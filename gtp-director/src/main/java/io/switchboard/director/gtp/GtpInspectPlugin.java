@@ -12,8 +12,11 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
+import io.switchboard.director.NodeSlot;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.shared.SharedTable;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
@@ -26,6 +29,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,7 +59,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       real, so {@code leastconns} balances by open sessions.</li>
  * </ul>
  *
- * Sessions are kept in this plug-in (one table per virtual server, shared by its event loops).
+ * Sessions are kept in a {@link SharedTable} per virtual server ({@code PluginContext.tables()}): a
+ * concurrent map on a single node, shared by the nodes of a cluster, so that any node finds a session
+ * by its TEID (read locally) and routes its Update, Modify and Delete, from either side, after the
+ * node that created it is gone. A session is written when it is created, when an Update changes its
+ * TEIDs or requester, and at most once every {@code session-idle / 8} while it is used (its refresh
+ * time, the base of the cluster-wide idle expiry), never per message. Director TEIDs carry this
+ * node's cluster slot in their top bits, so two nodes never allocate the same one.
  */
 final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRelay {
 
@@ -95,11 +105,21 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     private final GtpEndpointRewriter rewriter;
     private final GtpRelayedRequests relayed = new GtpRelayedRequests();
-    private final long sessionIdleNanos;
-    private final Map<Long, GtpSession> sessions = new ConcurrentHashMap<>();
-    private final Map<Long, GtpSession> byRealFacingTeid = new ConcurrentHashMap<>();
+    /** How long a session lives without a message, in cluster-clock milliseconds. */
+    private final long sessionIdleMillis;
+    /**
+     * A session used more than this long after its last write is written again (refreshed). Its
+     * refresh time thus lags its last message by less than this, and a session ends when it is older
+     * than {@code session-idle} plus this: never before session-idle after its last message, on any node.
+     */
+    private final long refreshMillis;
+    /** v1/v2 sessions by director TEID (odd; the real-facing TEID is the even one below it). */
+    private volatile SharedTable<Long, GtpSession> sessions = SharedTables.IN_MEMORY.open("sessions", null, null);
     /** GTPv0 sessions by TID. */
-    private final Map<Long, GtpSession> v0Sessions = new ConcurrentHashMap<>();
+    private volatile SharedTable<Long, GtpSession> v0Sessions = SharedTables.IN_MEMORY.open("v0-sessions", null, null);
+    /** The cluster clock: epoch nanoseconds minus the ticker's, taken once at attach. */
+    private volatile long clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    private volatile NodeSlot slot = NodeSlot.SINGLE;
     /**
      * The real-facing TEID written into each pending primary create, by (real slot, director sequence):
      * a retransmission of the create carries the same one.
@@ -131,7 +151,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
         this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
-        this.sessionIdleNanos = options.sessionIdle().toNanos();
+        this.sessionIdleMillis = options.sessionIdle().toMillis();
+        this.refreshMillis = Math.max(1, sessionIdleMillis / 8);
         counters(new SimpleMeterRegistry(), Tags.empty());
     }
 
@@ -145,6 +166,40 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             for (RealServer real : farm.reals()) {
                 open(real);
             }
+        }
+        this.clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - context.ticker().nanos();
+        this.slot = context.node();
+        GtpSessionCodec codec = new GtpSessionCodec(context.farms());
+        String name = context.config().name();
+        relayed.share(context.node(), context.tables(), "gtp-inspect/relayed/" + name);
+        this.sessions = context.tables().open("gtp-inspect/sessions/" + name, GtpSessionCodec.TEID, codec);
+        this.v0Sessions = context.tables().open("gtp-inspect/v0-sessions/" + name, GtpSessionCodec.TID, codec);
+        recount(); // the sessions other nodes hold already count
+    }
+
+    /** The cluster clock in epoch milliseconds at ticker time {@code nowNanos}. */
+    private long clusterMillis(long nowNanos) {
+        return (nowNanos + clusterClockOffsetNanos) / 1_000_000L;
+    }
+
+    private SharedTable<Long, GtpSession> table(GtpSession session) {
+        return session.version() == 0 ? v0Sessions : sessions;
+    }
+
+    /**
+     * A message of the session was seen: it is written again (to every node) only when its refresh
+     * time is older than {@link #refreshMillis}, from the table's current value (an Update may have
+     * changed it since {@code session} was read).
+     */
+    private void touch(GtpSession session, long nowNanos) {
+        long millis = clusterMillis(nowNanos);
+        if (millis - session.refreshedMillis() < refreshMillis) {
+            return;
+        }
+        SharedTable<Long, GtpSession> table = table(session);
+        GtpSession current = table.get(session.directorTeid());
+        if (current != null && millis - current.refreshedMillis() >= refreshMillis) {
+            table.put(current.directorTeid(), current.refreshed(millis));
         }
     }
 
@@ -179,8 +234,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /** The open sessions by director TEID (v1/v2) or TID (v0), for tests. */
     Map<Long, GtpSession> sessionTable() {
-        Map<Long, GtpSession> all = new java.util.HashMap<>(sessions);
-        all.putAll(v0Sessions);
+        Map<Long, GtpSession> all = new HashMap<>();
+        sessions.forEach(all::put);
+        v0Sessions.forEach(all::put);
         return Collections.unmodifiableMap(all);
     }
 
@@ -198,11 +254,12 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     @Override
     public List<SessionListing.Session> sessions() {
         List<SessionListing.Session> list = new ArrayList<>();
-        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi,
-                s.real.farm(), s.real.id(), String.format("real TEID-C 0x%08x", s.realTeid) + (s.requester == null ? ""
-                        : String.format(", requester TEID-C 0x%08x at %s", s.requesterTeid, s.requester)))));
-        v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi,
-                s.real.farm(), s.real.id(), "GTPv0")));
+        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi(),
+                s.real().farm(), s.real().id(), String.format("real TEID-C 0x%08x", s.realTeid())
+                        + (s.requester() == null ? ""
+                        : String.format(", requester TEID-C 0x%08x at %s", s.requesterTeid(), s.requester())))));
+        v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi(),
+                s.real().farm(), s.real().id(), "GTPv0")));
         return list;
     }
 
@@ -232,7 +289,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     @Override
     StickyKey classifyOther(GtpMessageView view) throws DecodeException {
         GtpSession session = session(view);
-        return session.imsi == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi);
+        return session.imsi() == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi());
     }
 
     @Override
@@ -251,7 +308,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             return routeByApn(view);
         }
         GtpSession session = session(view);
-        return new StickyBinding(session.real.farm(), session.real.id());
+        return new StickyBinding(session.real().farm(), session.real().id());
     }
 
     private static boolean isPrimaryCreate(GtpMessageView view) {
@@ -273,7 +330,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 requester = resent.requester();
             } else {
                 realFacing = version == 0 ? 0
-                        : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeid(), now())).teid();
+                        : createTeids.computeIfAbsent(createKey, k -> new CreateTeid(allocateTeidPair(), now())).teid();
                 requester = rewriter.rewrite(view, realFacing);
                 if (version == 0) {
                     pendingV0Creates.put(view.v0().tid(), new PendingCreate(requester, now()));
@@ -287,21 +344,21 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     realFacing, requester);
         }
         GtpSession session = session(view);
-        session.touch(now());
+        touch(session, now());
         Endpoint moved = null;
         int type = view.messageTypeValue();
         if (version != 0) {
-            view.setTeid(session.realTeid);
+            view.setTeid(session.realTeid());
         }
-        if (session.requester != null
+        if (session.requester() != null
                 && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST) || view.createsTunnel())) {
             // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
             // area update; v2 on MME / SGW relocation; a secondary context too): the real sees the director's.
-            moved = rewriter.rewrite(view, session.realFacingTeid);
+            moved = rewriter.rewrite(view, session.realFacingTeid());
         }
         boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
-        return new RequestContext(view.createsTunnel(), session, delete, session.imsi, session.binding, -1, 0, moved);
+        return new RequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0, moved);
     }
 
     /**
@@ -353,7 +410,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (session == null) {
             return ResponseVerdict.RELAY;
         }
-        session.touch(now());
+        touch(session, now());
         int type = view.messageTypeValue();
         if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && accepted(version, cause)) {
             relearn(view, session, request.requester());
@@ -372,10 +429,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             return;
         }
         GtpSession session = request.session();
-        if (session != null && session.realFacingTeid != 0) {
+        if (session != null && session.realFacingTeid() != 0) {
             // An Update / Modify Bearer from a new SGSN / MME: the answer goes to it, under its TEID.
             view.setTeid(request.requester() != null && request.requester().teid() != GtpEndpointRewriter.UNCHANGED
-                    ? request.requester().teid() : session.requesterTeid);
+                    ? request.requester().teid() : session.requesterTeid());
         } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
             view.setTeid(request.requester().teid());
         }
@@ -400,7 +457,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * the TID).
      */
     private void learn(GtpMessageView view, RealServer real, RequestContext request) throws DecodeException {
-        long now = now();
+        long now = clusterMillis(now());
         Endpoint requester = request.requester();
         GtpSession session;
         if (view.version() == 0) {
@@ -408,7 +465,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             session = new GtpSession(0, real, request.imsi(), request.binding(), tid, 0, 0, 0,
                     requester == null ? null : requester.address(), now);
             rewriter.rewrite(view, 0);
-            GtpSession previous = v0Sessions.put(tid, session);
+            GtpSession previous = v0Sessions.get(tid);
+            v0Sessions.put(tid, session);
             if (previous != null) {
                 closed(previous); // the same TID created again: the requester lost the old context
             }
@@ -417,22 +475,24 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             if (endpoint == null) {
                 return; // no TEID-C in the answer: nothing to learn
             }
-            long teid = allocateTeid();
+            // The director TEID is the odd one of the pair whose even one the real knows the requester by.
+            long teid = (request.realFacingTeid() != 0 ? request.realFacingTeid() : allocateTeidPair()) | 1;
             // The real knows the director as the requester only when the create named a TEID-C to replace.
             boolean relayable = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED && request.realFacingTeid() != 0;
             session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
                     relayable ? request.realFacingTeid() : 0, endpoint.teid(),
                     relayable ? requester.teid() : 0, relayable ? requester.address() : null, now);
             sessions.put(teid, session);
-            if (relayable) {
-                byRealFacingTeid.put(session.realFacingTeid, session);
-            }
             rewriter.rewrite(view, teid);
         }
-        real.sessionOpened();
-        open(real).incrementAndGet();
-        if (request.binding() != null) {
-            sessionsPerImsi.merge(request.binding(), 1, Integer::sum);
+        opened(session);
+    }
+
+    private void opened(GtpSession session) {
+        session.real().sessionOpened();
+        open(session.real()).incrementAndGet();
+        if (session.binding() != null) {
+            sessionsPerImsi.merge(session.binding(), 1, Integer::sum);
         }
     }
 
@@ -442,22 +502,24 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * requester that moved (a new SGSN or MME sent the Update) receives the real's requests from now on.
      */
     private void relearn(GtpMessageView view, GtpSession session, Endpoint moved) throws DecodeException {
+        SharedTable<Long, GtpSession> table = table(session);
+        GtpSession current = table.get(session.directorTeid());
+        GtpSession changed = current == null ? session : current;
         if (moved != null) {
-            if (moved.teid() != GtpEndpointRewriter.UNCHANGED) {
-                session.requesterTeid = moved.teid();
-            }
-            if (session.requester != null) {
-                session.requester = moved.address();
-            }
+            long requesterTeid = moved.teid() != GtpEndpointRewriter.UNCHANGED ? moved.teid() : changed.requesterTeid();
+            changed = changed.withRequester(requesterTeid, changed.requester() == null ? null : moved.address());
         }
         if (view.version() == 0) {
             rewriter.rewrite(view, 0);
-            return;
+        } else {
+            GtpControlEndpoint endpoint = view.senderControlPlane();
+            if (endpoint != null) {
+                changed = changed.withRealTeid(endpoint.teid());
+                rewriter.rewrite(view, changed.directorTeid());
+            }
         }
-        GtpControlEndpoint endpoint = view.senderControlPlane();
-        if (endpoint != null) {
-            session.realTeid = endpoint.teid();
-            rewriter.rewrite(view, session.directorTeid);
+        if (current != null && !changed.equals(current)) {
+            table.put(changed.directorTeid(), changed.refreshed(clusterMillis(now())));
         }
     }
 
@@ -473,8 +535,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             GtpSession session = realsSession(view, sender);
             return session == null ? null : relayRequest(view, session, sender);
         }
-        if (view.isResponse() && !relayed.isEmpty()) {
-            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence());
+        if (view.isResponse()) {
+            GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence(),
+                    (version, key) -> (version == 0 ? v0Sessions : sessions).get(key));
             return request == null ? null : relayAnswer(view, request);
         }
         return null;
@@ -485,13 +548,15 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (view.version() == 0) {
             GtpSession session = v0Sessions.get(view.v0().tid());
             // One TID on both sides: the sender tells whose request it is.
-            return session != null && session.requester != null && !view.createsTunnel()
-                    && session.real.address().equals(sender) ? session : null;
+            return session != null && session.requester() != null && !view.createsTunnel()
+                    && session.real().address().equals(sender) ? session : null;
         }
         long teid = view.teid();
-        GtpSession session = teid > 0 ? byRealFacingTeid.get(teid) : null;
+        // A real-facing TEID is even, its session's director TEID the odd one above it.
+        GtpSession session = teid > 0 && (teid & 1) == 0 ? sessions.get(teid | 1) : null;
         // Only the session's real knows that TEID; from any other address it names no session.
-        return session != null && session.real.address().getAddress().equals(sender.getAddress()) ? session : null;
+        return session != null && session.realFacingTeid() == teid
+                && session.real().address().getAddress().equals(sender.getAddress()) ? session : null;
     }
 
     private InetSocketAddress relayRequest(GtpMessageView view, GtpSession session, InetSocketAddress sender)
@@ -511,51 +576,50 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
                             view.v2().endOffset(), V2_EBI, 0) >= 0
                     : type == V1_DELETE_REQUEST;
-            request = relayed.add(sender, version, realSequence, session, delete, now);
+            request = relayed.add(sender, version, realSequence, session, delete, now, clusterMillis(now));
             relayedRequests.increment();
         }
-        session.touch(now);
+        touch(session, now);
         if (version != 0) {
-            view.setTeid(session.requesterTeid);
+            view.setTeid(session.requesterTeid());
         }
         view.setSequence(request.sequence());
-        messages.count(view, -1, session.real, GtpMessageCounters.Initiator.REAL);
-        return session.requester;
+        messages.count(view, -1, session.real(), GtpMessageCounters.Initiator.REAL);
+        return session.requester();
     }
 
     private InetSocketAddress relayAnswer(GtpMessageView view, GtpRelayedRequests.Relayed request) throws DecodeException {
-        GtpSession session = request.session();
+        GtpSession relayedFor = request.session();
+        GtpSession current = table(relayedFor).get(relayedFor.directorTeid());
+        GtpSession session = current == null ? relayedFor : current;
         int version = view.version();
         int cause = view.cause();
         if (version != 0 && view.teid() != 0) {
-            view.setTeid(session.realTeid); // 0 stays 0: "no such context" (TS 29.060 §7.3.6)
+            view.setTeid(session.realTeid()); // 0 stays 0: "no such context" (TS 29.060 §7.3.6)
         }
         view.setSequence(request.realSequence());
-        messages.count(view, cause, session.real, GtpMessageCounters.Initiator.REAL);
-        session.touch(now());
+        messages.count(view, cause, session.real(), GtpMessageCounters.Initiator.REAL);
+        touch(session, now());
         if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
             end(session);
         }
         return request.realSender();
     }
 
-    /** A session ended (Delete, idleness, restart of its real). */
-    private void end(GtpSession session) {
-        boolean removed = session.version == 0 ? v0Sessions.remove(session.directorTeid, session)
-                : sessions.remove(session.directorTeid, session);
-        if (removed) {
+    /** A session ended (Delete, idleness, restart of its real): gone from the table, on every node. */
+    private boolean end(GtpSession session) {
+        if (table(session).remove(session.directorTeid())) {
             closed(session);
+            return true;
         }
+        return false;
     }
 
     private void closed(GtpSession session) {
-        if (session.realFacingTeid != 0) {
-            byRealFacingTeid.remove(session.realFacingTeid, session);
-        }
-        session.real.sessionClosed();
-        open(session.real).decrementAndGet();
-        if (session.binding != null) {
-            ended(session.binding);
+        session.real().sessionClosed();
+        open(session.real()).decrementAndGet();
+        if (session.binding() != null) {
+            ended(session.binding());
         }
     }
 
@@ -568,24 +632,31 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
     }
 
-    /** The real restarted and lost its sessions: they end here too. */
+    /**
+     * The real restarted and lost its sessions: they end here too, and so on every node (whichever
+     * node notices first removes them from the shared table).
+     */
     @Override
     public void realRestarted(RealServer real) {
         super.realRestarted(real);
-        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
-            for (GtpSession session : table.values()) {
-                if (session.real == real && (session.version == 0 ? v0Sessions : sessions).remove(session.directorTeid,
-                        session)) {
-                    closed(session);
-                    purgedSessions.increment();
-                }
+        for (GtpSession session : all()) {
+            if (session.real() == real && end(session)) {
+                purgedSessions.increment();
             }
         }
     }
 
+    private List<GtpSession> all() {
+        List<GtpSession> all = new ArrayList<>();
+        sessions.forEach((k, s) -> all.add(s));
+        v0Sessions.forEach((k, s) -> all.add(s));
+        return all;
+    }
+
     /**
      * Ends sessions idle for {@code session-idle} and forgets relayed requests that got no answer;
-     * at most once a second, whichever event loop comes first.
+     * at most once a second, whichever event loop comes first. The same pass recounts the open
+     * sessions per real and per IMSI from the table, which holds every node's sessions.
      */
     @Override
     public void housekeep(long now) {
@@ -593,27 +664,60 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
             return;
         }
-        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos));
+        relayedExpired.increment(relayed.expire(now, relayTimeoutNanos, clusterMillis(now)));
         // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
-        for (Map<Long, GtpSession> table : List.of(sessions, v0Sessions)) {
-            for (GtpSession session : table.values()) {
-                if (now - session.lastSeenNanos > sessionIdleNanos && table.remove(session.directorTeid, session)) {
-                    closed(session);
-                    expiredSessions.increment();
-                }
+        long oldest = clusterMillis(now) - sessionIdleMillis - refreshMillis;
+        for (GtpSession session : all()) {
+            if (session.refreshedMillis() < oldest && end(session)) {
+                expiredSessions.increment();
             }
         }
+        recount();
     }
 
-    /** A director TEID: never 0, never one in use on either side. */
-    private long allocateTeid() {
+    /**
+     * Sets the open-session counts (per real: its connections for {@code leastconns}, and the gauge;
+     * per IMSI: when its binding ends) to what this node's copy of the table holds: every node's
+     * sessions, so in a cluster each node counts the whole cluster's sessions per real. Between two
+     * recounts, the sessions this node opens and ends count at once; those of other nodes at the next.
+     */
+    private void recount() {
+        Map<RealServer, Integer> perReal = new HashMap<>();
+        Map<String, Integer> perImsi = new HashMap<>();
+        for (GtpSession session : all()) {
+            perReal.merge(session.real(), 1, Integer::sum);
+            if (session.binding() != null) {
+                perImsi.merge(session.binding(), 1, Integer::sum);
+            }
+        }
+        openPerReal.forEach((real, count) -> {
+            int delta = perReal.getOrDefault(real, 0) - count.get();
+            count.addAndGet(delta);
+            for (; delta > 0; delta--) {
+                real.sessionOpened();
+            }
+            for (; delta < 0; delta++) {
+                real.sessionClosed();
+            }
+        });
+        sessionsPerImsi.keySet().retainAll(perImsi.keySet());
+        sessionsPerImsi.putAll(perImsi);
+    }
+
+    /**
+     * A pair of director TEIDs for a session: the even one for the real (the requester's TEID-C as
+     * the real knows it), the odd one above it for the requester. This node's cluster slot is in the
+     * top bits, so no other live node allocates them; never 0, never a pair in use (a node that
+     * restarts with a slot that was another's skips the sessions that node left in the table).
+     */
+    private long allocateTeidPair() {
+        NodeSlot node = slot;
         while (true) {
-            long teid = nextTeid.getAndIncrement() & 0xFFFF_FFFFL;
-            if (teid != 0 && !sessions.containsKey(teid) && !byRealFacingTeid.containsKey(teid)
-                    && !pendingCreates.containsKey(teid)) {
+            long teid = node.compose((long) nextTeid.getAndIncrement() << 1, 32);
+            if (teid != 0 && sessions.get(teid | 1) == null && !pendingCreates.containsKey(teid)) {
                 return teid;
             }
         }

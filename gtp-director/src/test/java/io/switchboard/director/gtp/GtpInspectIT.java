@@ -163,10 +163,10 @@ class GtpInspectIT {
             assertThat(senderControlPlane(accepted)).isEqualTo(senderControlPlane(refused));
             assertThat(senderControlPlane(accepted).address()).isEqualTo(vip(farm).getAddress());
             GtpSession session = ((GtpInspectPlugin) director.virtualServers().get(farm).plugin()).sessionTable()
-                    .values().stream().filter(s -> imsi.equals(s.imsi)).findFirst().orElseThrow();
-            assertThat(session.requesterTeid).isEqualTo(version == 1 ? 0x2005 : 0x3000);
-            assertThat(session.requester).isEqualTo(new InetSocketAddress("127.0.0.20", 2123));
-            assertThat(session.real).isSameAs(real(farm, 1));
+                    .values().stream().filter(s -> imsi.equals(s.imsi())).findFirst().orElseThrow();
+            assertThat(session.requesterTeid()).isEqualTo(version == 1 ? 0x2005 : 0x3000);
+            assertThat(session.requester()).isEqualTo(new InetSocketAddress("127.0.0.20", 2123));
+            assertThat(session.real()).isSameAs(real(farm, 1));
         }
     }
 

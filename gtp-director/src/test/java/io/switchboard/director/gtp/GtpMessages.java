@@ -169,4 +169,14 @@ final class GtpMessages {
     static byte[] int32(long value) {
         return ByteBuffer.allocate(4).putInt((int) value).array();
     }
+
+    /** The sender control-plane TEID of a message, read with the codec (to drive the tests). */
+    static long senderTeid(byte[] message) throws Exception {
+        var buf = io.netty.buffer.Unpooled.wrappedBuffer(message);
+        try {
+            return new io.switchboard.codec.gtp.GtpMessageView().wrap(buf).senderControlPlane().teid();
+        } finally {
+            buf.release();
+        }
+    }
 }
