@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # GTP director benchmark, one run (README "GTP benchmark"), everything on loopback in one run so that
 # the figures compare. Every path is driven by the project's load tool, `switchboard replay`, from the
-# template create-session.pcap (one GTPv2 Create Session Request, see README in this folder) with
-# --vary imsi:IMSIS:
+# template create-session.pcap with --vary imsi:IMSIS. The template is frame 1 of the crafted capture
+# (made with struct and scapy by switchboard-app/src/test/resources/pcaps/crafted/
+# make_gtpv2_resource_cause.py): `editcap -r .../gtpv2-resource-cause.pcap create-session.pcap 1`, one
+# GTPv2 Create Session Request (IMSI 001010000000001, APN internet, RAT E-UTRAN, S11 MME F-TEID);
+# `tshark -r create-session.pcap -T fields -e gtpv2.message_type -e e212.imsi` prints "32 001010000000001".
 #   0. the generator's own ceiling: closed loop against a trivial UDP echo (io.switchboard.bench.UdpEcho,
 #      two SO_REUSEPORT sockets);
 #   1. closed loop (SOCKETS sockets, WINDOW requests in flight in all): directly to two responders
@@ -12,7 +15,8 @@
 #      learning with F-TEID rewriting); and through nginx's UDP proxy (stream module, round robin over
 #      its per-socket sessions) in front of the same responders;
 #   2. open loop at a fixed RATE (default 50,000/s): latency percentiles, counted from each request's
-#      intended send time, direct, through Switchboard and through nginx.
+#      intended send time, against the echo (the generator's own latency), direct, through Switchboard
+#      and through nginx.
 # Then the ratios: director/direct, director/nginx, ceiling/director.
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons).
@@ -122,6 +126,8 @@ for t in "${targets[@]}"; do
 done
 declare -A p99s
 echo "open loop at $rate requests/s (latency from the intended send time; an answer after 1 s is lost):"
+echo_open=$(path $net.9:$port "$seconds" open)
+show "generator alone (UDP echo)" "$echo_open"
 for t in "${targets[@]}"; do
   result=$(path "${t#*|}" "$seconds" open)
   p99s["${t%%|*}"]=$(cut -d' ' -f3 <<< "$result")
@@ -139,5 +145,6 @@ for t in "${targets[@]}"; do
 done
 ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
 ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"
-echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms)"
+echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms," \
+  "generator alone: $(cut -d' ' -f3 <<< "$echo_open") ms)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,7 +2,8 @@
 # RADIUS director benchmark, one run (README "RADIUS benchmark"). Every path is driven by the
 # project's load tool, `switchboard replay`, closed loop (SOCKETS sockets, WINDOW requests in flight
 # in all), from the template access-request.pcap (one Access-Request with User-Name, User-Password,
-# Calling-Station-Id and Message-Authenticator, made by template.py) with
+# Calling-Station-Id and Message-Authenticator; made by `/usr/bin/python3 template.py access-request.pcap
+# 127.0.0.10 1812`, checked with `tshark -r access-request.pcap -V`) with
 # --vary calling-station-id:SUBSCRIBERS and re-signed with --secret:
 #   0. the generator's own ceiling: against a trivial UDP echo (io.switchboard.bench.UdpEcho, two
 #      SO_REUSEPORT sockets);
