@@ -22,7 +22,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-4} window=${4:-256}
+seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-8} window=${4:-256}
 net=${NET:-127.0.0}
 work=$(mktemp -d /tmp/radius-bench.XXXXXX)
 replay_args=(--vary "calling-station-id:$subscribers")
