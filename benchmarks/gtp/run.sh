@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # GTP director benchmark, one run (README "GTP benchmark"), everything on loopback in one run so that
-# the figures compare:
-#   1. closed loop (SOCKETS x WINDOW outstanding): GTPv2 Create Session Requests per second sent
-#      directly to two responders (the load generator splits its sockets between them); the same load
-#      through a Switchboard gtp-inspect virtual server in front of the same two responders (IMSI
-#      stickiness over IMSIS subscribers, sequence rewriting, cause inspection, session learning with
-#      F-TEID rewriting); and through nginx's UDP proxy (stream module, `hash $remote_addr`) in front
-#      of the same responders;
+# the figures compare. Every path is driven by the project's load tool, `switchboard replay`, from the
+# template create-session.pcap with --vary imsi:IMSIS. The template is frame 1 of the crafted capture
+# (made with struct and scapy by switchboard-app/src/test/resources/pcaps/crafted/
+# make_gtpv2_resource_cause.py): `editcap -r .../gtpv2-resource-cause.pcap create-session.pcap 1`, one
+# GTPv2 Create Session Request (IMSI 001010000000001, APN internet, RAT E-UTRAN, S11 MME F-TEID);
+# `tshark -r create-session.pcap -T fields -e gtpv2.message_type -e e212.imsi` prints "32 001010000000001".
+#   0. the generator's own ceiling: closed loop against a trivial UDP echo (io.switchboard.bench.UdpEcho,
+#      two SO_REUSEPORT sockets);
+#   1. closed loop (SOCKETS sockets, WINDOW requests in flight in all): directly to two responders
+#      (two replay processes, each with half the sockets and half the window, one per responder,
+#      their rates added); the same load through a Switchboard gtp-inspect virtual server in front of
+#      the same two responders (IMSI stickiness, sequence rewriting, cause inspection, session
+#      learning with F-TEID rewriting); and through nginx's UDP proxy (stream module, round robin over
+#      its per-socket sessions) in front of the same responders;
 #   2. open loop at a fixed RATE (default 50,000/s): latency percentiles, counted from each request's
-#      intended send time, direct, through Switchboard and through nginx.
+#      intended send time, against the echo (the generator's own latency), direct, through Switchboard
+#      and through nginx.
+# Then the ratios: director/direct, director/nginx, ceiling/director.
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons).
-# The load generator's sockets bind NET.101, NET.102, ... so that they are distinct peers (and nginx's
-# hash has addresses to spread). NET (default 127.0.0) lets two runs on one machine use different
-# addresses: responders NET.2/.3, Switchboard NET.10, nginx NET.11, baseline NET.12.
+# NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
+# echo NET.9, Switchboard NET.10, nginx NET.11, baseline NET.12. replay's sockets are on 127.0.0.1.
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
 # the nginx rows are skipped. Every process the script starts is stopped by pid.
 #
@@ -21,32 +29,17 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} warmup=${WARMUP:-5} imsis=${2:-100000} sockets=${3:-8} window=${4:-32}
+seconds=${1:-10} warmup=${WARMUP:-5} imsis=${2:-100000} sockets=${3:-8} window=${4:-256}
 rate=${RATE:-50000} net=${NET:-127.0.0}
 work=$(mktemp -d /tmp/gtp-bench.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-if [ ! -f "$root/benchmarks/target/benchmarks.jar" ] || [ ! -f "$root/switchboard-app/target/switchboard.jar" ] \
-   || [ -n "${REBUILD:-}" ]; then
-  (cd "$root" && mvn -q -B -o -DskipTests package -pl switchboard-app,benchmarks -am)
-fi
-bench_jar="$root/benchmarks/target/benchmarks.jar"
-app_jar="$root/switchboard-app/target/switchboard.jar"
+replay_args=(--vary "imsi:$imsis")
+. "$here/../lib.sh"
+template="$here/create-session.pcap"
 port=32123
 
-wait_udp() { # ADDRESS PORT
-  for _ in $(seq 1 100); do
-    if ss -Hulpn "src $1:$2" | grep -q .; then return 0; fi
-    sleep 0.1
-  done
-  echo "nothing listens on $1:$2" >&2; exit 1
-}
-
+java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
+pids+=($!)
+wait_udp $net.9 $port
 for a in $net.2 $net.3; do
   java -Xmx256m -cp "$bench_jar" io.switchboard.bench.gtp.GtpBenchResponder $a $port > "$work/responder-$a.log" 2>&1 &
   pids+=($!)
@@ -77,6 +70,7 @@ YAML
   wait_udp $2 $port
 }
 director "$app_jar" $net.10 switchboard
+# name|target (a comma-separated pair: one replay process per target, half the sockets each)
 targets=("direct to the responders|$net.2:$port,$net.3:$port" "through Switchboard gtp-inspect|$net.10:$port")
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
@@ -86,6 +80,8 @@ fi
 nginx_bin=$(command -v nginx || true)
 stream_module=/usr/lib/nginx/modules/ngx_stream_module.so
 if [ -n "$nginx_bin" ] && [ -f "$stream_module" ]; then
+  # nginx keeps a UDP session per client address and port, i.e. per replay socket: round robin
+  # (its default) gives each socket's session a responder in turn, so both get half the sockets.
   cat > "$work/nginx.conf" <<NGINX
 load_module $stream_module;
 daemon off;
@@ -95,7 +91,6 @@ error_log $work/nginx-error.log warn;
 events { worker_connections 65536; }
 stream {
   upstream responders {
-    hash \$remote_addr;
     server $net.2:$port;
     server $net.3:$port;
   }
@@ -109,42 +104,47 @@ NGINX
   "$nginx_bin" -c "$work/nginx.conf" -p "$work" > "$work/nginx.log" 2>&1 &
   pids+=($!)
   wait_udp $net.11 $port
-  targets+=("through nginx (hash \$remote_addr)|$net.11:$port")
+  targets+=("through nginx (round robin)|$net.11:$port")
 else
   echo "nginx with the stream module is not installed: its rows are skipped" >&2
 fi
 
-load() { # TARGETS SECONDS [OPTIONS...]
-  local t=$1 s=$2; shift 2
-  java -Xmx512m -cp "$bench_jar" io.switchboard.bench.gtp.GtpLoad "$t" "$s" "$imsis" "$sockets" "$window" \
-    --from $net.101 "$@" 2>/dev/null
-}
-value() { sed -E "s/.*$1=([0-9.]+).*/\\1/" <<< "$2"; }
-
-echo "GTP benchmark: $seconds s per run, $imsis IMSIs, $sockets sockets x $window outstanding, $(nproc) cores," \
-  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "GTP benchmark: $seconds s per run, $imsis IMSIs, replay with $sockets sockets, $window in flight" \
+  "(closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+path $net.9:$port "$warmup" closed > /dev/null
 for t in "${targets[@]}"; do
-  load "${t#*|}" "$warmup" > /dev/null
+  path "${t#*|}" "$warmup" closed > /dev/null
 done
 declare -A rates
 echo "closed loop:"
+ceiling=$(path $net.9:$port "$seconds" closed)
+show "generator ceiling (UDP echo)" "$ceiling"
 for t in "${targets[@]}"; do
-  result=$(load "${t#*|}" "$seconds")
-  rates["${t%%|*}"]=$(value rate "$result")
-  printf '  %-40s %s\n' "${t%%|*}:" "$result"
+  result=$(path "${t#*|}" "$seconds" closed)
+  rates["${t%%|*}"]=${result%% *}
+  show "${t%%|*}" "$result"
 done
-echo "open loop at $rate requests/s:"
+declare -A p99s
+echo "open loop at $rate requests/s (latency from the intended send time; an answer after 1 s is lost):"
+echo_open=$(path $net.9:$port "$seconds" open)
+show "generator alone (UDP echo)" "$echo_open"
 for t in "${targets[@]}"; do
-  printf '  %-40s %s\n' "${t%%|*}:" "$(load "${t#*|}" "$seconds" --rate "$rate")"
+  result=$(path "${t#*|}" "$seconds" open)
+  p99s["${t%%|*}"]=$(cut -d' ' -f3 <<< "$result")
+  show "${t%%|*}" "$result"
 done
 direct=${rates["direct to the responders"]}
 sb=${rates["through Switchboard gtp-inspect"]}
-awk -v d="$direct" -v s="$sb" 'BEGIN { printf "director/direct = %.2f\n", s / d }'
+ratio "director/direct" "$sb" "$direct"
 for t in "${targets[@]}"; do
   case "${t%%|*}" in
-    through\ nginx*) awk -v n="${rates["${t%%|*}"]}" -v s="$sb" 'BEGIN { printf "director/nginx = %.2f\n", s / n }' ;;
-    through\ the\ baseline*) awk -v b="${rates["${t%%|*}"]}" -v s="$sb" -v d="$direct" \
-      'BEGIN { printf "baseline/direct = %.2f, director/baseline = %.2f\n", b / d, s / b }' ;;
+    through\ nginx*) ratio "director/nginx" "$sb" "${rates["${t%%|*}"]}" ;;
+    through\ the\ baseline*) ratio "baseline/direct" "${rates["${t%%|*}"]}" "$direct"
+                             ratio "director/baseline" "$sb" "${rates["${t%%|*}"]}" ;;
   esac
 done
+ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
+ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"
+echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms," \
+  "generator alone: $(cut -d' ' -f3 <<< "$echo_open") ms)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

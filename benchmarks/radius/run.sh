@@ -1,62 +1,47 @@
 #!/usr/bin/env bash
-# RADIUS director benchmark, one run, three figures (README "RADIUS benchmark"):
-#   1. Access-Requests/s sent directly to two responders (the load generator splits its sockets);
+# RADIUS director benchmark, one run (README "RADIUS benchmark"). Every path is driven by the
+# project's load tool, `switchboard replay`, closed loop (SOCKETS sockets, WINDOW requests in flight
+# in all), from the template access-request.pcap (one Access-Request with User-Name, User-Password,
+# Calling-Station-Id and Message-Authenticator; made by `/usr/bin/python3 template.py access-request.pcap
+# 127.0.0.10 1812`, checked with `tshark -r access-request.pcap -V`) with
+# --vary calling-station-id:SUBSCRIBERS and re-signed with --secret:
+#   0. the generator's own ceiling: against a trivial UDP echo (io.switchboard.bench.UdpEcho, two
+#      SO_REUSEPORT sockets);
+#   1. directly to two responders (RadiusResponder; two replay processes, each with half the sockets
+#      and half the window, one per responder, their rates added);
 #   2. the same load through the Switchboard RADIUS director in front of the same two responders
 #      (client and real secrets differ: User-Password re-hidden, Message-Authenticator and the
-#      answers re-signed; sticky by Calling-Station-Id over SUBSCRIBERS subscribers);
+#      answers re-signed; sticky by Calling-Station-Id);
 #   3. the same load through FreeRADIUS 3.2 as a load-balance home_server_pool proxy in front of them.
-# Everything on loopback (127.0.0.2/3 responders, .10 director, .11 FreeRADIUS); every process it
-# starts is stopped by pid. Needs freeradius (apt-get install freeradius).
+# Then the ratios director/direct, director/FreeRADIUS, ceiling/director, and each middle box's CPU
+# per request. Everything on loopback: responders NET.2/.3, echo NET.9, director NET.10, FreeRADIUS
+# NET.11 (NET default 127.0.0); replay's sockets are on 127.0.0.1. Every process it starts is stopped
+# by pid. Needs freeradius (apt-get install freeradius).
 #
 # usage: benchmarks/radius/run.sh [SECONDS] [SUBSCRIBERS] [SOCKETS] [WINDOW]
-#
-# The load is RadiusLoad (closed loop, SOCKETS x WINDOW outstanding). With REPLAY_RATE=N the project's
-# own load tool also runs, open loop at N requests/s for SECONDS, through the director and directly
-# to one responder (`switchboard replay` from a template made by template.py, --vary
-# calling-station-id:SUBSCRIBERS, re-signed with --secret): answered/lost and latency percentiles.
-# It does not replace RadiusLoad: on the 2-core machine its single sender falls behind well below the
-# rates RadiusLoad reaches (README, RADIUS benchmark).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-8} window=${4:-32}
+seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-8} window=${4:-256}
+net=${NET:-127.0.0}
 work=$(mktemp -d /tmp/radius-bench.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-if [ ! -f "$root/benchmarks/target/benchmarks.jar" ] || [ ! -f "$root/switchboard-app/target/switchboard.jar" ] \
-   || [ -n "${REBUILD:-}" ]; then
-  (cd "$root" && mvn -q -B -o -DskipTests package -pl switchboard-app,benchmarks -am)
-fi
-bench_jar="$root/benchmarks/target/benchmarks.jar"
-app_jar="$root/switchboard-app/target/switchboard.jar"
+replay_args=(--vary "calling-station-id:$subscribers")
+. "$here/../lib.sh"
+# The template's destination port (1812) tells replay the requests are RADIUS; --to overrides the rest.
+template="$here/access-request.pcap"
 port=31812
 client_secret=client-secret
 real_secret=real-secret
 
-wait_udp() { # ADDRESS PORT
-  for _ in $(seq 1 100); do
-    if ss -Hulpn "src $1:$2" | grep -q .; then return 0; fi
-    sleep 0.1
-  done
-  echo "nothing listens on $1:$2" >&2; exit 1
-}
-
-for a in 127.0.0.2 127.0.0.3; do
+java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
+pids+=($!)
+wait_udp $net.9 $port
+for a in $net.2 $net.3; do
   java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusResponder $a $port $real_secret \
     > "$work/responder-$a.log" 2>&1 &
   pids+=($!)
   wait_udp $a $port
 done
-
-load() { # TARGETS SECRET [SECONDS]
-  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusLoad "$1" "$2" "${3:-$seconds}" "$subscribers" \
-    "$sockets" "$window" 2>/dev/null
-}
 
 # Switchboard.
 cat > "$work/switchboard.yaml" <<YAML
@@ -64,11 +49,11 @@ admin: { enabled: false }
 farms:
   aaa:
     reals:
-      - { address: 127.0.0.2, port: $port, weight: 1, secret: $real_secret }
-      - { address: 127.0.0.3, port: $port, weight: 1, secret: $real_secret }
+      - { address: $net.2, port: $port, weight: 1, secret: $real_secret }
+      - { address: $net.3, port: $port, weight: 1, secret: $real_secret }
 virtual-servers:
   radius-auth:
-    listen: 127.0.0.10:$port
+    listen: $net.10:$port
     service: radius
     farm: aaa
     clients: [ { subnet: 127.0.0.0/8, secret: $client_secret } ]
@@ -76,7 +61,7 @@ virtual-servers:
 YAML
 java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$app_jar" run --config "$work/switchboard.yaml" > "$work/switchboard.log" 2>&1 &
 pids+=($!)
-wait_udp 127.0.0.10 $port
+wait_udp $net.10 $port
 
 # FreeRADIUS as a load-balancing proxy.
 fr="$work/freeradius"
@@ -97,7 +82,7 @@ proxy server {
 }
 home_server r1 {
 	type = auth
-	ipaddr = 127.0.0.2
+	ipaddr = $net.2
 	port = $port
 	secret = $real_secret
 	response_window = 20
@@ -105,7 +90,7 @@ home_server r1 {
 }
 home_server r2 {
 	type = auth
-	ipaddr = 127.0.0.3
+	ipaddr = $net.3
 	port = $port
 	secret = $real_secret
 	response_window = 20
@@ -124,7 +109,7 @@ cat > "$fr/sites-enabled/default" <<CONF
 server default {
 	listen {
 		type = auth
-		ipaddr = 127.0.0.11
+		ipaddr = $net.11
 		port = $port
 	}
 	authorize {
@@ -143,50 +128,46 @@ CONF
 freeradius -C -d "$fr" -n radiusd > /dev/null
 freeradius -f -d "$fr" -n radiusd -l "$fr/log/radius.log" > "$work/freeradius.out" 2>&1 &
 pids+=($!)
-wait_udp 127.0.0.11 $port
+wait_udp $net.11 $port
 
-echo "RADIUS benchmark: $seconds s per run, $subscribers subscribers, $sockets sockets x $window outstanding, $(nproc) cores"
+echo "RADIUS benchmark: $seconds s per run, $subscribers subscribers, replay with $sockets sockets," \
+  "$window in flight (closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo_path="$net.9:$port --secret $client_secret"
+direct_path="$net.2:$port,$net.3:$port --secret $real_secret"
+director_path="$net.10:$port --secret $client_secret"
+proxy_path="$net.11:$port --secret $client_secret"
 # Every path gets the same $warmup s of load first, discarded (the JVMs' JIT compilers warm up; the
 # director's sticky table fills with the subscribers).
-for target in "127.0.0.2:$port,127.0.0.3:$port $real_secret" "127.0.0.10:$port $client_secret" \
-              "127.0.0.11:$port $client_secret"; do
-  load $target "$warmup" > /dev/null
+for p in "$echo_path" "$direct_path" "$director_path" "$proxy_path"; do
+  path ${p%% *} "$warmup" closed ${p#* } > /dev/null
 done
 # CPU time (user + system, clock ticks) a process has used so far, threads included.
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-responders_ticks() { echo $(( $(ticks "${pids[0]}") + $(ticks "${pids[1]}") )); }
+responders_ticks() { echo $(( $(ticks "${pids[1]}") + $(ticks "${pids[2]}") )); }
+ceiling=$(path ${echo_path%% *} "$seconds" closed ${echo_path#* })
+show "generator ceiling (UDP echo)" "$ceiling"
 t0=$(responders_ticks)
-direct=$(load 127.0.0.2:$port,127.0.0.3:$port $real_secret)
+direct=$(path ${direct_path%% *} "$seconds" closed ${direct_path#* })
 t1=$(responders_ticks)
-echo "direct to the responders:        $direct"
-s0=$(ticks "${pids[2]}")
-director=$(load 127.0.0.10:$port $client_secret)
-s1=$(ticks "${pids[2]}")
-echo "through the Switchboard director: $director"
-f0=$(ticks "${pids[3]}")
-proxy=$(load 127.0.0.11:$port $client_secret)
-f1=$(ticks "${pids[3]}")
-echo "through FreeRADIUS (load-balance): $proxy"
-rate() { sed -E 's/^rate=([0-9]+).*/\1/' <<< "$1"; }
-answered() { sed -E 's/.*answered=([0-9]+).*/\1/' <<< "$1"; }
-awk -v d="$(rate "$direct")" -v s="$(rate "$director")" -v f="$(rate "$proxy")" \
-  'BEGIN { printf "director/direct = %.2f, director/FreeRADIUS = %.2f\n", s / d, (f > 0 ? s / f : 0) }'
-# CPU per answered request of each middle box (the load's 1 s warm-up included, so slightly high):
-# on a shared machine a steadier comparison than the rates, which depend on who else gets the CPU.
+show "direct to the responders" "$direct"
+s0=$(ticks "${pids[3]}")
+director=$(path ${director_path%% *} "$seconds" closed ${director_path#* })
+s1=$(ticks "${pids[3]}")
+show "through the Switchboard director" "$director"
+f0=$(ticks "${pids[4]}")
+proxy=$(path ${proxy_path%% *} "$seconds" closed ${proxy_path#* })
+f1=$(ticks "${pids[4]}")
+show "through FreeRADIUS (load-balance)" "$proxy"
+ratio "director/direct" "${director%% *}" "${direct%% *}"
+ratio "director/FreeRADIUS" "${director%% *}" "${proxy%% *}"
+ratio "generator ceiling/director" "${ceiling%% *}" "${director%% *}"
+ratio "generator ceiling/direct" "${ceiling%% *}" "${direct%% *}"
+# CPU per answered request of each middle box: on a shared machine a steadier comparison than the
+# rates, which depend on who else gets the CPU.
+answered() { cut -d' ' -f5 <<< "$1"; }
 awk -v hz="$(getconf CLK_TCK)" -v r="$((t1 - t0))" -v s="$((s1 - s0))" -v f="$((f1 - f0))" \
     -v nd="$(answered "$direct")" -v ns="$(answered "$director")" -v nf="$(answered "$proxy")" \
   'BEGIN { us = 1e6 / hz
            printf "CPU per request: both responders %.1f us (direct run), director %.1f us, FreeRADIUS %.1f us;" \
                   " FreeRADIUS/director = %.2f\n", r * us / nd, s * us / ns, f * us / nf, (f / nf) / (s / ns) }'
-
-if [ -n "${REPLAY_RATE:-}" ]; then
-  # The template's destination port must be a RADIUS port for replay to pick the requests out.
-  python3 "$here/template.py" "$work/template.pcap" 127.0.0.10 1812
-  replay() { # TARGET SECRET
-    java -Xmx512m -jar "$app_jar" replay "$work/template.pcap" --to "$1" --rate "$REPLAY_RATE" \
-      --duration "${seconds}s" --vary "calling-station-id:$subscribers" --secret "$2" --timeout 2s 2>/dev/null \
-      | tail -1 || true
-  }
-  echo "replay at $REPLAY_RATE/s through the director:   $(replay 127.0.0.10:$port $client_secret)"
-  echo "replay at $REPLAY_RATE/s to one responder:        $(replay 127.0.0.2:$port $real_secret)"
-fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,69 @@
+# Shared by the benchmark scripts (sourced): process clean-up, the build, waiting for a UDP listener,
+# and driving a path with `switchboard replay`. The caller sets root, work and the replay settings
+# (template, sockets, window, rate, replay_args: the template's --vary/--secret options).
+
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+if [ ! -f "$root/benchmarks/target/benchmarks.jar" ] || [ ! -f "$root/switchboard-app/target/switchboard.jar" ] \
+   || [ -n "${REBUILD:-}" ]; then
+  (cd "$root" && mvn -q -B -o -DskipTests package -pl switchboard-app,benchmarks -am)
+fi
+bench_jar="$root/benchmarks/target/benchmarks.jar"
+app_jar="$root/switchboard-app/target/switchboard.jar"
+
+wait_udp() { # ADDRESS PORT
+  for _ in $(seq 1 100); do
+    if ss -Hulpn "src $1:$2" | grep -q .; then return 0; fi
+    sleep 0.1
+  done
+  echo "nothing listens on $1:$2" >&2; exit 1
+}
+
+# One replay run: TARGET SECONDS OPTIONS... (--sockets, --window or --rate, --secret); prints replay's
+# JSON report (nothing when it failed).
+replay() {
+  local to=$1 s=$2; shift 2
+  java -Xmx512m -jar "$app_jar" replay "$template" --to "$to" --duration "${s}s" --timeout 1s \
+    "${replay_args[@]}" "$@" 2>/dev/null || true
+}
+field() { sed -E "s/.*\"$1\":([0-9.]+).*/\\1/" <<< "$2"; }
+
+# One path: TARGETS SECONDS closed|open [OPTIONS...]. TARGETS is one HOST:PORT or a comma-separated
+# list: one replay process per target, in parallel, with the sockets, the window (closed loop) or
+# the rate (open loop) split evenly. Prints "answered_per_s p50_ms p99_ms sent answered lost":
+# rates and counts added, the worst of the percentiles.
+path() {
+  local IFS=, ; local to=($1); unset IFS
+  local n=${#to[@]} s=$2 mode=$3 i; shift 3
+  local each=(--sockets $((sockets / n)))
+  if [ "$mode" = closed ]; then each+=(--window $((window / n))); else each+=(--rate $((rate / n))); fi
+  local running=()
+  for i in "${!to[@]}"; do
+    replay "${to[$i]}" "$s" "${each[@]}" "$@" > "$work/path-$i.json" &
+    running+=($!)
+  done
+  wait "${running[@]}"
+  local a=0 p50=0 p99=0 sent=0 answered=0 lost=0 r
+  for i in "${!to[@]}"; do
+    r=$(cat "$work/path-$i.json")
+    if [ -z "$r" ]; then echo "0 0 0 0 0 0"; return; fi
+    a=$((a + $(field answered_per_s "$r"))); sent=$((sent + $(field sent "$r")))
+    answered=$((answered + $(field answered "$r"))); lost=$((lost + $(field lost "$r")))
+    p50=$(awk -v a="$p50" -v b="$(field p50 "$r")" 'BEGIN { print (b > a ? b : a) }')
+    p99=$(awk -v a="$p99" -v b="$(field p99 "$r")" 'BEGIN { print (b > a ? b : a) }')
+  done
+  echo "$a $p50 $p99 $sent $answered $lost"
+}
+show() { # NAME "answered_per_s p50_ms p99_ms sent answered lost"
+  local v=($2)
+  printf '  %-42s answered/s=%s sent=%s answered=%s lost=%s p50_ms=%s p99_ms=%s\n' "$1:" \
+    "${v[0]}" "${v[3]}" "${v[4]}" "${v[5]}" "${v[1]}" "${v[2]}"
+}
+ratio() { # LABEL A B
+  awk -v a="$2" -v b="$3" -v label="$1" 'BEGIN { printf "%s = %.2f\n", label, (b > 0 ? a / b : 0) }'
+}
