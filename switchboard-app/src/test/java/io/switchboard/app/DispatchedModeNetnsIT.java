@@ -322,7 +322,7 @@ class DispatchedModeNetnsIT {
                 NAS-IP-Address = 10.4.0.2
                 """.formatted(status, session, callingStationId, FRAMED_IP);
         Path file = Files.writeString(dir.resolve("acct-" + session + "-" + status + ".txt"), attributes);
-        Result r = run(List.of("ip", "netns", "exec", ns("s"), "radclient", "-r", "3", "-t", "1", "-f",
+        Result r = run(List.of("ip", "netns", "exec", ns("s"), "radclient", "-r", "3", "-t", "2", "-f",
                 file.toString(), "10.4.0.1:1813", "acct", NAS_SECRET));
         assertThat(r.exit).as("radclient %s %s: %s", status, session, r.output).isZero();
     }
@@ -527,10 +527,11 @@ class DispatchedModeNetnsIT {
             String id = "fw-session-" + session;
             accounting("Start", id, "49170000000" + session);
             Map<String, Integer> logged = accountedBy(gateways, id);
-            String gateway = logged.get("f1") == 1 ? "f1" : "f2";
+            String gateway = logged.get("f1") > 0 ? "f1" : "f2";
             String other = gateway.equals("f1") ? "f2" : "f1";
-            assertThat(logged).as("the Start of %s logged by one gateway", id)
-                    .containsEntry(gateway, 1).containsEntry(other, 0);
+            // Once, or more if radclient had to retransmit; never by the other gateway.
+            assertThat(logged.get(gateway)).as("the Start of %s logged: %s", id, logged).isPositive();
+            assertThat(logged).containsEntry(other, 0);
             Result binding = framedIpBinding(FRAMED_IP);
             assertThat(binding.exit).as(binding.output).isEqualTo(200);
             assertThat(binding.output).contains("\"group\" : \"subscribers\"")
@@ -549,7 +550,10 @@ class DispatchedModeNetnsIT {
             answeredBy.add(gateway);
 
             accounting("Stop", id, "49170000000" + session);
-            assertThat(accountedBy(gateways, id)).containsEntry(gateway, 2).containsEntry(other, 0);
+            Map<String, Integer> stopped = accountedBy(gateways, id);
+            assertThat(stopped.get(gateway)).as("the Stop of %s logged by %s: %s", id, gateway, stopped)
+                    .isGreaterThan(logged.get(gateway));
+            assertThat(stopped).containsEntry(other, 0);
             assertThat(framedIpBinding(FRAMED_IP).exit).as("binding gone after the Stop").isEqualTo(404);
             // The open flow keeps its firewall for the sticky time; the next session's flow is new.
             await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(200))
