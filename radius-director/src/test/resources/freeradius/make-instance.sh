@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds a self-contained FreeRADIUS 3.2 configuration directory for one test instance, copied from
 # the Debian package's /etc/freeradius/3.0: listens only on ADDRESS:AUTH_PORT (auth) and
-# ADDRESS:ACCT_PORT (acct), knows 127.0.0.0/8 with SECRET, accepts every user whose password is
+# ADDRESS:ACCT_PORT (acct), knows CLIENTS (a subnet, 127.0.0.0/8 by default) with SECRET, accepts every user whose password is
 # "testpw" with Reply-Message "served by NAME" (and a salt-encrypted Tunnel-Password "tunnel-pw-NAME"), logs every authentication (with the
 # Calling-Station-Id) to DIR/log/radius.log and every accounting request to DIR/log/radacct/.
 # Starts nothing: run `freeradius -f -d DIR -n radiusd -l DIR/log/radius.log` afterwards.
 #
-# usage: make-instance.sh DIR NAME ADDRESS AUTH_PORT ACCT_PORT SECRET
+# usage: make-instance.sh DIR NAME ADDRESS AUTH_PORT ACCT_PORT SECRET [CLIENTS]
 set -euo pipefail
-dir=$1 name=$2 address=$3 auth_port=$4 acct_port=$5 secret=$6
+dir=$1 name=$2 address=$3 auth_port=$4 acct_port=$5 secret=$6 clients=${7:-127.0.0.0/8}
 src=/etc/freeradius/3.0
 [ -d "$src" ] || { echo "make-instance.sh: $src missing (apt-get install freeradius)" >&2; exit 2; }
 rm -rf "$dir"
@@ -31,8 +31,8 @@ sed -i \
 rm -f "$dir/mods-enabled/eap" "$dir/sites-enabled/"*
 
 cat > "$dir/clients.conf" <<CLIENTS
-client loopback {
-	ipaddr = 127.0.0.0/8
+client director {
+	ipaddr = $clients
 	secret = $secret
 	require_message_authenticator = no
 }

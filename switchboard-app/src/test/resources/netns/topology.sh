@@ -6,7 +6,7 @@
 #   client sb-X-c            director sb-X-d                 firewalls sb-X-f1, sb-X-f2      server sb-X-s
 #   c0 10.1.0.2-9 ---- cl 10.1.0.1   f1o 10.2.1.1 ---- o 10.2.1.2 [f1] i 10.3.1.2 ---- f1i 10.3.1.1
 #                                    f2o 10.2.2.1 ---- o 10.2.2.2 [f2] i 10.3.2.2 ---- f2i 10.3.2.1
-#                                    sv 10.4.0.1 ---------------------------------------- s0 10.4.0.2
+#                                    sv 10.4.0.1 ---------------------------------------- s0 10.4.0.2, .10
 #
 # The director's kernel forwards what comes back from the firewalls, but drops (policy route to a
 # blackhole) what arrives on cl and sv for elsewhere: that is the director's to dispatch, from its
@@ -51,6 +51,9 @@ for i in 3 4 5 6 7 8 9; do
   ip -n $C addr add 10.1.0.$i/24 dev c0
   ip -n $D neigh replace 10.1.0.$i lladdr 02:00:00:00:01:01 dev cl nud permanent
 done
+# A subscriber's framed IP on the server side (the inside), for the Framed-IP step.
+ip -n $S addr add 10.4.0.10/24 dev s0
+ip -n $D neigh replace 10.4.0.10 lladdr 02:00:00:00:05:01 dev sv nud permanent
 ip -n $C route add default via 10.1.0.1
 ip -n $S route add default via 10.4.0.1
 

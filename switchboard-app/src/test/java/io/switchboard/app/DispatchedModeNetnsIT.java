@@ -29,11 +29,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ip netns exec}; it captures on its client and server interfaces with pcap4j and sends each
  * frame to the chosen firewall's MAC address. Traffic is ping (client to server and back) and, for
  * VPN, IKE datagrams, a PPTP control connection and raw ESP/GRE packets sent by python3 from the
- * client.
+ * client. For the Framed-IP table, the same director is a RADIUS accounting director (a {@code radius}
+ * virtual server on its inside address) in front of a real FreeRADIUS 3.2 in each firewall namespace
+ * (the firewalls are the subscribers' gateways, as in an IOS CSG/SSG sandwich); {@code radclient} in
+ * the server namespace is the NAS.
  *
  * <p>One scenario with one director (starting the JVM is the slow part): each step builds on the
  * flows the previous ones left. Skipped, with the reason, when not root or when {@code ip netns},
- * {@code nft}, {@code ping} or {@code python3} are missing.
+ * {@code nft}, {@code ping}, {@code python3}, {@code freeradius} or {@code radclient} are missing.
  */
 class DispatchedModeNetnsIT {
 
@@ -41,12 +44,23 @@ class DispatchedModeNetnsIT {
     private static final Path TOPOLOGY = Path.of("src", "test", "resources", "netns", "topology.sh");
     private static final int ADMIN_PORT = 8080; // inside the director's own namespace
     private static final Pattern COUNTER = Pattern.compile("packets (\\d+) bytes \\d+ comment \"([a-z-]+)\"");
+    /** The RADIUS test servers' configuration builder, shared with radius-director's FreeRadiusIT. */
+    private static final Path FREERADIUS_INSTANCE = Path.of("..", "radius-director", "src", "test", "resources",
+            "freeradius", "make-instance.sh");
+    private static final String NAS_SECRET = "nas-to-director";
+    private static final String GATEWAY_SECRET = "director-to-gateway";
+    /** A subscriber's framed IP, on the server (inside) side; see topology.sh. */
+    private static final String FRAMED_IP = "10.4.0.10";
+    /** The firewalls' outside addresses, where their FreeRADIUS servers listen. */
+    private static final Map<String, String> GATEWAY_ADDRESS = Map.of("f1", "10.2.1.2", "f2", "10.2.2.2");
 
     @TempDir
     static Path dir;
 
     private static String suffix;
     private static Process director;
+    /** The gateways' FreeRADIUS servers (one in each firewall namespace), by firewall. */
+    private static final Map<String, Process> gatewayServers = new HashMap<>();
     /** Which firewall (f1 or f2) each client address's flow went through in the first step. */
     private final Map<String, String> firewallOf = new HashMap<>();
 
@@ -54,9 +68,9 @@ class DispatchedModeNetnsIT {
     static void network() throws Exception {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
                 "dispatched-mode namespaces need root (ip netns, veth pairs, raw sockets)");
-        for (String tool : List.of("ip", "nft", "ping", "python3")) {
+        for (String tool : List.of("ip", "nft", "ping", "python3", "freeradius", "radclient")) {
             Assumptions.assumeTrue(run(List.of("sh", "-c", "command -v " + tool)).exit == 0,
-                    tool + " is not installed (.ci/run installs iproute2, nftables, iputils-ping)");
+                    tool + " is not installed (.ci/run installs iproute2, nftables, iputils-ping, freeradius, freeradius-utils)");
         }
         Assumptions.assumeTrue(run(List.of("ip", "netns", "list")).exit == 0, "ip netns is not available here");
         assertThat(JAR).as("the shaded jar is built in the package phase").exists();
@@ -89,7 +103,17 @@ class DispatchedModeNetnsIT {
                     reals:
                       - { address: 10.2.1.2, port: 4500, weight: 1 }
                       - { address: 10.2.2.2, port: 4500, weight: 1 }
+                  gateways:
+                    reals:
+                      - { address: 10.2.1.2, port: 1813, weight: 1, secret: %2$s }
+                      - { address: 10.2.2.2, port: 1813, weight: 1, secret: %2$s }
                 virtual-servers:
+                  radius-acct:
+                    listen: 10.4.0.1:1813
+                    service: radius
+                    farm: gateways
+                    clients: [ { subnet: 10.4.0.0/24, secret: %3$s } ]
+                    sticky: { keys: [calling-station-id], idle: 1h, group: subscribers }
                   ike:
                     listen: 10.1.0.1:500
                     service: udp
@@ -111,6 +135,7 @@ class DispatchedModeNetnsIT {
                     outside: cl
                     inside: sv
                     sticky: 2s
+                    framed-ip-group: subscribers
                     firewalls:
                       - address: 10.2.1.2
                         outside: { interface: f1o, mac: "02:00:00:00:03:01" }
@@ -128,11 +153,21 @@ class DispatchedModeNetnsIT {
                     reals:
                       - { address: 10.2.1.2, interface: f1o, mac: "02:00:00:00:03:01" }
                       - { address: 10.2.2.2, interface: f2o, mac: "02:00:00:00:04:01" }
-                """.formatted(ADMIN_PORT));
+                """.formatted(ADMIN_PORT, GATEWAY_SECRET, NAS_SECRET));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         director = new ProcessBuilder("ip", "netns", "exec", ns("d"), java, "-Xmx256m", "-jar", JAR.toString(),
                 "run", "-c", config.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("director.log").toFile()).start();
+        // The gateways' AAA servers start while the director's JVM does (they are ready long before it).
+        for (String fw : List.of("f1", "f2")) {
+            Path instance = gatewayInstance(fw);
+            Result made = run(List.of("bash", FREERADIUS_INSTANCE.toString(), instance.toString(), fw,
+                    GATEWAY_ADDRESS.get(fw), "1812", "1813", GATEWAY_SECRET, "10.0.0.0/8"));
+            assertThat(made.exit).as("make-instance.sh: %s", made.output).isZero();
+            gatewayServers.put(fw, new ProcessBuilder("ip", "netns", "exec", ns(fw), "freeradius", "-f", "-d",
+                    instance.toString(), "-n", "radiusd", "-l", instance.resolve("log/radius.log").toString())
+                    .redirectErrorStream(true).redirectOutput(instance.resolve("log/stdout.log").toFile()).start());
+        }
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                 .until(() -> metric("switchboard_dispatched_frames_total{farm=\"edge\",kind=\"firewall\",outcome=\"forwarded\"}") >= 0
                         && metric("switchboard_probe_checks_total") >= 2);
@@ -141,6 +176,12 @@ class DispatchedModeNetnsIT {
     @AfterAll
     static void tearDown() throws Exception {
         try {
+            for (Process server : gatewayServers.values()) {
+                server.destroy();
+                if (!server.waitFor(5, TimeUnit.SECONDS)) {
+                    server.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            }
             if (director != null) {
                 director.destroy();
                 if (!director.waitFor(10, TimeUnit.SECONDS)) {
@@ -154,6 +195,11 @@ class DispatchedModeNetnsIT {
                 run(List.of("bash", TOPOLOGY.toString(), "down", suffix));
             }
         }
+    }
+
+    /** The configuration directory of the FreeRADIUS on firewall {@code fw}. */
+    private static Path gatewayInstance(String fw) {
+        return dir.resolve("aaa-" + fw);
     }
 
     private static String ns(String name) {
@@ -175,8 +221,13 @@ class DispatchedModeNetnsIT {
 
     /** Pings the server from one client address; how many echo replies came back. */
     private static int ping(String from, int count) throws Exception {
-        Result r = run(List.of("ip", "netns", "exec", ns("c"), "ping", "-n", "-q", "-c", Integer.toString(count),
-                "-i", "0.05", "-W", "1", "-I", from, "10.4.0.2"));
+        return ping("c", from, "10.4.0.2", count);
+    }
+
+    /** Pings {@code to} from address {@code from} of namespace {@code namespace}; how many replies came back. */
+    private static int ping(String namespace, String from, String to, int count) throws Exception {
+        Result r = run(List.of("ip", "netns", "exec", ns(namespace), "ping", "-n", "-q", "-c", Integer.toString(count),
+                "-i", "0.05", "-W", "1", "-I", from, to));
         Matcher m = Pattern.compile("(\\d+) received").matcher(r.output);
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
@@ -248,6 +299,50 @@ class DispatchedModeNetnsIT {
         return found ? sum : -1;
     }
 
+    /** The admin API's answer for a framed IP's bindings: the HTTP status, then the body. */
+    private static Result framedIpBinding(String ip) throws Exception {
+        Result r = run(List.of("ip", "netns", "exec", ns("d"), "curl", "-s", "--max-time", "2", "-w", "\n%{http_code}",
+                "http://127.0.0.1:" + ADMIN_PORT + "/api/v1/sticky/framed-ip/" + ip));
+        int cut = r.output.lastIndexOf('\n');
+        return new Result(Integer.parseInt(r.output.substring(cut + 1).trim()), r.output.substring(0, cut));
+    }
+
+    /**
+     * radclient in the server namespace (the NAS, on the subscribers' side) sends one
+     * Accounting-Request to the director's radius virtual server and verifies the answer's
+     * authenticator (exit status 0 only for a valid Accounting-Response).
+     */
+    private static void accounting(String status, String session, String callingStationId) throws Exception {
+        String attributes = """
+                Acct-Status-Type = %s
+                Acct-Session-Id = "%s"
+                User-Name = "subscriber"
+                Calling-Station-Id = "%s"
+                Framed-IP-Address = %s
+                NAS-IP-Address = 10.4.0.2
+                """.formatted(status, session, callingStationId, FRAMED_IP);
+        Path file = Files.writeString(dir.resolve("acct-" + session + "-" + status + ".txt"), attributes);
+        Result r = run(List.of("ip", "netns", "exec", ns("s"), "radclient", "-r", "3", "-t", "2", "-f",
+                file.toString(), "10.4.0.1:1813", "acct", NAS_SECRET));
+        assertThat(r.exit).as("radclient %s %s: %s", status, session, r.output).isZero();
+    }
+
+    /** Which gateway's FreeRADIUS logged (in its accounting detail files) a request of {@code session}, and how often. */
+    private static Map<String, Integer> accountedBy(Map<String, Path> gateways, String session) throws IOException {
+        Map<String, Integer> seen = new HashMap<>();
+        for (var gateway : gateways.entrySet()) {
+            int n = 0;
+            try (var files = Files.walk(gateway.getValue().resolve("log").resolve("radacct"))) {
+                for (Path detail : files.filter(Files::isRegularFile).toList()) {
+                    n += Pattern.compile("Acct-Session-Id = \"" + session + "\"").matcher(Files.readString(detail))
+                            .results().count();
+                }
+            }
+            seen.put(gateway.getKey(), n);
+        }
+        return seen;
+    }
+
     private static double frames(String farm, String outcome) throws Exception {
         return metric("switchboard_dispatched_frames_total{farm=\"" + farm + "\",kind=\""
                 + (farm.equals("edge") ? "firewall" : "vpn") + "\",outcome=\"" + outcome + "\"}");
@@ -259,6 +354,7 @@ class DispatchedModeNetnsIT {
         newFlowsAreDroppedWhileEveryFirewallIsAtMaxconns();
         espAndGreOfAClientFollowItsIkeBinding();
         malformedFramesAreCountedAndTheCaptureGoesOn();
+        aFramedIpsFlowsCrossTheGatewayThatAnsweredItsAccounting();
         aFailedFirewallsFlowsMoveToTheOther();
     }
 
@@ -403,6 +499,77 @@ class DispatchedModeNetnsIT {
         assertThat(r.exit).as(r.output).isZero();
         await().atMost(Duration.ofSeconds(3)).until(() -> frames("edge", "malformed") == malformed + 2);
         assertThat(ping("10.1.0.7", 2)).isEqualTo(2);
+    }
+
+    /**
+     * The framed-IP sticky table end to end: a real FreeRADIUS on each firewall (the subscribers'
+     * gateways) answers the accounting that the director balances; the Framed-IP-Address of the
+     * Accounting-Start is bound to the gateway that acknowledged it, in the sticky group the firewall
+     * farm reads; the subscriber's traffic then crosses that gateway both ways, until the
+     * Accounting-Stop removes the binding. Two sessions of the same framed IP go to the two gateways
+     * in turn (round robin on the accounting farm), so the same address pair crosses both firewalls:
+     * the binding, not the flow hash, chose them.
+     */
+    private void aFramedIpsFlowsCrossTheGatewayThatAnsweredItsAccounting() throws Exception {
+        Map<String, Path> gateways = Map.of("f1", gatewayInstance("f1"), "f2", gatewayInstance("f2"));
+        for (var gateway : gateways.entrySet()) {
+            Path log = gateway.getValue().resolve("log/radius.log");
+            Process server = gatewayServers.get(gateway.getKey());
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                assertThat(server.isAlive()).as("freeradius on %s: %s", gateway.getKey(), Files.exists(log)
+                        ? Files.readString(log) : "no log").isTrue();
+                return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
+            });
+        }
+        String selections = "switchboard_dispatched_selections_total{farm=\"edge\",kind=\"firewall\",reason=";
+        List<String> answeredBy = new ArrayList<>();
+        for (int session = 1; session <= 2; session++) {
+            String id = "fw-session-" + session;
+            accounting("Start", id, "49170000000" + session);
+            Map<String, Integer> logged = accountedBy(gateways, id);
+            String gateway = logged.get("f1") > 0 ? "f1" : "f2";
+            String other = gateway.equals("f1") ? "f2" : "f1";
+            // Once, or more if radclient had to retransmit; never by the other gateway.
+            assertThat(logged.get(gateway)).as("the Start of %s logged: %s", id, logged).isPositive();
+            assertThat(logged).containsEntry(other, 0);
+            Result binding = framedIpBinding(FRAMED_IP);
+            assertThat(binding.exit).as(binding.output).isEqualTo(200);
+            assertThat(binding.output).contains("\"group\" : \"subscribers\"")
+                    .contains("\"real\" : \"" + GATEWAY_ADDRESS.get(gateway) + ":1813\"");
+
+            double byFramedIp = metric(selections + "\"framed-ip\"}");
+            var before = snapshot();
+            // From the subscriber (inside) to a client (outside) and back.
+            assertThat(ping("s", FRAMED_IP, "10.1.0.2", 3)).isEqualTo(3);
+            var d = delta(before);
+            assertThat(d.get(gateway)).as("session %d: %s's traffic through %s", session, FRAMED_IP, gateway)
+                    .containsEntry("in-out", 3L).containsEntry("out-in", 3L);
+            assertThat(d.get(other)).as("session %d: nothing through %s", session, other)
+                    .containsEntry("in-out", 0L).containsEntry("out-in", 0L);
+            assertThat(metric(selections + "\"framed-ip\"}")).isEqualTo(Math.max(byFramedIp, 0) + 1);
+            answeredBy.add(gateway);
+
+            accounting("Stop", id, "49170000000" + session);
+            Map<String, Integer> stopped = accountedBy(gateways, id);
+            assertThat(stopped.get(gateway)).as("the Stop of %s logged by %s: %s", id, gateway, stopped)
+                    .isGreaterThan(logged.get(gateway));
+            assertThat(stopped).containsEntry(other, 0);
+            assertThat(framedIpBinding(FRAMED_IP).exit).as("binding gone after the Stop").isEqualTo(404);
+            // The open flow keeps its firewall for the sticky time; the next session's flow is new.
+            await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> metric("switchboard_dispatched_flows{farm=\"edge\"}") == 0);
+        }
+        assertThat(answeredBy).as("the two sessions' gateways").containsExactlyInAnyOrder("f1", "f2");
+
+        // Without a binding the same flow goes by the farm's hash again.
+        double byFramedIp = metric(selections + "\"framed-ip\"}");
+        double byHash = metric(selections + "\"hash\"}");
+        var before = snapshot();
+        assertThat(ping("s", FRAMED_IP, "10.1.0.2", 2)).isEqualTo(2);
+        var d = delta(before);
+        assertThat(d.get("f1").get("in-out") + d.get("f2").get("in-out")).isEqualTo(2);
+        assertThat(metric(selections + "\"framed-ip\"}")).isEqualTo(byFramedIp);
+        assertThat(metric(selections + "\"hash\"}")).isEqualTo(byHash + 1);
     }
 
     private void aFailedFirewallsFlowsMoveToTheOther() throws Exception {
