@@ -20,4 +20,17 @@ public interface PeerRelay {
      * @throws DecodeException the datagram is counted as dropped under the exception's reason
      */
     InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException;
+
+    /**
+     * A datagram a real sent to a director socket that answers no pending request: in
+     * {@code gtp-inspect} a PGW's request triggered by a requester's Command, or its Failure
+     * Indication, which go back to where the Command came from (TS 29.274 §4.2.2, §7.6). Borrows the
+     * datagram and may rewrite it in place, like {@link #relayTarget}.
+     *
+     * @return where to send it from the virtual address, or null to count it as unmatched
+     * @throws DecodeException it is counted as unmatched
+     */
+    default InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return null;
+    }
 }

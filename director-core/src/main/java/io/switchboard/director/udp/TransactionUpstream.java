@@ -590,6 +590,9 @@ final class TransactionUpstream implements Upstream {
         try {
             id = plugin.responseTransactionId(answer);
         } catch (DecodeException e) {
+            if (relayedFromReal(packet)) {
+                return;
+            }
             lane.metrics.unmatched("malformed");
             lane.log.warn("virtual server {}: malformed answer from {}: {}", lane.virtualServer.name(),
                     packet.sender(), e.getMessage());
@@ -601,7 +604,9 @@ final class TransactionUpstream implements Upstream {
             request = pending.remove(reals[i].slot(), id);
         }
         if (request == null) {
-            lane.metrics.unmatched("late");
+            if (!relayedFromReal(packet)) {
+                lane.metrics.unmatched("late");
+            }
             return;
         }
         settled(request);
@@ -640,6 +645,27 @@ final class TransactionUpstream implements Upstream {
             request.fanOut.relayed = true;
         }
         lane.relay(answer.retain(), request.clientTransaction.client);
+    }
+
+    /**
+     * A datagram from a real that answers nothing pending, relayed from the virtual address if the
+     * plug-in knows where to ({@link PeerRelay#relayFromReal}); false to count it as unmatched.
+     */
+    private boolean relayedFromReal(DatagramPacket packet) {
+        if (!(plugin instanceof PeerRelay relay)) {
+            return false;
+        }
+        InetSocketAddress target;
+        try {
+            target = relay.relayFromReal(packet.content(), packet.sender());
+        } catch (DecodeException e) {
+            return false;
+        }
+        if (target == null) {
+            return false;
+        }
+        lane.relay(packet.content().retain(), target);
+        return true;
     }
 
     /**

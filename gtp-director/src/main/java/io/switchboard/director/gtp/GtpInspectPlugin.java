@@ -81,6 +81,13 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private static final int V2_MODIFY_BEARER_RESPONSE = 35;
     private static final int V2_DELETE_SESSION_REQUEST = 36;
     private static final int V2_DELETE_BEARER_REQUEST = 99;
+    /**
+     * TS 29.274 §7.2.x Commands: answered by a triggered request (Create / Update / Delete Bearer) or a
+     * Failure Indication (the Command's type + 1), both under the Command's sequence number (§7.6).
+     */
+    private static final int V2_MODIFY_BEARER_COMMAND = 64;
+    private static final int V2_DELETE_BEARER_COMMAND = 66;
+    private static final int V2_BEARER_RESOURCE_COMMAND = 68;
     /** TS 29.274 §8.8 EPS Bearer ID; instance 0 in a Delete Bearer Request is the Linked EBI (§7.2.9.2). */
     private static final int V2_EBI = 73;
 
@@ -105,6 +112,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     private final GtpEndpointRewriter rewriter;
     private final GtpRelayedRequests relayed = new GtpRelayedRequests();
+    /** GTPv2 Commands forwarded and not yet answered (per node). */
+    private final GtpForwardedCommands commands = new GtpForwardedCommands();
     /** How long a session lives without a message, in cluster-clock milliseconds. */
     private final long sessionIdleMillis;
     /**
@@ -147,6 +156,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private volatile Counter relayedRequests;
     private volatile Counter relayedRetransmissions;
     private volatile Counter relayedExpired;
+    private volatile Counter relayedTriggered;
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
         super(options);
@@ -213,6 +223,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         this.relayedRetransmissions = counter("switchboard.gtp.relayed.retransmitted",
                 "Retransmissions of a real-initiated request, relayed under the same director sequence");
         this.relayedExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
+        this.relayedTriggered = counter("switchboard.gtp.relayed.triggered",
+                "Real-initiated requests triggered by a requester's Command, relayed under the Command's sequence number");
         FunctionCounter.builder("switchboard.gtp.rewrite.skipped", rewriter, GtpEndpointRewriter::skipped)
                 .description("Control-plane addresses left unchanged: no director address of their family")
                 .tags(tags).register(registry);
@@ -317,7 +329,29 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        return prepareRequest(request, transactionId, real, null);
+    }
+
+    /**
+     * A Command is not answered by a response (TS 29.274 §7.6) but by the request it triggers or a
+     * Failure Indication, which the director relays itself ({@link #relayTarget}): the engine does not
+     * wait for an answer.
+     */
+    @Override
+    public boolean expectsAnswer(ByteBuf request) {
+        try {
+            GtpMessageView view = view(request);
+            return view.version() != 2 || !isCommand(view.messageTypeValue());
+        } catch (DecodeException e) {
+            return true; // classify accepted it: not reached
+        }
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
         GtpMessageView view = view(request);
+        int requesterSequence = view.sequence();
         view.setSequence((int) transactionId);
         int version = view.version();
         if (isPrimaryCreate(view)) {
@@ -357,8 +391,36 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             moved = rewriter.rewrite(view, session.realFacingTeid());
         }
         boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
+        if (version == 2 && isCommand(type)) {
+            // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
+            // and goes to the requester under the requester's own.
+            view.setSequence(commands.forward(real.address().getAddress(), client, requesterSequence,
+                    session.directorTeid(), now()));
+        }
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
         return new RequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0, moved);
+    }
+
+    private static boolean isCommand(int type) {
+        return type == V2_MODIFY_BEARER_COMMAND || type == V2_DELETE_BEARER_COMMAND || type == V2_BEARER_RESOURCE_COMMAND;
+    }
+
+    /** TS 29.274 §7.2.x: Modify Bearer (65), Delete Bearer (67), Bearer Resource (69) Failure Indication. */
+    private static boolean isFailureIndication(int type) {
+        return isCommand(type - 1);
+    }
+
+    /**
+     * The requester's Command that a real's request or Failure Indication under {@code sequence}
+     * answers, on this session, no longer outstanding; or null.
+     */
+    private GtpForwardedCommands.Outstanding answeredCommand(InetSocketAddress real, int sequence, GtpSession session) {
+        return commands.answered(real.getAddress(), sequence, session.directorTeid());
+    }
+
+    /** Commands forwarded and not answered yet, for tests. */
+    int outstandingCommands() {
+        return commands.size();
     }
 
     /**
@@ -538,9 +600,49 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (view.isResponse()) {
             GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence(),
                     (version, key) -> (version == 0 ? v0Sessions : sessions).get(key));
-            return request == null ? null : relayAnswer(view, request);
+            if (request != null) {
+                return relayAnswer(view, request);
+            }
+            return view.version() == 2 && isFailureIndication(view.messageTypeValue()) ? relayFailure(view, sender) : null;
         }
         return null;
+    }
+
+    /**
+     * A real's Failure Indication (to the director socket its Command came from, or to the virtual
+     * address): the answer to a requester's Command, it goes to the requester under the requester's
+     * TEID and Command sequence number.
+     */
+    private InetSocketAddress relayFailure(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+        GtpSession session = realsSession(view, sender);
+        GtpForwardedCommands.Outstanding command = session == null ? null : answeredCommand(sender, view.sequence(), session);
+        if (command == null) {
+            return null;
+        }
+        view.setTeid(session.requesterTeid());
+        view.setSequence(command.requesterSequence());
+        messages.count(view, view.cause(), session.real(), GtpMessageCounters.Initiator.REQUESTER);
+        touch(session, now());
+        return session.requester();
+    }
+
+    /**
+     * A real's datagram to a director socket that answers nothing pending: a GTPv2 request triggered
+     * by a Command (TS 29.274 §4.2.2 sends it where the Command came from) goes to the requester like
+     * any real-initiated request (under the requester's Command sequence), a Failure Indication to the
+     * requester of the Command. Anything else is the engine's to count.
+     */
+    @Override
+    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        GtpMessageView view = view(datagram);
+        if (view.version() != 2) {
+            return null;
+        }
+        if (view.isRequest()) {
+            GtpSession session = realsSession(view, sender);
+            return session == null ? null : relayRequest(view, session, sender);
+        }
+        return view.isResponse() && isFailureIndication(view.messageTypeValue()) ? relayFailure(view, sender) : null;
     }
 
     /** The session a real's request belongs to, or null when it is not one. */
@@ -576,7 +678,17 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
                             view.v2().endOffset(), V2_EBI, 0) >= 0
                     : type == V1_DELETE_REQUEST;
-            request = relayed.add(sender, version, realSequence, session, delete, now, clusterMillis(now));
+            GtpForwardedCommands.Outstanding command = version == 2 ? answeredCommand(sender, realSequence, session) : null;
+            if (command != null) {
+                request = relayed.addTriggered(sender, version, realSequence, command.requesterSequence(), session,
+                        delete, now, clusterMillis(now));
+                if (request != null) {
+                    relayedTriggered.increment();
+                }
+            }
+            if (request == null) {
+                request = relayed.add(sender, version, realSequence, session, delete, now, clusterMillis(now));
+            }
             relayedRequests.increment();
         }
         touch(session, now);
@@ -669,6 +781,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         pendingV0Creates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
         createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
+        // Commands whose answer did not pass here (lost, or another node's) are forgotten.
+        commands.expire(now, relayTimeoutNanos);
         long oldest = clusterMillis(now) - sessionIdleMillis - refreshMillis;
         for (GtpSession session : all()) {
             if (session.refreshedMillis() < oldest && end(session)) {

@@ -80,7 +80,9 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         this.views = ThreadLocal.withInitial(() -> new GtpMessageView(options.v0TidOrder()));
         this.highestVersion = options.versions().stream().mapToInt(Integer::intValue).max().orElseThrow();
         // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
-        this.idBits = options.serves(0) || options.serves(1) ? 16 : 24;
+        // v2 only 23 of them: TS 29.274 §7.6 keeps the top bit 0 in requests that are not Commands
+        // (gtp-inspect numbers the Commands it forwards itself, with the bit set: GtpForwardedCommands).
+        this.idBits = options.serves(0) || options.serves(1) ? 16 : 23;
         this.carrierCodes = options.carrierCodes().toArray(new String[0]);
         this.apnMaps = options.apnMaps().stream()
                 .sorted(java.util.Comparator.comparingInt(GtpOptions.ApnMap::priority))

@@ -84,8 +84,32 @@ final class GtpRelayedRequests {
     /** Remembers a new relayed request under a director sequence number not pending. */
     Relayed add(InetSocketAddress realSender, int version, int realSequence, GtpSession session, boolean delete,
             long nowNanos, long nowMillis) {
-        Relayed relayed = new Relayed(realSender, version, realSequence, freeSequence(version), session, delete,
-                nowNanos);
+        return remember(new Relayed(realSender, version, realSequence, freeSequence(version), session, delete,
+                nowNanos), nowMillis);
+    }
+
+    /**
+     * Remembers a request triggered by a requester's Command under that Command's own sequence number
+     * (TS 29.274 §7.6: the requester matches it to its Command by it, and answers under it too); null,
+     * with nothing remembered, when a relayed request is pending under that number already (this node's
+     * or another's: e.g. another requester's Command of the same number).
+     */
+    Relayed addTriggered(InetSocketAddress realSender, int version, int realSequence, int commandSequence,
+            GtpSession session, boolean delete, long nowNanos, long nowMillis) {
+        long key = key(version, commandSequence);
+        if (bySequence.containsKey(key) || shared.get(key) != null) {
+            return null;
+        }
+        return remember(new Relayed(realSender, version, realSequence, commandSequence, session, delete, nowNanos),
+                nowMillis);
+    }
+
+    private Relayed remember(Relayed relayed, long nowMillis) {
+        InetSocketAddress realSender = relayed.realSender();
+        int version = relayed.version();
+        int realSequence = relayed.realSequence();
+        GtpSession session = relayed.session();
+        boolean delete = relayed.delete();
         long key = key(version, relayed.sequence());
         bySequence.put(key, relayed);
         byReal.put(new RealTransaction(realSender, version, realSequence), relayed);

@@ -76,10 +76,10 @@ class GtpPluginTest {
     }
 
     @Test
-    void idsAreSixteenBitsWhenGtpV1IsServedAndTwentyFourForGtpV2Alone() {
+    void idsAreSixteenBitsWhenGtpV1IsServedAndTwentyThreeForGtpV2Alone() {
         assertThat(plugin.transactionIdBits()).isEqualTo(16);
         assertThat(new GtpPlugin(new GtpOptions(Set.of(2), 2, Set.of(), Set.of(), List.of(), GtpV0TidOrder.GSM_09_60, 0))
-                .transactionIdBits()).isEqualTo(24);
+                .transactionIdBits()).isEqualTo(23);
     }
 
     @Test

@@ -395,6 +395,129 @@ class GtpProxyIT {
         assertThat(Long.decode(deleteAnswerFields[2])).isEqualTo(pgw.teid() + 1);
     }
 
+    /**
+     * TS 29.274 §7.6: a PGW's request triggered by an MME's Command carries the Command's sequence
+     * number (the director's, toward the PGW, with its top bit set), and reaches the MME under the
+     * MME's own Command sequence; the MME's answer reaches the PGW under the PGW's. A request under
+     * another sequence is relayed under a director sequence, as any real-initiated request. Failure
+     * Indications reach the MME under its Command's sequence, sent to the director socket the Command
+     * came from and sent to the virtual address.
+     */
+    @Test
+    void v2CommandTriggeredRequestsAndFailureIndicationsCarryTheMmesCommandSequence(@TempDir Path dir)
+            throws Exception {
+        String imsi = "262420000001003";
+        byte[] ebi = {73, 0, 1, 0, 5};
+        Datagram created = exchange(sgsn, GtpMessages.v2CreateRequest(imsi, 0x0300, 0x3300, SGSN_ADDRESS, null),
+                PROXY_VIP);
+        assertThat(created.type()).isEqualTo(33);
+        long directorTeid = GtpMessages.senderTeid(created.bytes());
+        GtpResponder pgw = holder("proxy", imsi);
+        long realFacingTeid = GtpMessages.senderTeid(pgw.received.stream().filter(rx -> imsi.equals(rx.imsi()))
+                .findFirst().orElseThrow().bytes());
+        double triggered = counter("switchboard.gtp.relayed.triggered", "vserver", "proxy");
+        RealServer real = real("proxy", pgw);
+        int connections = real.connections();
+        long unanswered = real.unanswered();
+
+        // Modify Bearer Command (TS 29.274 §7.2.17.1), its top sequence bit set as §7.6 asks.
+        send(sgsn, GtpMessages.v2(64, directorTeid, 0x800301, ebi), PROXY_VIP);
+        GtpResponder.Received command = awaitReceived(pgw, rx -> rx.type() == 64);
+        assertThat(command.teid()).isEqualTo(pgw.teid());
+        assertThat(command.sequence() & 0x800000).as("a Command's sequence toward the PGW").isNotZero();
+        // The triggered Update Bearer Request (§7.2.15) under the Command's sequence, and its retransmission.
+        byte[] triggeredRequest = GtpMessages.v2(97, realFacingTeid, command.sequence(), ebi);
+        pgw.send(triggeredRequest, PROXY_VIP);
+        Datagram updateAtMme = receive(sgsn);
+        assertThat(updateAtMme).isNotNull();
+        assertThat(updateAtMme.type()).isEqualTo(97);
+        assertThat(updateAtMme.sequence()).as("the MME's Command sequence").isEqualTo(0x800301);
+        assertThat(updateAtMme.teid()).isEqualTo(0x3300);
+        pgw.send(triggeredRequest, PROXY_VIP);
+        Datagram again = receive(sgsn);
+        assertThat(again).isNotNull();
+        assertThat(again.sequence()).isEqualTo(0x800301);
+        send(sgsn, GtpMessages.v2(98, directorTeid, 0x800301, new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
+        GtpResponder.Received updateAnswer = awaitReceived(pgw, rx -> rx.type() == 98);
+        assertThat(updateAnswer.sequence()).as("the PGW's (the Command's) sequence").isEqualTo(command.sequence());
+        assertThat(updateAnswer.teid()).isEqualTo(pgw.teid());
+        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+
+        // The same sequence again, the Command answered: an ordinary PGW request, under a director sequence.
+        pgw.send(GtpMessages.v2(97, realFacingTeid, 0x070005, ebi), PROXY_VIP);
+        Datagram ownUpdate = receive(sgsn);
+        assertThat(ownUpdate).isNotNull();
+        assertThat(ownUpdate.sequence()).isNotEqualTo(0x070005).isNotEqualTo(0x800301);
+        assertThat(ownUpdate.sequence() & 0x800000).as("not Command-triggered").isZero();
+        send(sgsn, GtpMessages.v2(98, directorTeid, ownUpdate.sequence(), new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
+        assertThat(awaitReceived(pgw, rx -> rx.type() == 98).sequence()).isEqualTo(0x070005);
+        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+
+        // Delete Bearer Command (§7.2.17.2) refused: the Failure Indication (§7.2.18) to the Command's source.
+        send(sgsn, GtpMessages.v2(66, directorTeid, 0x800302, ebi), PROXY_VIP);
+        GtpResponder.Received deleteCommand = awaitReceived(pgw, rx -> rx.type() == 66);
+        pgw.send(GtpMessages.v2(67, realFacingTeid, deleteCommand.sequence(), new byte[] {2, 0, 2, 0, 94, 0}),
+                deleteCommand.from());
+        Datagram deleteFailure = receive(sgsn);
+        assertThat(deleteFailure).isNotNull();
+        assertThat(deleteFailure.type()).isEqualTo(67);
+        assertThat(deleteFailure.sequence()).isEqualTo(0x800302);
+        assertThat(deleteFailure.teid()).isEqualTo(0x3300);
+        // Bearer Resource Command (§7.2.5): its Failure Indication (§7.2.6) sent to the virtual address.
+        send(sgsn, GtpMessages.v2(68, directorTeid, 0x800303, ebi), PROXY_VIP);
+        GtpResponder.Received resourceCommand = awaitReceived(pgw, rx -> rx.type() == 68);
+        pgw.send(GtpMessages.v2(69, realFacingTeid, resourceCommand.sequence(), new byte[] {2, 0, 2, 0, 94, 0}),
+                PROXY_VIP);
+        Datagram resourceFailure = receive(sgsn);
+        assertThat(resourceFailure).isNotNull();
+        assertThat(resourceFailure.type()).isEqualTo(69);
+        assertThat(resourceFailure.sequence()).isEqualTo(0x800303);
+        assertThat(resourceFailure.teid()).isEqualTo(0x3300);
+        // Another Modify Bearer Command, its Update Bearer Request sent where TS 29.274 §4.2.2 sends a
+        // triggered message: to the Command's source, a director socket.
+        send(sgsn, GtpMessages.v2(64, directorTeid, 0x800304, ebi), PROXY_VIP);
+        GtpResponder.Received secondCommand = awaitReceived(pgw, rx -> rx.type() == 64 && rx != command);
+        pgw.send(GtpMessages.v2(97, realFacingTeid, secondCommand.sequence(), ebi), secondCommand.from());
+        Datagram secondUpdate = receive(sgsn);
+        assertThat(secondUpdate).isNotNull();
+        assertThat(secondUpdate.type()).isEqualTo(97);
+        assertThat(secondUpdate.sequence()).isEqualTo(0x800304);
+        assertThat(secondUpdate.from()).as("from the virtual address").isEqualTo(PROXY_VIP);
+        send(sgsn, GtpMessages.v2(98, directorTeid, 0x800304, new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
+        await().atMost(ANSWER).until(() -> pgw.received.stream()
+                .anyMatch(rx -> rx.type() == 98 && rx.sequence() == secondCommand.sequence()));
+        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 2);
+        assertThat(plugin("proxy").outstandingCommands()).as("every Command answered").isZero();
+        assertThat(real.connections()).as("no Command left pending at the engine").isEqualTo(connections);
+        assertThat(real.unanswered()).isEqualTo(unanswered);
+        assertThat(plugin("proxy").sessionTable()).containsKey(directorTeid);
+        // The MME ends the session (the other tests count this real's sessions and connections).
+        assertThat(exchange(sgsn, GtpMessages.v2(36, directorTeid, 0x0305, ebi), PROXY_VIP).type()).isEqualTo(37);
+        await().atMost(ANSWER).until(() -> !plugin("proxy").sessionTable().containsKey(directorTeid));
+
+        Assumptions.assumeTrue(Tshark.available(), "tshark is not installed");
+        Path pcap = dir.resolve("commands.pcap");
+        Tshark.writePcap(pcap, List.of(command.bytes(), updateAtMme.bytes(), updateAnswer.bytes(), ownUpdate.bytes(),
+                deleteFailure.bytes(), resourceFailure.bytes()));
+        List<String> lines = Tshark.fields(pcap, "gtpv2.message_type", "gtpv2.seq", "gtpv2.teid", "gtpv2.cause");
+        assertThat(lines).hasSize(6);
+        assertThat(fields(lines.get(0))[0]).isEqualTo("64");
+        assertThat(Integer.decode(fields(lines.get(0))[1])).isEqualTo(command.sequence());
+        assertThat(fields(lines.get(1))[0]).isEqualTo("97");
+        assertThat(Integer.decode(fields(lines.get(1))[1])).isEqualTo(0x800301);
+        assertThat(Long.decode(fields(lines.get(1))[2])).isEqualTo(0x3300);
+        assertThat(fields(lines.get(2))[0]).isEqualTo("98");
+        assertThat(Integer.decode(fields(lines.get(2))[1])).isEqualTo(command.sequence());
+        assertThat(Long.decode(fields(lines.get(2))[2])).isEqualTo(pgw.teid());
+        assertThat(Integer.decode(fields(lines.get(3))[1])).isEqualTo(ownUpdate.sequence());
+        assertThat(fields(lines.get(4))[0]).isEqualTo("67");
+        assertThat(Integer.decode(fields(lines.get(4))[1])).isEqualTo(0x800302);
+        assertThat(fields(lines.get(4))[3]).isEqualTo("94");
+        assertThat(fields(lines.get(5))[0]).isEqualTo("69");
+        assertThat(Integer.decode(fields(lines.get(5))[1])).isEqualTo(0x800303);
+        assertThat(Long.decode(fields(lines.get(5))[2])).isEqualTo(0x3300);
+    }
+
     @Test
     void anApnMapSendsCreatesToItsFarmAndARefusalIsResentWithinIt() throws Exception {
         String imsi = "262420000005001";
