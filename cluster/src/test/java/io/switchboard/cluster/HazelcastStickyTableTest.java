@@ -196,12 +196,20 @@ class HazelcastStickyTableTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> b.lookup(key, now()) != null);
         long writesBefore = a.writes() + b.writes();
 
-        // Used on both members for 5 s, well past the binding's 3 s TTL.
+        // Used on both members, in turn poll by poll, for 5 s, well past the binding's 3 s TTL. Each
+        // poll looks it up ten times, so the number of lookups does not hang on how often a loaded
+        // machine wakes the poller (one wake-up per 100 ms gave only 50 single lookups).
+        AtomicInteger polls = new AtomicInteger();
         AtomicInteger lookups = new AtomicInteger();
         await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7)).pollInterval(Duration.ofMillis(20))
                 .until(() -> {
-                    HazelcastStickyTable node = lookups.incrementAndGet() % 2 == 0 ? a : b;
-                    return R1.equals(node.lookup(key, now()));
+                    HazelcastStickyTable node = polls.incrementAndGet() % 2 == 0 ? a : b;
+                    boolean held = true;
+                    for (int i = 0; i < 10; i++) {
+                        lookups.incrementAndGet();
+                        held &= R1.equals(node.lookup(key, now()));
+                    }
+                    return held;
                 });
 
         long refreshes = a.writes() + b.writes() - writesBefore;

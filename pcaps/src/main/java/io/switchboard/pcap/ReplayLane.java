@@ -136,14 +136,14 @@ final class ReplayLane implements Runnable {
             long now = System.nanoTime();
             long wait = Long.MAX_VALUE; // until the next request is due
             for (int burst = 0; sending && burst < BURST; burst++) {
-                if (deadlineNanos != 0 && now - deadlineNanos >= 0) {
+                long due = schedule == null ? now : startNanos + schedule.applyAsLong(next);
+                if (deadlineNanos != 0 && pastDeadline(due, now)) {
                     sending = false;
                     break;
                 }
                 if (window > 0 && inFlight >= window) {
                     break;
                 }
-                long due = schedule == null ? now : startNanos + schedule.applyAsLong(next);
                 if (due - now > 0) {
                     wait = due - now;
                     break;
@@ -168,6 +168,16 @@ final class ReplayLane implements Runnable {
             }
             idle(selector, sending ? wait : Long.MAX_VALUE, now);
         }
+    }
+
+    /**
+     * Whether the run's duration is over for a request due at {@code due}. In open loop the run is
+     * the requests due within the duration: one this thread is late for (starved by a loaded machine)
+     * is still sent, its latency counted from when it was due, so a late sender does not shorten the
+     * run. Paced by a window or as fast as it goes, the run ends on the clock.
+     */
+    private boolean pastDeadline(long due, long now) {
+        return schedule != null && window == 0 ? due - deadlineNanos >= 0 : now - deadlineNanos >= 0;
     }
 
     /**

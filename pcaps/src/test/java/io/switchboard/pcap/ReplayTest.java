@@ -97,4 +97,28 @@ class ReplayTest {
         assertThat(report.sending().toMillis()).isBetween(190L, 400L);
         assertThat(mostHeld.get()).isGreaterThan(1);
     }
+
+    @Test
+    void aLaneThatFallsBehindItsScheduleStillSendsEveryRequestDueWithinTheDuration() throws Exception {
+        InetSocketAddress target = (InetSocketAddress) socket.getLocalSocketAddress();
+        try (java.nio.channels.DatagramChannel channel = java.nio.channels.DatagramChannel.open()) {
+            channel.bind(new InetSocketAddress("127.0.0.1", 0));
+            channel.connect(target);
+            // 100/s for 1 s, on a thread that first runs 2 s after the start (a starved machine):
+            // all 100 are overdue and the duration is over, yet they are the run (sent in one burst,
+            // which the responder's default socket buffer holds). The timeout (5 s, counted from when
+            // each was due) leaves their answers in time.
+            ReplayLane lane = new ReplayLane(0, 1, Integer.MAX_VALUE, template()::write, i -> i * 10_000_000L,
+                    TimeUnit.SECONDS.toNanos(5), 0, channel, target, null, SignalingProtocol.GTPV2);
+            long start = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
+            lane.begin(start, start + TimeUnit.SECONDS.toNanos(1));
+            lane.run();
+            assertThat(lane.failure).isNull();
+            assertThat(lane.sent()).isEqualTo(100);
+            assertThat(lane.answered).isEqualTo(100);
+            assertThat(received.get()).isEqualTo(100);
+            // Open loop: latency counts from when each was due, so the lateness shows.
+            assertThat(lane.latencies.getMinValue()).isGreaterThanOrEqualTo(TimeUnit.SECONDS.toNanos(1));
+        }
+    }
 }
