@@ -66,9 +66,11 @@ class ReplayNodeIT {
         return JSON.readTree(lines[lines.length - 1]).get("replay");
     }
 
+    /** A node from {@code yaml}, without the admin listener (its default port is fixed, 8080). */
     private Node node(String yaml) throws Exception {
         Services services = Services.discover();
-        Node node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
+        Node node = new Node(new ConfigLoader(services.available()).parse("admin: { enabled: false }\n" + yaml),
+                services);
         closing.add(node);
         node.startAndWait();
         return node;
