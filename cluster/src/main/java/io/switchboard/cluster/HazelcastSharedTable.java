@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -37,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * in the same way. When an answer says no event will come (the write failed, or the removal found
  * nothing), the copy reads the cluster's value again. After a member loss or a merge the copy is
  * re-read from the map, whose value then wins over anything but a newer own write.
+ *
+ * <p>A re-read is a snapshot that can be older than events applied while it runs, so the copy
+ * remembers what changed since it began: an entry's {@code changed} stamp, and for an entry removed
+ * while a re-read runs, a confirmed removal ({@code Local(null, 0, stamp)}) left in its place until
+ * no re-read runs any more. Without it, a snapshot taken before a removal was applied would bring
+ * the removed value back for good (a member loss starts a re-read of every table, just when the
+ * survivors take over the dead node's sessions and delete them).
  */
 public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
 
@@ -69,6 +78,12 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
     private final AtomicLong writes = new AtomicLong(System.currentTimeMillis() * 1_000);
     /** Counts every change of the local copy: the {@code changed} stamp of its entries. */
     private final AtomicLong changes = new AtomicLong();
+    /** How many re-reads of the map run: while one does, confirmed removals stay in the copy. */
+    private final AtomicInteger reading = new AtomicInteger();
+    /** Keys whose confirmed removal was left in the copy while a re-read ran. */
+    private final ConcurrentLinkedQueue<K> removedWhileReading = new ConcurrentLinkedQueue<>();
+    /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
+    private final AtomicLong catchUps = new AtomicLong();
     private final RateLimitedLog failures;
     private final Resync resync;
     private final UUID entryListener;
@@ -113,11 +128,8 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
         SharedEntry entry = new SharedEntry(origin, seq, values.encode(value), false);
         copy.put(key, new Local<>(value, seq, changes.incrementAndGet()));
         try {
-            map.submitToKey(keyBytes, new SharedWrite(entry, 0)).whenCompleteAsync((v, failure) -> {
-                if (failure != null) {
-                    warnIfFailed(failure, "put", key);
-                    reread(key, keyBytes); // no event will confirm it
-                }
+            map.submitToKey(keyBytes, new SharedWrite(entry, 0)).whenCompleteAsync((applied, failure) -> {
+                confirm(applied, failure, "put", key, keyBytes);
             }, INLINE);
         } catch (RuntimeException e) {
             warnIfFailed(e, "put", key);
@@ -133,17 +145,28 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
         byte[] keyBytes = keys.encode(key);
         try {
             map.submitToKey(keyBytes, new SharedWrite(SharedEntry.tombstone(origin, seq), TOMBSTONE_TTL_MILLIS))
-                    .whenCompleteAsync((v, failure) -> {
-                        if (failure != null) {
-                            warnIfFailed(failure, "remove", key);
-                            reread(key, keyBytes); // no event will clear the local tombstone
-                        }
-                    }, INLINE);
+                    .whenCompleteAsync((applied, failure) -> confirm(applied, failure, "remove", key, keyBytes), INLINE);
         } catch (RuntimeException e) {
             warnIfFailed(e, "remove", key);
             reread(key, keyBytes);
         }
         return had != null && had.value != null;
+    }
+
+    /**
+     * The answer to a write: when no event will confirm it, the copy reads the cluster's value again.
+     * That is so when the write failed, and when the owner did not apply it ({@code false}): either a
+     * later write of this node is there (whose event comes anyway: the re-read is harmless), or this
+     * very write was applied before, by a member that died before its event went out, and Hazelcast
+     * retried it on the new owner.
+     */
+    private void confirm(Boolean applied, Throwable failure, String what, K key, byte[] keyBytes) {
+        if (failure != null) {
+            warnIfFailed(failure, what, key);
+            reread(key, keyBytes);
+        } else if (!Boolean.TRUE.equals(applied)) {
+            reread(key, keyBytes);
+        }
     }
 
     /**
@@ -155,23 +178,62 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
     }
 
     private void readAgain(K key, byte[] keyBytes) {
-        long since = changes.get();
+        long since = startRead();
         try {
             map.getAsync(keyBytes).whenCompleteAsync((entry, failure) -> {
-                if (failure != null) {
-                    warnIfFailed(failure, "re-read", key);
-                    copy.computeIfPresent(key, (k, l) -> l.changed > since ? l
-                            : l.value == null ? null : new Local<>(l.value, 0, changes.incrementAndGet()));
-                } else if (entry == null) {
-                    copy.computeIfPresent(key, (k, l) -> l.changed <= since && (l.pending == 0 || l.value == null)
-                            ? null : l);
-                } else {
-                    follow(key, entry, since);
+                try {
+                    readAnswer(key, entry, failure, since);
+                } finally {
+                    endRead();
                 }
             }, INLINE);
         } catch (RuntimeException e) {
+            endRead();
             warnIfFailed(e, "re-read", key);
         }
+    }
+
+    private void readAnswer(K key, SharedEntry entry, Throwable failure, long since) {
+        if (failure != null) {
+            warnIfFailed(failure, "re-read", key);
+            copy.computeIfPresent(key, (k, l) -> l.changed > since ? l
+                    : l.value == null ? removed(k) : new Local<>(l.value, 0, changes.incrementAndGet()));
+        } else if (entry == null) {
+            copy.computeIfPresent(key, (k, l) -> l.changed <= since && (l.pending == 0 || l.value == null)
+                    ? removed(k) : l);
+        } else {
+            follow(key, entry, since);
+        }
+    }
+
+    /** Begins a re-read of the map: returns the change count it stands against. */
+    private long startRead() {
+        reading.incrementAndGet(); // before the stamp: every removal after the stamp is kept
+        return changes.get();
+    }
+
+    /** Ends a re-read; the last one drops the confirmed removals kept while they ran. */
+    private void endRead() {
+        if (reading.decrementAndGet() > 0) {
+            return;
+        }
+        K key;
+        while ((key = removedWhileReading.poll()) != null) {
+            if (reading.get() > 0) { // another re-read began: it drops them when it ends
+                removedWhileReading.add(key);
+                return;
+            }
+            copy.computeIfPresent(key, (k, local) -> local.value == null && local.pending == 0 ? null : local);
+        }
+    }
+
+    /** What stands for a confirmed removal of {@code key} in the copy: nothing, or a mark while a re-read runs. */
+    private Local<V> removed(K key) {
+        if (reading.get() == 0) {
+            return null;
+        }
+        removedWhileReading.add(key);
+        return new Local<>(null, 0, changes.incrementAndGet());
     }
 
     private void warnIfFailed(Throwable failure, String what, K key) {
@@ -228,7 +290,7 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
                     || local.pending != 0 && (own ? entry.seq() < local.pending : !read))) {
                 return local;
             }
-            return applied == null ? null : new Local<>(applied, 0, changes.incrementAndGet());
+            return applied == null ? removed(k) : new Local<>(applied, 0, changes.incrementAndGet());
         });
     }
 
@@ -237,7 +299,7 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
      * unless a put of this node is pending (it comes after).
      */
     private void unfollow(K key) {
-        copy.computeIfPresent(key, (k, local) -> local.pending != 0 && local.value != null ? local : null);
+        copy.computeIfPresent(key, (k, local) -> local.pending != 0 && local.value != null ? local : removed(k));
     }
 
     private K key(byte[] bytes) {
@@ -252,17 +314,27 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
     /** Copies every entry of the cluster into this node's copy (newer own writes stand). */
     private void catchUp() {
         long start = System.nanoTime();
-        long since = changes.get();
+        long since = startRead();
         int copied = 0;
-        for (Map.Entry<byte[], SharedEntry> e : map.entrySet()) {
-            K key = key(e.getKey());
-            if (key != null) {
-                follow(key, e.getValue(), since);
-                copied++;
+        try {
+            for (Map.Entry<byte[], SharedEntry> e : map.entrySet()) {
+                K key = key(e.getKey());
+                if (key != null) {
+                    follow(key, e.getValue(), since);
+                    copied++;
+                }
             }
+        } finally {
+            endRead();
+            catchUps.incrementAndGet();
         }
         LOG.info("shared table {}: caught up with {} entries in {} ms", name, copied,
                 (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** How many copies of the whole map this table has made (for tests: a member loss adds one). */
+    long catchUps() {
+        return catchUps.get();
     }
 
     @Override

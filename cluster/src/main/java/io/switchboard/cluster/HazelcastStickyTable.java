@@ -98,6 +98,16 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
     private final Resync resync;
     private final AtomicLong nextSweepNanos;
+    /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
+    private final AtomicLong catchUps = new AtomicLong();
+    /**
+     * Keys this node removed whose removal the owner has not yet applied (how many removals of each
+     * are on their way), and, while a catch-up runs, every key removed meanwhile: the catch-up's
+     * snapshot may predate those removals, and a binding it brought back would be refreshed back
+     * into the cluster by its next use.
+     */
+    private final ConcurrentHashMap<StickyKey, Integer> removing = new ConcurrentHashMap<>();
+    private volatile Set<StickyKey> removedDuringCatchUp;
     private final UUID entryListener;
 
     /**
@@ -255,14 +265,38 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public boolean remove(StickyKey key) {
+        removing(key);
         boolean had = replica.remove(key) != null;
         writes.increment();
         try {
-            map.removeAsync(key).whenCompleteAsync((old, failure) -> warnIfFailed(failure, "remove of " + key), INLINE);
+            map.removeAsync(key).whenCompleteAsync((old, failure) -> {
+                removed(key);
+                warnIfFailed(failure, "remove of " + key);
+            }, INLINE);
         } catch (RuntimeException e) {
+            removed(key);
             warnIfFailed(e, "remove of " + key);
         }
         return had;
+    }
+
+    /** Before a removal of this node leaves the replica: on its way to the owner. */
+    private void removing(StickyKey key) {
+        removing.merge(key, 1, Integer::sum);
+    }
+
+    /** The owner answered a removal of this node (or it failed). */
+    private void removed(StickyKey key) {
+        removedNow(key); // first: a catch-up that begins after the next line reads the removal from the map
+        removing.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    /** A removal applied in the cluster: a catch-up running now may hold an older snapshot of the key. */
+    private void removedNow(StickyKey key) {
+        Set<StickyKey> during = removedDuringCatchUp;
+        if (during != null) {
+            during.add(key);
+        }
     }
 
     @Override
@@ -270,8 +304,13 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         StickyBinding target = new StickyBinding(farm, real);
         Set<StickyKey> keys = new HashSet<>();
         replica.forEach((key, r) -> {
-            if (r.binding.equals(target) && replica.remove(key, r)) {
-                keys.add(key);
+            if (r.binding.equals(target)) {
+                removing(key);
+                if (replica.remove(key, r)) {
+                    keys.add(key);
+                } else {
+                    removed(key);
+                }
             }
         });
         if (!keys.isEmpty()) {
@@ -279,9 +318,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             String what = "removal of " + keys.size() + " keys bound to " + target;
             try {
                 // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
-                map.submitToKeys(keys, new Release(target))
-                        .whenCompleteAsync((released, failure) -> warnIfFailed(failure, what), INLINE);
+                map.submitToKeys(keys, new Release(target)).whenCompleteAsync((released, failure) -> {
+                    keys.forEach(this::removed);
+                    warnIfFailed(failure, what);
+                }, INLINE);
             } catch (RuntimeException e) {
+                keys.forEach(this::removed);
                 warnIfFailed(e, what);
             }
         }
@@ -371,23 +413,43 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * touched since the copy began are left alone; nothing is removed (an entry the cluster no
      * longer holds is refreshed back if still used, or swept by {@link #expire} if not). A copied
      * entry counts as written half an idle time ago, so its first use refreshes it: that both
-     * confirms it with the cluster and tells this node its real deadline.
+     * confirms it with the cluster and tells this node its real deadline. A key removed since the
+     * copy began, or whose removal by this node is still on its way, is not brought back.
      */
     private void catchUp() {
         long start = ticker.nanos();
         long copiedWritten = start - refreshAfterNanos;
-        Iterator<Map.Entry<StickyKey, StickyBinding>> it = map.iterator(CATCH_UP_FETCH);
+        Set<StickyKey> during = ConcurrentHashMap.newKeySet();
+        removedDuringCatchUp = during;
         int copied = 0;
-        while (it.hasNext()) {
-            Map.Entry<StickyKey, StickyBinding> e = it.next();
-            StickyBinding binding = canonical(e.getValue());
-            replica.compute(e.getKey(), (k, local) ->
-                    local == null || (local.writtenNanos < start && !local.binding.equals(binding))
-                            ? new LocalBinding(binding, copiedWritten) : local);
-            copied++;
+        try {
+            Iterator<Map.Entry<StickyKey, StickyBinding>> it = map.iterator(CATCH_UP_FETCH);
+            while (it.hasNext()) {
+                Map.Entry<StickyKey, StickyBinding> e = it.next();
+                if (e.getValue() == null) {
+                    continue; // removed between the iterator's fetch of keys and of values
+                }
+                StickyBinding binding = canonical(e.getValue());
+                replica.compute(e.getKey(), (k, local) -> {
+                    if (local == null) {
+                        return during.contains(k) || removing.containsKey(k) ? null : new LocalBinding(binding, copiedWritten);
+                    }
+                    return local.writtenNanos < start && !local.binding.equals(binding)
+                            ? new LocalBinding(binding, copiedWritten) : local;
+                });
+                copied++;
+            }
+        } finally {
+            removedDuringCatchUp = null;
         }
+        catchUps.incrementAndGet();
         LOG.info("sticky table {}: replica caught up with {} bindings in {} ms", name, copied,
                 TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - start));
+    }
+
+    /** How many copies of the whole map this replica has made (for tests: a member loss adds one). */
+    long catchUps() {
+        return catchUps.get();
     }
 
     /** Stops listening; the bindings stay in the cluster. */
@@ -442,6 +504,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
         /** Drops the key unless the replica already holds another binding for it (a newer choice). */
         private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
+            removedNow(event.getKey());
             StickyBinding old = event.getOldValue();
             LocalBinding r = replica.get(event.getKey());
             return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);

@@ -144,4 +144,33 @@ class HazelcastSharedTableTest {
         assertThat(joined.get("s999")).isEqualTo("v999");
         assertThat(b.get("s0")).isEqualTo("v0");
     }
+
+    /**
+     * A member loss makes the survivors copy the map again while they take over the dead node's
+     * entries and remove them: the copy's snapshot may predate a removal and must not bring it back.
+     */
+    @Test
+    void removalsRightAfterAMemberLossStayRemovedWhileTheSurvivorCopiesTheMapAgain() {
+        ClusterMember first = members.start();
+        SharedTable<String, String> a = table(first);
+        ClusterMember second = members.start();
+        HazelcastSharedTable<String, String> b = (HazelcastSharedTable<String, String>) table(second);
+        int entries = 20_000;
+        for (int i = 0; i < entries; i++) {
+            a.put("s" + i, "created on A " + i);
+        }
+        await().atMost(WAIT).until(() -> b.size() == entries);
+        await().atMost(WAIT).until(() -> first.hazelcast().getPartitionService().isClusterSafe());
+        long catchUps = b.catchUps();
+        first.hazelcast().getLifecycleService().terminate();
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.members().size() == 1);
+        for (int i = 0; i < entries; i++) {
+            assertThat(b.remove("s" + i)).as("s%d held by the survivor", i).isTrue();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.catchUps() > catchUps);
+        await().atMost(WAIT).until(() -> b.size() == 0);
+        com.hazelcast.map.IMap<byte[], SharedEntry> map = second.hazelcast()
+                .getMap(HazelcastSharedTable.MAP_PREFIX + "sessions");
+        assertThat(map.values()).as("the cluster holds tombstones only").allMatch(SharedEntry::removed);
+    }
 }

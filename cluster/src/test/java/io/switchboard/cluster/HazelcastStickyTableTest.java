@@ -288,4 +288,37 @@ class HazelcastStickyTableTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> a.size() == 0);
         assertThat(a.stats().expired()).isEqualTo(1);
     }
+
+    /**
+     * A member loss makes the survivors copy the map again; bindings removed meanwhile (the last
+     * session of an IMSI deleted, a restarted real purged) must not come back from the copy's
+     * snapshot, or the next use would refresh them back into the cluster.
+     */
+    @Test
+    void removalsRightAfterAMemberLossStayRemovedWhileTheSurvivorCopiesTheMapAgain() {
+        ClusterMember first = members.start();
+        HazelcastStickyTable a = table(first, LONG_IDLE);
+        ClusterMember second = members.start();
+        HazelcastStickyTable b = table(second, LONG_IDLE);
+        int bindings = 20_000;
+        for (int i = 0; i < bindings; i++) {
+            a.bindIfAbsent(imsi(i), i % 2 == 0 ? R1 : R2, now());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.size() == bindings);
+        await().atMost(Duration.ofSeconds(10)).until(() -> first.hazelcast().getPartitionService().isClusterSafe());
+        long catchUps = b.catchUps();
+        first.hazelcast().getLifecycleService().terminate();
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.members().size() == 1);
+        for (int i = 0; i < bindings / 2; i++) {
+            assertThat(b.remove(imsi(i))).as("imsi %d bound on the survivor", i).isTrue();
+        }
+        assertThat(b.removeBoundTo("ggsn", R2.real())).as("the rest, purged with R2").isEqualTo(bindings / 4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.catchUps() > catchUps);
+        await().atMost(Duration.ofSeconds(10)).until(() -> map(second).size() == bindings / 4);
+        assertThat(b.size()).as("bindings left in the survivor's replica").isEqualTo(bindings / 4);
+        for (int i = 0; i < bindings; i++) {
+            StickyBinding left = b.lookup(imsi(i), now());
+            assertThat(left).as("imsi %d", i).isEqualTo(i < bindings / 2 || i % 2 == 1 ? null : R1);
+        }
+    }
 }
