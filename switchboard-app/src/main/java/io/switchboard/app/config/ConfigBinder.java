@@ -280,7 +280,7 @@ final class ConfigBinder {
                 error(s.pathOf("predictor"), "unknown predictor '" + text + "' (known: "
                         + names(Arrays.asList(PredictorKind.values()), PredictorKind::configName) + ")");
             } else if (kind.get() == PredictorKind.ROUTE_MAP && !availableServices.contains(ServiceKind.RADIUS)) {
-                // The route map is filled by the RADIUS director (framed IPs): nothing to run it without one.
+                // Only the RADIUS director matches the route map (against framed IPs): nothing to run it without one.
                 error(s.pathOf("predictor"), "'route-map' needs the radius service, which is not available in this build");
             }
             return kind;
