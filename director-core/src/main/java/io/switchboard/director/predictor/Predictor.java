@@ -25,8 +25,8 @@ public interface Predictor {
             case ROUNDROBIN -> new WeightedRoundRobin();
             case LEASTCONNS -> new WeightedLeastConnections();
             case HASH -> new ConsistentHash();
-            // The prefixes are matched by the radius plug-in (its virtual server's radius.route-map),
-            // which binds each routed Framed-IP-Address to its real; the farm balances the rest.
+            // The farm's route map (ServerFarm.routeMap) is matched by the radius plug-in against
+            // each request's Framed-IP-Address; the predictor balances what it does not route.
             case ROUTE_MAP -> new WeightedRoundRobin();
         };
     }

@@ -3,13 +3,14 @@ package io.switchboard.director.real;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.predictor.Predictor;
+import io.switchboard.director.predictor.PrefixTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A server farm: its reals, the predictor over them and an optional backup farm. */
+/** A server farm: its reals, the predictor over them, its route map and an optional backup farm. */
 public final class ServerFarm {
 
     private final String name;
@@ -17,6 +18,7 @@ public final class ServerFarm {
     private final Predictor predictor;
     private final List<RealServer> reals;
     private final Map<String, RealServer> realsById = new LinkedHashMap<>();
+    private final PrefixTable<RealServer> routeMap;
     private volatile ServerFarm backup;
 
     /**
@@ -36,6 +38,9 @@ public final class ServerFarm {
             realsById.put(real.id(), real);
         }
         this.reals = Collections.unmodifiableList(list);
+        Map<io.switchboard.director.config.Subnet, RealServer> routes = new LinkedHashMap<>();
+        config.routeMap().forEach((prefix, real) -> routes.put(prefix, realsById.get(real.toString())));
+        this.routeMap = PrefixTable.of(routes);
         rebuildPredictor();
     }
 
@@ -54,6 +59,15 @@ public final class ServerFarm {
     /** The real with id {@code address:port}, or null. */
     public RealServer real(String id) {
         return realsById.get(id);
+    }
+
+    /**
+     * The route-map predictor's prefixes and their reals (empty for other predictors). The
+     * protocol plug-in that knows the subscriber's address (RADIUS: Framed-IP-Address) looks it up;
+     * the predictor balances the work it does not route.
+     */
+    public PrefixTable<RealServer> routeMap() {
+        return routeMap;
     }
 
     public ServerFarm backup() {

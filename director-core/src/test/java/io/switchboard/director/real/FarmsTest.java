@@ -7,7 +7,11 @@ import static io.switchboard.director.testing.TestFarms.ip;
 import static io.switchboard.director.testing.TestFarms.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.predictor.Predictor;
 import io.switchboard.director.testing.ManualTicker;
@@ -101,9 +105,37 @@ class FarmsTest {
 
     @Test
     void theRouteMapPredictorBalancesUnroutedRequestsByWeightedRoundRobin() {
-        // The prefixes are matched by the radius plug-in (radius.route-map); the farm takes the rest.
+        // The farm's route map is matched by the radius plug-in; the predictor takes the rest.
         assertThat(Predictor.create(PredictorKind.ROUTE_MAP))
                 .isInstanceOf(io.switchboard.director.predictor.WeightedRoundRobin.class);
         assertThat(Predictor.create(PredictorKind.HASH)).isNotNull();
+    }
+
+    @Test
+    void theFarmsRouteMapNamesItsOwnReals() {
+        FarmConfig config = farm("aaa", PredictorKind.ROUTE_MAP, FAIL_AT_ONCE, real("127.0.0.2", 1),
+                real("127.0.0.3", 1));
+        Map<Subnet, Endpoint> routes = new LinkedHashMap<>();
+        routes.put(new Subnet(ip("10.1.0.0"), 16), new Endpoint(ip("127.0.0.2"), 2123));
+        routes.put(new Subnet(ip("10.1.2.0"), 24), new Endpoint(ip("127.0.0.3"), 2123));
+        ServerFarm aaa = farms(new FarmConfig("aaa", PredictorKind.ROUTE_MAP, FAIL_AT_ONCE, config.reals(),
+                java.util.Optional.empty(), List.of(), java.util.Optional.empty(), routes)).farm("aaa");
+        assertThat(aaa.routeMap().lookup(ip("10.1.2.9"))).isSameAs(aaa.real(id("127.0.0.3")));
+        assertThat(aaa.routeMap().lookup(ip("10.1.7.9"))).isSameAs(aaa.real(id("127.0.0.2")));
+        assertThat(aaa.routeMap().lookup(ip("10.2.0.1"))).isNull();
+        assertThat(farms(config).farm("aaa").routeMap().isEmpty()).isTrue();
+    }
+
+    @Test
+    void aRouteMapToAForeignRealOrWithoutItsPredictorIsRefused() {
+        List<io.switchboard.director.config.RealConfig> reals = List.of(real("127.0.0.2", 1));
+        Map<Subnet, Endpoint> foreign = Map.of(new Subnet(ip("10.1.0.0"), 16), new Endpoint(ip("127.0.0.9"), 2123));
+        assertThatThrownBy(() -> new FarmConfig("aaa", PredictorKind.ROUTE_MAP, FAIL_AT_ONCE, reals,
+                java.util.Optional.empty(), List.of(), java.util.Optional.empty(), foreign))
+                .hasMessage("farm aaa: route-map 10.1.0.0/16 names 127.0.0.9:2123, which is not a real of the farm");
+        Map<Subnet, Endpoint> own = Map.of(new Subnet(ip("10.1.0.0"), 16), new Endpoint(ip("127.0.0.2"), 2123));
+        assertThatThrownBy(() -> new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FAIL_AT_ONCE, reals,
+                java.util.Optional.empty(), List.of(), java.util.Optional.empty(), own))
+                .hasMessage("farm aaa: a route map needs predictor route-map, not roundrobin");
     }
 }

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param accountingOnOffToAllReals an Accounting-On/Off goes to every real of the farm (the first
  *                   answer is relayed), else to one real like any request
  */
-public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
+public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals)
         implements ServiceOptions {
 
@@ -35,7 +35,6 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         clients = List.copyOf(clients);
         Objects.requireNonNull(framedIp, "framedIp");
         Objects.requireNonNull(stateIdle, "stateIdle");
-        routeMap = List.copyOf(routeMap);
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
@@ -43,25 +42,20 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     }
 
     /** Upstream sockets and Accounting-On/Off at their defaults. */
-    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap,
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
             Optional<VsaCorrelation> vsaCorrelation) {
-        this(clients, framedIp, stateIdle, routeMap, vsaCorrelation, DEFAULT_UPSTREAM_SOCKETS, true);
+        this(clients, framedIp, stateIdle, vsaCorrelation, DEFAULT_UPSTREAM_SOCKETS, true);
     }
 
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
-        return new RadiusOptions(clients, framedIp, stateIdle, routeMap, vsaCorrelation, sockets,
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
                 accountingOnOffToAllReals);
     }
 
     /** Without VSA correlation. */
-    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle, List<Route> routeMap) {
-        this(clients, framedIp, stateIdle, routeMap, Optional.empty());
-    }
-
-    /** Without a route map. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle) {
-        this(clients, framedIp, stateIdle, List.of());
+        this(clients, framedIp, stateIdle, Optional.empty());
     }
 
     /**
@@ -83,30 +77,6 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** Clients only, everything else at its default. */
     public RadiusOptions(List<Client> clients) {
         this(clients, FramedIp.DEFAULT, DEFAULT_STATE_IDLE);
-    }
-
-    /**
-     * A route-map ("turbo") entry: requests whose Framed-IP-Address lies in {@code network/prefixBits}
-     * go to {@code real} ({@code address:port}, a real of the virtual server's farm) while it serves;
-     * the longest matching prefix wins.
-     */
-    public record Route(InetAddress network, int prefixBits, String real) {
-
-        public Route {
-            Objects.requireNonNull(network, "network");
-            Objects.requireNonNull(real, "real");
-            if (network.getAddress().length != 4 || prefixBits < 0 || prefixBits > 32) {
-                throw new IllegalArgumentException("route-map prefix must be IPv4 /0../32: " + network + "/" + prefixBits);
-            }
-        }
-
-        /** Whether the IPv4 address {@code ip} (unsigned 32 bits) lies in this prefix. */
-        public boolean matches(long ip) {
-            byte[] n = network.getAddress();
-            long net = ((n[0] & 0xffL) << 24) | ((n[1] & 0xffL) << 16) | ((n[2] & 0xffL) << 8) | (n[3] & 0xffL);
-            long mask = prefixBits == 0 ? 0 : (0xffff_ffffL << (32 - prefixBits)) & 0xffff_ffffL;
-            return (ip & mask) == (net & mask);
-        }
     }
 
     /**

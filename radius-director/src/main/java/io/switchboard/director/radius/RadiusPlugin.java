@@ -10,6 +10,7 @@ import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.predictor.PrefixTable;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
@@ -63,9 +64,8 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile StickyTable sticky;
     private volatile Ticker ticker = Ticker.SYSTEM;
     private volatile Map<Integer, byte[]> realSecrets = Map.of();
-    /** The route map, longest prefix first, and the real of each entry (resolved at attach). */
-    private final RadiusOptions.Route[] routes;
-    private volatile RealServer[] routeReals = new RealServer[0];
+    /** The route map of the virtual server's farm (predictor route-map), empty for other predictors. */
+    private volatile PrefixTable<RealServer> routeMap = PrefixTable.empty();
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
     private volatile VsaStore vsaStore = new VsaStore();
@@ -100,9 +100,6 @@ final class RadiusPlugin implements TransactionPlugin {
             clientSecrets[i] = clients[i].secretBytes();
         }
         this.stateIdleNanos = options.stateIdle().toNanos();
-        List<RadiusOptions.Route> sortedRoutes = new ArrayList<>(options.routeMap());
-        sortedRoutes.sort(Comparator.comparingInt(RadiusOptions.Route::prefixBits).reversed());
-        this.routes = sortedRoutes.toArray(new RadiusOptions.Route[0]);
         this.vsa = options.vsaCorrelation().orElse(null);
     }
 
@@ -118,18 +115,7 @@ final class RadiusPlugin implements TransactionPlugin {
         }
         this.realSecrets = Map.copyOf(secrets);
         ServerFarm farm = context.farms().farm(context.config().farm());
-        RealServer[] resolved = new RealServer[routes.length];
-        for (int i = 0; i < routes.length; i++) {
-            resolved[i] = farm == null ? null : farm.real(routes[i].real());
-            if (resolved[i] == null) {
-                throw new IllegalArgumentException("virtual server " + name + ": route-map real " + routes[i].real()
-                        + " is not a real of farm " + context.config().farm());
-            }
-        }
-        if (routes.length > 0 && context.sticky() == null) {
-            throw new IllegalArgumentException("virtual server " + name + ": a route-map needs a sticky table");
-        }
-        this.routeReals = resolved;
+        this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
         this.vsaStore = VsaStore.of(context.sticky());
         this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
                 "RADIUS requests admitted (known client, authenticators verified), by code",
@@ -203,46 +189,25 @@ final class RadiusPlugin implements TransactionPlugin {
                     "Message-Authenticator does not verify with the client's secret");
         }
         count(requestCounters, code);
-        if (routes.length > 0) {
-            StickyKey routed = route(view);
-            if (routed != null) {
-                return routed;
-            }
-        }
         return key(view, sender.getAddress());
     }
 
     /**
-     * The route-map predictor: a request whose Framed-IP-Address matches a route is keyed by that
-     * address, and the key is bound to the route's real (moved back to it when it serves again), so
-     * the engine's sticky lookup sends it there; while that real cannot serve, the farm's predictor
-     * picks another. Null when no route matches.
+     * The route-map ("turbo") predictor of the virtual server's farm: a request whose
+     * Framed-IP-Address lies in one of the farm's prefixes goes to the real of the longest one, while
+     * that real serves. Null otherwise (no Framed-IP-Address, no matching prefix, or the real cannot
+     * serve): the request is then selected like any other, by its sticky keys and the farm's predictor
+     * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
      */
-    private StickyKey route(RadiusView view) {
-        long ip = view.framedIpAddress();
-        if (ip < 0) {
+    @Override
+    public StickyBinding route(ByteBuf request) throws DecodeException {
+        PrefixTable<RealServer> table = routeMap;
+        if (table.isEmpty()) {
             return null;
         }
-        RealServer[] reals = routeReals;
-        for (int i = 0; i < routes.length; i++) {
-            if (routes[i].matches(ip)) {
-                StickyKey key = framedIpKey(ip);
-                RealServer target = reals[i];
-                StickyTable table = sticky;
-                if (target.servesBoundClients()) {
-                    StickyBinding wanted = new StickyBinding(target.farm(), target.id());
-                    long now = ticker.nanos();
-                    StickyBinding current = table.lookup(key, now);
-                    if (current == null) {
-                        table.bindIfAbsent(key, wanted, now);
-                    } else if (!current.equals(wanted)) {
-                        table.rebind(key, current, wanted, now);
-                    }
-                }
-                return key;
-            }
-        }
-        return null;
+        long ip = RadiusView.wrap(request).framedIpAddress();
+        RealServer real = ip < 0 ? null : table.lookupIpv4(ip);
+        return real == null || !real.servesBoundClients() ? null : new StickyBinding(real.farm(), real.id());
     }
 
     /**

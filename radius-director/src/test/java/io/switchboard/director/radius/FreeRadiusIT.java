@@ -21,6 +21,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
@@ -111,15 +112,23 @@ class FreeRadiusIT {
         }
         FailureDetection failure = new FailureDetection(2, 1, Duration.ofMinutes(5));
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
-        farms.put("aaa-auth", new FarmConfig("aaa-auth", PredictorKind.ROUNDROBIN, failure, auth, Optional.empty()));
-        farms.put("aaa-acct", new FarmConfig("aaa-acct", PredictorKind.ROUNDROBIN, failure, acct, Optional.empty()));
+        // Route maps (predictor route-map; unrouted requests by weighted round robin), each farm its own:
+        // authentication sends 10.8.0.0/16 to aaa2; accounting sends 10.8.0.0/16 to aaa1 but
+        // 10.8.1.0/24 (longer) to aaa2. The other tests use framed IPs outside 10.8.0.0/16.
+        farms.put("aaa-auth", new FarmConfig("aaa-auth", PredictorKind.ROUTE_MAP, failure, auth, Optional.empty(),
+                List.of(), Optional.empty(), Map.of(subnet("10.8.0.0", 16), auth.get(1).endpoint())));
+        Map<Subnet, Endpoint> acctRoutes = new LinkedHashMap<>();
+        acctRoutes.put(subnet("10.8.0.0", 16), acct.get(0).endpoint());
+        acctRoutes.put(subnet("10.8.1.0", 24), acct.get(1).endpoint());
+        farms.put("aaa-acct", new FarmConfig("aaa-acct", PredictorKind.ROUTE_MAP, failure, acct, Optional.empty(),
+                List.of(), Optional.empty(), acctRoutes));
         StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 100_000, Optional.of("subscribers"));
         // Only 127.0.0.1 (where radclient sends from) is a client.
         // 3GPP-IMSI-MCC-MNC (10415/8) seen in authentication is copied into the Accounting-Start.
         RadiusOptions options = new RadiusOptions(List.of(
                 new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32, CLIENT_SECRET)),
-                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(10415, 8, Duration.ofMinutes(5))));
         InetAddress vip = InetAddress.getByName("127.0.0.10");
         Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
@@ -133,6 +142,10 @@ class FreeRadiusIT {
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         authVip = director.localAddress("radius-auth");
         acctVip = director.localAddress("radius-acct");
+    }
+
+    static Subnet subnet(String network, int bits) throws IOException {
+        return new Subnet(InetAddress.getByName(network), bits);
     }
 
     @AfterAll
@@ -440,6 +453,56 @@ class FreeRadiusIT {
         assertThat(auth.forwardedCount() - forwardedBefore).isEqualTo(40);
     }
 
+    @Test
+    @Order(5)
+    void eachFarmsRouteMapSendsFramedIpsToItsRealLongestPrefixFirstAheadOfStickiness() throws Exception {
+        // Authentication: 10.8.0.0/16 -> aaa2. Four new subscribers, which the round robin (3:1)
+        // would spread three to aaa1 and one to aaa2, all land on aaa2 (its login log says so).
+        List<String> requests = new ArrayList<>();
+        for (int n = 300; n < 304; n++) {
+            requests.add(access("route-user" + n, csid(n)) + "\nFramed-IP-Address = 10.8.0." + (n - 299));
+        }
+        Result auth = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
+        assertThat(auth.exit).as(auth.output).isZero();
+        assertThat(auth.output.split("Received Access-Accept", -1)).hasSize(5);
+        Map<String, int[]> logins = loginsByCsid();
+        for (int n = 300; n < 304; n++) {
+            assertThat(logins.get(csid(n))).as(csid(n)).isNotNull();
+            assertThat(logins.get(csid(n))[0]).as("%s logins on aaa1", csid(n)).isZero();
+            assertThat(logins.get(csid(n))[1]).as("%s logins on aaa2", csid(n)).isPositive();
+        }
+        // Accounting, same subscribers and sticky group, but the acct farm's own map: 10.8.0.0/16 -> aaa1.
+        for (int n = 300; n < 304; n++) {
+            Result start = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "route-user" + n,
+                    csid(n), "10.8.0." + (n - 299), "route-session-" + n)), "-t", "3", "-r", "2");
+            assertThat(start.exit).as(start.output).isZero();
+            String session = "Acct-Session-Id = \"route-session-" + n + "\"";
+            assertThat(detail(0)).contains(session);
+            assertThat(detail(1)).doesNotContain(session);
+        }
+        // A subscriber the sticky group holds on aaa1 (authenticated there by the first test): its
+        // Accounting-Start with a framed IP in 10.8.1.0/24 (the longer prefix) goes to aaa2.
+        int onAaa1 = -1;
+        for (int n = 0; n < 40 && onAaa1 < 0; n++) {
+            if (logins.get(csid(n))[0] > 0) {
+                onAaa1 = n;
+            }
+        }
+        StickyBinding held = groupTable().lookup(StickyKey.parse(StickyKind.CALLING_STATION_ID, csid(onAaa1)),
+                System.nanoTime());
+        assertThat(held).isNotNull();
+        assertThat(held.real()).startsWith(ADDRESSES[0] + ":");
+        Result routed = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "user" + onAaa1,
+                csid(onAaa1), "10.8.1.7", "route-session-longest")), "-t", "3", "-r", "2");
+        assertThat(routed.exit).as(routed.output).isZero();
+        assertThat(detail(1)).contains("Acct-Session-Id = \"route-session-longest\"")
+                .contains("Framed-IP-Address = 10.8.1.7");
+        assertThat(detail(0)).doesNotContain("route-session-longest");
+        // The Framed-IP table learned from the answer, as for any Accounting-Start.
+        assertThat(groupTable().lookup(StickyKey.parse(StickyKind.FRAMED_IP, "10.8.1.7"), System.nanoTime()))
+                .isEqualTo(new StickyBinding("aaa-acct", ADDRESSES[1] + ":" + acctPorts[1]));
+    }
+
     private static byte[] validLookingRequest() {
         byte[] user = "stranger".getBytes(StandardCharsets.US_ASCII);
         byte[] packet = new byte[20 + 2 + user.length];
@@ -454,7 +517,7 @@ class FreeRadiusIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aStoppedServerFailsOverAndItsSubscribersAreServedByTheOther() throws Exception {
         Map<String, int[]> before = loginsByCsid();
         List<String> onAaa2 = new ArrayList<>();
@@ -487,7 +550,7 @@ class FreeRadiusIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void theRadiusProbeChecksEachServerWithStatusServerOrAnAccessRequest() throws Exception {
         InetSocketAddress aaa1 = new InetSocketAddress(ADDRESSES[0], authPorts[0]);
         InetSocketAddress aaa2 = new InetSocketAddress(ADDRESSES[1], authPorts[1]); // stopped by the failover test

@@ -283,7 +283,7 @@ class RadiusPluginTest {
         assertThat(plugin.fanOut(access)).isFalse();
 
         RadiusOptions d = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET)));
-        RadiusOptions oneReal = new RadiusOptions(d.clients(), d.framedIp(), d.stateIdle(), d.routeMap(),
+        RadiusOptions oneReal = new RadiusOptions(d.clients(), d.framedIp(), d.stateIdle(),
                 d.vsaCorrelation(), d.upstreamSockets(), false);
         RadiusPlugin single = new RadiusPlugin("acct", oneReal, List.of(StickyKind.USERNAME));
         assertThat(single.fanOut(on)).isFalse();

@@ -70,7 +70,7 @@ class VsaCorrelationTest {
 
     private RadiusPlugin plugin(String farm, InMemoryStickyTable table) {
         RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, "nas")),
-                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE, List.of(),
+                RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(VENDOR, TYPE, Duration.ofMinutes(10))));
         VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), ServiceKind.RADIUS,
                 farm, Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID), Duration.ofHours(1),

@@ -1,6 +1,7 @@
 package io.switchboard.app.config;
 
 import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.Subnet;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.OptionalInt;
@@ -39,6 +40,29 @@ public final class AddressLiterals {
         } catch (UnknownHostException e) {
             throw new AssertionError("4 or 16 bytes are always an address", e);
         }
+    }
+
+    /**
+     * {@code ADDRESS/PREFIX}, e.g. {@code 10.0.0.0/8} or {@code 2001:db8::/32}. Host bits below the
+     * prefix are cleared ({@link Subnet} holds the network); {@link #hasHostBits} tells whether any
+     * were set.
+     */
+    public static Subnet parseSubnet(String text) {
+        String[] parts = text.split("/", -1);
+        if (parts.length != 2 || !parts[1].matches("[0-9]{1,3}")) {
+            throw new IllegalArgumentException("'" + text + "' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8");
+        }
+        InetAddress network = parseAddress(parts[0]);
+        int bits = Integer.parseInt(parts[1]);
+        if (bits > network.getAddress().length * 8) {
+            throw new IllegalArgumentException("'" + text + "': prefix longer than the address");
+        }
+        return new Subnet(network, bits);
+    }
+
+    /** Whether the address of {@code ADDRESS/PREFIX} (valid for {@link #parseSubnet}) has bits below the prefix. */
+    public static boolean hasHostBits(String text) {
+        return !parseAddress(text.substring(0, text.indexOf('/'))).equals(parseSubnet(text).network());
     }
 
     /**

@@ -16,6 +16,7 @@ import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import java.net.InetAddress;
@@ -52,7 +53,9 @@ final class ConfigBinder {
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes");
     static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
-    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start");
+    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
+            "route-map");
+    static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
     static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
             "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
             "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
@@ -277,7 +280,7 @@ final class ConfigBinder {
                 error(s.pathOf("predictor"), "unknown predictor '" + text + "' (known: "
                         + names(Arrays.asList(PredictorKind.values()), PredictorKind::configName) + ")");
             } else if (kind.get() == PredictorKind.ROUTE_MAP && !availableServices.contains(ServiceKind.RADIUS)) {
-                // The route map is filled by the RADIUS director (framed IPs): nothing to run it without one.
+                // Only the RADIUS director matches the route map (against framed IPs): nothing to run it without one.
                 error(s.pathOf("predictor"), "'route-map' needs the radius service, which is not available in this build");
             }
             return kind;
@@ -285,6 +288,7 @@ final class ConfigBinder {
         FailureDetection failure = s.section("failure", FAILURE_KEYS).map(this::failure)
                 .orElse(FailureDetection.DEFAULT);
         List<RealConfig> reals = new ArrayList<>();
+        int errorsBeforeReals = errors.size();
         if (s.require("reals", "required: a farm needs at least one real")) {
             s.list("reals").ifPresent(items -> {
                 if (items.isEmpty()) {
@@ -304,6 +308,7 @@ final class ConfigBinder {
                 }
             });
         }
+        Map<Subnet, Endpoint> routeMap = routeMap(s, predictor, errors.size() == errorsBeforeReals ? reals : null);
         Optional<String> backup = s.string("backup");
         List<String> farmProbes = new ArrayList<>();
         s.list("probes").ifPresent(items -> {
@@ -322,7 +327,96 @@ final class ConfigBinder {
         Optional<java.time.Duration> slowStart = s.positiveDuration("slow-start");
         farms.put(name, new FarmDraft(name, predictor, backup,
                 new FarmConfig(name, predictor.orElse(PredictorKind.ROUNDROBIN), failure, reals, backup, farmProbes,
-                        slowStart)));
+                        slowStart, routeMap)));
+    }
+
+    /**
+     * The farm's {@code route-map}: given exactly when the predictor is {@code route-map}. Each
+     * prefix an IPv4 network (the RADIUS director matches it against the Framed-IP-Address), given
+     * once, routed to a real of the farm. Holds the valid entries only, none with another predictor.
+     *
+     * @param reals the farm's reals, or null when some could not be read (membership is not checked)
+     */
+    private Map<Subnet, Endpoint> routeMap(Section s, Optional<PredictorKind> predictor, List<RealConfig> reals) {
+        Map<Subnet, Endpoint> routes = new LinkedHashMap<>();
+        boolean routeMapPredictor = predictor.isPresent() && predictor.get() == PredictorKind.ROUTE_MAP;
+        boolean predictorUnreadable = s.has("predictor") && predictor.isEmpty();
+        if (!s.has("route-map")) {
+            if (routeMapPredictor) {
+                error(s.pathOf("route-map"), "required with predictor: route-map (a list of { prefix, real })");
+            }
+            return routes;
+        }
+        if (!routeMapPredictor && !predictorUnreadable) {
+            error(s.pathOf("route-map"), "only with predictor: route-map (this farm's predictor is "
+                    + predictor.orElse(PredictorKind.ROUNDROBIN).configName() + ")");
+        }
+        s.list("route-map").ifPresent(items -> {
+            if (items.isEmpty()) {
+                error(s.pathOf("route-map"), "must list at least one { prefix, real }");
+            }
+            Map<Subnet, Integer> seen = new HashMap<>();
+            for (int i = 0; i < items.size(); i++) {
+                String path = ConfigPath.index(s.pathOf("route-map"), i);
+                Optional<Section> item = Section.open(items.get(i), path, errors, ROUTE_MAP_KEYS);
+                if (item.isEmpty()) {
+                    continue;
+                }
+                Optional<Subnet> prefix = routePrefix(item.get());
+                Optional<Endpoint> real = routeReal(item.get(), reals);
+                if (prefix.isPresent()) {
+                    Integer first = seen.putIfAbsent(prefix.get(), i);
+                    if (first != null) {
+                        error(item.get().pathOf("prefix"), "duplicate of route-map[" + first + "] (" + prefix.get() + ")");
+                        continue;
+                    }
+                }
+                if (prefix.isPresent() && real.isPresent()) {
+                    routes.put(prefix.get(), real.get());
+                }
+            }
+        });
+        return routeMapPredictor ? routes : new LinkedHashMap<>();
+    }
+
+    private Optional<Subnet> routePrefix(Section r) {
+        if (!r.require("prefix", "required")) {
+            return Optional.empty();
+        }
+        return r.string("prefix").flatMap(text -> {
+            try {
+                Subnet prefix = AddressLiterals.parseSubnet(text);
+                if (prefix.network().getAddress().length != 4) {
+                    error(r.pathOf("prefix"), "must be an IPv4 prefix (it is matched against the Framed-IP-Address,"
+                            + " which is IPv4)");
+                    return Optional.empty();
+                }
+                if (AddressLiterals.hasHostBits(text)) {
+                    error(r.pathOf("prefix"), "'" + text + "' has bits set below the prefix (the network is "
+                            + prefix + ")");
+                    return Optional.empty();
+                }
+                return Optional.of(prefix);
+            } catch (IllegalArgumentException e) {
+                error(r.pathOf("prefix"), e.getMessage());
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** The route's real: {@code ADDRESS:PORT} of a real of the farm (when {@code reals} is known). */
+    private Optional<Endpoint> routeReal(Section r, List<RealConfig> reals) {
+        if (!r.require("real", "required: ADDRESS:PORT of a real of this farm")) {
+            return Optional.empty();
+        }
+        return r.string("real").flatMap(text -> endpoint(text, r.pathOf("real"))).filter(real -> {
+            if (reals != null && reals.stream().noneMatch(c -> c.endpoint().equals(real))) {
+                error(r.pathOf("real"), "'" + real + "' is not a real of this farm (reals: "
+                        + names(reals, c -> c.endpoint().toString()) + ")");
+                return false;
+            }
+            return true;
+        });
     }
 
     private FailureDetection failure(Section s) {

@@ -2,6 +2,7 @@ package io.switchboard.app.config;
 
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -17,10 +18,9 @@ import java.util.Set;
 final class RadiusOptionsBinder implements ServiceOptionsBinder {
 
     static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
-    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "route-map", "vsa-correlation",
+    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
             "upstream-sockets", "accounting-on-off");
     static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
-    static final List<String> ROUTE_KEYS = List.of("prefix", "real");
     static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
     @Override
@@ -51,24 +51,11 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         }
         RadiusOptions.FramedIp framedIp = RadiusOptions.FramedIp.DEFAULT;
         Duration stateIdle = RadiusOptions.DEFAULT_STATE_IDLE;
-        List<RadiusOptions.Route> routes = new ArrayList<>();
         Optional<RadiusOptions.VsaCorrelation> vsa = Optional.empty();
         int upstreamSockets = RadiusOptions.DEFAULT_UPSTREAM_SOCKETS;
         boolean onOffToAll = true;
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
-            if (radius.isPresent() && radius.get().has("route-map")) {
-                Section r = radius.get();
-                if (!vs.has("sticky")) {
-                    r.error(r.pathOf("route-map"), "needs a sticky table (sticky: on this virtual server)");
-                }
-                r.list("route-map").ifPresent(items -> {
-                    for (int i = 0; i < items.size(); i++) {
-                        String path = ConfigPath.index(r.pathOf("route-map"), i);
-                        Section.open(items.get(i), path, errors, ROUTE_KEYS).flatMap(this::route).ifPresent(routes::add);
-                    }
-                });
-            }
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
                 Optional<Section> v = radius.get().section("vsa-correlation", VSA_KEYS);
                 if (v.isPresent()) {
@@ -105,50 +92,13 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
         if (errors.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, routes, vsa, upstreamSockets, onOffToAll));
-    }
-
-    private Optional<RadiusOptions.Route> route(Section r) {
-        boolean hasPrefix = r.require("prefix", "required");
-        boolean hasReal = r.require("real", "required");
-        Optional<Prefix> prefix = hasPrefix ? r.string("prefix").flatMap(t -> prefix(r, "prefix", t)) : Optional.empty();
-        Optional<String> real = Optional.empty();
-        if (hasReal) {
-            real = r.string("real").flatMap(text -> {
-                try {
-                    return Optional.of(AddressLiterals.parseEndpoint(text).toString());
-                } catch (IllegalArgumentException e) {
-                    r.error(r.pathOf("real"), e.getMessage() + " (a real of the farm, ADDRESS:PORT)");
-                    return Optional.empty();
-                }
-            });
-        }
-        if (prefix.isPresent() && prefix.get().network().getAddress().length != 4) {
-            r.error(r.pathOf("prefix"), "must be an IPv4 prefix (Framed-IP-Address is IPv4)");
-            return Optional.empty();
-        }
-        if (prefix.isEmpty() || real.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(new RadiusOptions.Route(prefix.get().network(), prefix.get().bits(), real.get()));
-    }
-
-    private record Prefix(InetAddress network, int bits) {
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll));
     }
 
     /** {@code ADDRESS/PREFIX}; reported at {@code key} of {@code s} when malformed. */
-    private static Optional<Prefix> prefix(Section s, String key, String text) {
-        String[] parts = text.split("/", -1);
+    private static Optional<Subnet> subnet(Section s, String key, String text) {
         try {
-            if (parts.length != 2 || !parts[1].matches("[0-9]{1,3}")) {
-                throw new IllegalArgumentException("'" + text + "' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8");
-            }
-            InetAddress network = AddressLiterals.parseAddress(parts[0]);
-            int bits = Integer.parseInt(parts[1]);
-            if (bits > network.getAddress().length * 8) {
-                throw new IllegalArgumentException("'" + text + "': prefix longer than the address");
-            }
-            return Optional.of(new Prefix(network, bits));
+            return Optional.of(AddressLiterals.parseSubnet(text));
         } catch (IllegalArgumentException e) {
             s.error(s.pathOf(key), e.getMessage());
             return Optional.empty();
@@ -172,10 +122,10 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
                 }
             }
         } else {
-            Optional<Prefix> subnet = c.string("subnet").flatMap(text -> prefix(c, "subnet", text));
+            Optional<Subnet> subnet = c.string("subnet").flatMap(text -> subnet(c, "subnet", text));
             if (subnet.isPresent()) {
                 network = subnet.get().network();
-                prefix = subnet.get().bits();
+                prefix = subnet.get().prefixLength();
             }
         }
         if (network == null || secret.isEmpty()) {

@@ -263,7 +263,7 @@ class ConfigLoaderTest {
         List<String> expected = List.of(
                 "clustr: unknown key (known: cluster, admin, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
-                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start)",
+                "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start, route-map)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
                 "farms.ggsn.failure.retry: must be a duration with a unit, e.g. 30s",
                 "farms.ggsn.reals: required: a farm needs at least one real",
@@ -690,7 +690,8 @@ class ConfigLoaderTest {
         @Test
         void routeMapNeedsTheRadiusService() {
             ConfigLoader udpOnly = new ConfigLoader(Set.of(ServiceKind.UDP));
-            assertThat(errors(udpOnly, "farms:\n  spare: { predictor: route-map, reals: [{ address: 10.0.0.1, port: 1 }] }\n"
+            assertThat(errors(udpOnly, "farms:\n  spare: { predictor: route-map, reals: [{ address: 10.0.0.1, port: 1 }],"
+                    + " route-map: [{ prefix: 10.1.0.0/16, real: 10.0.0.1:1 }] }\n"
                     + "  web: { reals: [{ address: 10.0.0.2, port: 1 }] }\n"
                     + "virtual-servers:\n  w: { listen: 127.0.0.1:0, service: udp, farm: web }\n")).containsExactly(
                     "farms.spare.predictor: 'route-map' needs the radius service, which is not available in this build");
@@ -720,6 +721,108 @@ class ConfigLoaderTest {
                     "virtual-servers.b.listen: 127.0.0.1:1812/udp is already used by virtual server 'a'",
                     "virtual-servers.d.listen: 127.0.0.1:1812/tcp is already used by virtual server 'c'",
                     "virtual-servers.i.listen: [0:0:0:0:0:0:0:1]:1812/udp is already used by virtual server 'h'");
+        }
+    }
+
+    /** {@code farms.<name>.route-map}: the route-map predictor's prefixes, each refusal at its path. */
+    @Nested
+    class RouteMap {
+
+        private static final String AAA = """
+                farms:
+                  aaa:
+                    predictor: route-map
+                    reals:
+                      - { address: 127.0.0.2, port: 1813 }
+                      - { address: 127.0.0.3, port: 1813 }
+                """;
+
+        private static final String RADIUS_SERVER = """
+                virtual-servers:
+                  acct: { listen: 127.0.0.10:1813, service: radius, farm: aaa, clients: [{ subnet: 127.0.0.0/8, secret: s }] }
+                """;
+
+        @Test
+        void theRouteMapBindsInTheOrderGivenWithoutNeedingSticky() throws Exception {
+            SwitchboardConfig config = ALL_SERVICES.parse(AAA + """
+                        route-map:
+                          - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
+                          - { prefix: 10.1.2.0/24, real: 127.0.0.3:1813 }
+                          - { prefix: 0.0.0.0/0, real: 127.0.0.3:1813 }
+                    """ + RADIUS_SERVER);
+            FarmConfig aaa = config.farms().get("aaa");
+            assertThat(aaa.predictor()).isEqualTo(PredictorKind.ROUTE_MAP);
+            assertThat(aaa.routeMap()).containsExactly(
+                    entry(new io.switchboard.director.config.Subnet(ip("10.1.0.0"), 16), new Endpoint(ip("127.0.0.2"), 1813)),
+                    entry(new io.switchboard.director.config.Subnet(ip("10.1.2.0"), 24), new Endpoint(ip("127.0.0.3"), 1813)),
+                    entry(new io.switchboard.director.config.Subnet(ip("0.0.0.0"), 0), new Endpoint(ip("127.0.0.3"), 1813)));
+        }
+
+        @Test
+        void everyBadEntryIsReportedAtItsPath() {
+            assertThat(errors(AAA + """
+                        route-map:
+                          - { prefix: "2001:db8::/32", real: 127.0.0.2:1813 }
+                          - { prefix: 10.1.2.3/16, real: 127.0.0.2:1813 }
+                          - { prefix: 10.1.0.0/33, real: 127.0.0.2:1813 }
+                          - { prefix: 10.1.0.0, real: 127.0.0.2:1813 }
+                          - { prefix: 10.2.0.0/16, real: 127.0.0.9:1813 }
+                          - { prefix: 10.3.0.0/16, real: nowhere }
+                          - { prefix: 10.4.0.0/16 }
+                          - { real: 127.0.0.2:1813 }
+                          - { prefix: 10.5.0.0/16, real: 127.0.0.2:1813, weight: 2 }
+                          - { prefix: 10.5.0.0/16, real: 127.0.0.3:1813 }
+                          - 10.6.0.0/16
+                    """ + RADIUS_SERVER)).containsExactly(
+                    "farms.aaa.route-map[0].prefix: must be an IPv4 prefix (it is matched against the"
+                            + " Framed-IP-Address, which is IPv4)",
+                    "farms.aaa.route-map[1].prefix: '10.1.2.3/16' has bits set below the prefix (the network is"
+                            + " 10.1.0.0/16)",
+                    "farms.aaa.route-map[2].prefix: '10.1.0.0/33': prefix longer than the address",
+                    "farms.aaa.route-map[3].prefix: '10.1.0.0' must be ADDRESS/PREFIX, e.g. 10.0.0.0/8",
+                    "farms.aaa.route-map[4].real: '127.0.0.9:1813' is not a real of this farm (reals: 127.0.0.2:1813,"
+                            + " 127.0.0.3:1813)",
+                    "farms.aaa.route-map[5].real: 'nowhere': missing port, e.g. 127.0.0.1:2123",
+                    "farms.aaa.route-map[6].real: required: ADDRESS:PORT of a real of this farm",
+                    "farms.aaa.route-map[7].prefix: required",
+                    "farms.aaa.route-map[8].weight: unknown key (known: prefix, real)",
+                    "farms.aaa.route-map[9].prefix: duplicate of route-map[8] (10.5.0.0/16)",
+                    "farms.aaa.route-map[10]: must be a mapping, not a string");
+        }
+
+        @Test
+        void theRouteMapAndItsPredictorComeTogether() {
+            assertThat(errors("""
+                    farms:
+                      aaa:
+                        predictor: route-map
+                        reals: [{ address: 127.0.0.2, port: 1813 }]
+                      bbb:
+                        reals: [{ address: 127.0.0.2, port: 1813 }]
+                        route-map: [{ prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }]
+                      ccc:
+                        predictor: hash
+                        reals: [{ address: 127.0.0.2, port: 1813 }]
+                        route-map: [{ prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }]
+                      ddd:
+                        predictor: route-map
+                        reals: [{ address: 127.0.0.2, port: 1813 }]
+                        route-map: []
+                    """ + RADIUS_SERVER)).containsExactly(
+                    "farms.aaa.route-map: required with predictor: route-map (a list of { prefix, real })",
+                    "farms.bbb.route-map: only with predictor: route-map (this farm's predictor is roundrobin)",
+                    "farms.ccc.route-map: only with predictor: route-map (this farm's predictor is hash)",
+                    "farms.ddd.route-map: must list at least one { prefix, real }");
+        }
+
+        @Test
+        void aRouteMapFarmServesRadiusOnly() {
+            assertThat(errors(AAA + """
+                        route-map: [{ prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }]
+                    virtual-servers:
+                      l4: { listen: 127.0.0.1:0, service: udp, farm: aaa }
+                    """)).containsExactly("farms.aaa.predictor: 'route-map' is not allowed for virtual server 'l4'"
+                    + " (service udp allows: roundrobin, leastconns, hash)");
         }
     }
 
