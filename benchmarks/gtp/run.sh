@@ -12,8 +12,9 @@
 #      (two replay processes, each with half the sockets and half the window, one per responder,
 #      their rates added); the same load through a Switchboard gtp-inspect virtual server in front of
 #      the same two responders (IMSI stickiness, sequence rewriting, cause inspection, session
-#      learning with F-TEID rewriting); and through nginx's UDP proxy (stream module, round robin over
-#      its per-socket sessions) in front of the same responders;
+#      learning with F-TEID rewriting); and through nginx's UDP proxy (stream module), twice: with
+#      `hash $remote_addr` (the issue's comparison: affinity by client address), and round robin over
+#      its per-socket sessions (one per replay socket), in front of the same responders;
 #   2. open loop at a fixed RATE (default 50,000/s): latency percentiles, counted from each request's
 #      intended send time, against the echo (the generator's own latency), direct, through Switchboard
 #      and through nginx.
@@ -21,7 +22,7 @@
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons).
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
-# echo NET.9, Switchboard NET.10, nginx NET.11, baseline NET.12. replay's sockets are on 127.0.0.1.
+# echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12. replay's sockets are on 127.0.0.1.
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
 # the nginx rows are skipped. Every process the script starts is stopped by pid.
 #
@@ -90,13 +91,24 @@ pid $work/nginx.pid;
 error_log $work/nginx-error.log warn;
 events { worker_connections 65536; }
 stream {
-  upstream responders {
+  # The comparison: affinity by client address, the nearest nginx has to IMSI stickiness.
+  upstream by_address {
+    hash \$remote_addr;
+    server $net.2:$port;
+    server $net.3:$port;
+  }
+  upstream round_robin {
     server $net.2:$port;
     server $net.3:$port;
   }
   server {
     listen $net.11:$port udp reuseport;
-    proxy_pass responders;
+    proxy_pass by_address;
+    proxy_timeout 10s;
+  }
+  server {
+    listen $net.13:$port udp reuseport;
+    proxy_pass round_robin;
     proxy_timeout 10s;
   }
 }
@@ -104,7 +116,8 @@ NGINX
   "$nginx_bin" -c "$work/nginx.conf" -p "$work" > "$work/nginx.log" 2>&1 &
   pids+=($!)
   wait_udp $net.11 $port
-  targets+=("through nginx (round robin)|$net.11:$port")
+  wait_udp $net.13 $port
+  targets+=("through nginx (hash \$remote_addr)|$net.11:$port" "through nginx (round robin)|$net.13:$port")
 else
   echo "nginx with the stream module is not installed: its rows are skipped" >&2
 fi
@@ -138,7 +151,8 @@ sb=${rates["through Switchboard gtp-inspect"]}
 ratio "director/direct" "$sb" "$direct"
 for t in "${targets[@]}"; do
   case "${t%%|*}" in
-    through\ nginx*) ratio "director/nginx" "$sb" "${rates["${t%%|*}"]}" ;;
+    through\ nginx\ \(hash*) ratio "director/nginx (hash \$remote_addr, the issue's target)" "$sb" "${rates["${t%%|*}"]}" ;;
+    through\ nginx*) ratio "director/nginx (round robin)" "$sb" "${rates["${t%%|*}"]}" ;;
     through\ the\ baseline*) ratio "baseline/direct" "${rates["${t%%|*}"]}" "$direct"
                              ratio "director/baseline" "$sb" "${rates["${t%%|*}"]}" ;;
   esac
