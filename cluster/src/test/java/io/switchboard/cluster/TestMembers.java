@@ -9,11 +9,12 @@ import java.util.UUID;
 /**
  * Hazelcast members for one test, on 127.0.0.1 with ephemeral ports, in a cluster of their own
  * (a random name, so that concurrently running builds never meet). Closing terminates them all.
+ * Shared with the plug-in modules' cluster tests (this module's test-jar).
  */
-final class TestMembers implements AutoCloseable {
+public final class TestMembers implements AutoCloseable {
 
     /** Test-only speed-ups: join without the initial wait, sweep expired entries every second. */
-    static void tune(Config config) {
+    public static void tune(Config config) {
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
         config.setProperty("hazelcast.partition.count", "31");
@@ -24,7 +25,7 @@ final class TestMembers implements AutoCloseable {
     private final List<ClusterMember> members = new ArrayList<>();
 
     /** Starts a member that joins the first one started (or founds the cluster). */
-    ClusterMember start() {
+    public ClusterMember start() {
         List<String> seeds = members.stream()
                 .filter(m -> m.hazelcast().getLifecycleService().isRunning())
                 .limit(1)
@@ -37,7 +38,7 @@ final class TestMembers implements AutoCloseable {
         return member;
     }
 
-    String clusterName() {
+    public String clusterName() {
         return clusterName;
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.TestMembers;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.AdminConfig;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.Test;
 class GtpClusterIT {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private final TestCluster cluster = new TestCluster();
+    private final TestMembers cluster = new TestMembers();
     private final List<Director> directors = new ArrayList<>();
     private final List<Vertx> vertxes = new ArrayList<>();
     private final List<GtpResponder> ggsns = new ArrayList<>();
@@ -104,8 +105,8 @@ class GtpClusterIT {
     void sessionsCreatedThroughNodeAAreUpdatedAndDeletedThroughNodeBAlsoAfterNodeAIsGone() throws Exception {
         ggsns.add(new GtpResponder(io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60, "127.0.7.31"));
         ggsns.add(new GtpResponder(io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60, "127.0.7.32"));
-        ClusterMember memberA = cluster.member();
-        ClusterMember memberB = cluster.member();
+        ClusterMember memberA = cluster.start();
+        ClusterMember memberB = cluster.start();
         await().atMost(WAIT).until(() -> memberB.members().size() == 2);
         Director a = node(memberA, "127.0.7.10");
         Director b = node(memberB, "127.0.7.11");

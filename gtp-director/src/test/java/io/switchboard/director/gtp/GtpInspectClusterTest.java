@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.TestMembers;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class GtpInspectClusterTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private final TestCluster cluster = new TestCluster();
+    private final TestMembers cluster = new TestMembers();
 
     @AfterEach
     void stop() {
@@ -53,8 +54,8 @@ class GtpInspectClusterTest {
     @Test
     void sessionsOfNodeAAreServedByNodeBAlsoAfterNodeAIsGone() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
-        ClusterMember memberA = cluster.member();
-        ClusterMember memberB = cluster.member();
+        ClusterMember memberA = cluster.start();
+        ClusterMember memberB = cluster.start();
         await().atMost(WAIT).until(() -> memberA.members().size() == 2 && memberB.members().size() == 2);
         assertThat(memberA.slot().index()).isNotEqualTo(memberB.slot().index());
         GtpInspectNode a = new GtpInspectNode(memberA.sharedTables(), memberA.slot(), clock);
@@ -87,7 +88,7 @@ class GtpInspectClusterTest {
         assertThat(first.directorTeid() >>> 26).isEqualTo(memberA.slot().index());
 
         // What B wrote after A was gone is in the cluster: a node joining now catches up with it.
-        ClusterMember memberC = cluster.member();
+        ClusterMember memberC = cluster.start();
         GtpInspectNode c = new GtpInspectNode(memberC.sharedTables(), memberC.slot(), clock);
         await().atMost(WAIT).until(() -> c.plugin.sessionTable().keySet()
                 .equals(java.util.Set.of(third.directorTeid(), ownOfB.directorTeid())));

@@ -9,6 +9,7 @@ import io.switchboard.codec.radius.RadiusAuthenticators;
 import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.Ticker;
+import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.predictor.PrefixTable;
 import io.switchboard.director.real.RealServer;
@@ -68,7 +69,7 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile PrefixTable<RealServer> routeMap = PrefixTable.empty();
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
-    private volatile VsaStore vsaStore = new VsaStore();
+    private volatile VsaStore vsaStore;
     /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
     private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
@@ -116,7 +117,8 @@ final class RadiusPlugin implements TransactionPlugin {
         this.realSecrets = Map.copyOf(secrets);
         ServerFarm farm = context.farms().farm(context.config().farm());
         this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
-        this.vsaStore = VsaStore.of(context.sticky());
+        String group = context.config().sticky().flatMap(StickyConfig::group).orElse(context.config().name());
+        this.vsaStore = vsa == null ? null : VsaStore.of(context.sticky(), context.tables(), group, ticker);
         this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
                 "RADIUS requests admitted (known client, authenticators verified), by code",
                 RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
@@ -334,10 +336,9 @@ final class RadiusPlugin implements TransactionPlugin {
      */
     private RadiusView correlate(ByteBuf request, RadiusView view, int code, StickyKey key) throws DecodeException {
         int present = view.findVendor(vsa.vendorId(), vsa.vendorType());
-        long now = ticker.nanos();
         if (code == RadiusCode.ACCESS_REQUEST.value()) {
             if (present >= 0) {
-                vsaStore.put(key, subValue(view, present), now + vsa.hold().toNanos(), now);
+                vsaStore.put(key, subValue(view, present), vsa.hold().toNanos());
             }
             return view;
         }
@@ -345,7 +346,7 @@ final class RadiusPlugin implements TransactionPlugin {
                 || view.acctStatusType() != RadiusAcctStatusType.START) {
             return view;
         }
-        byte[] value = vsaStore.get(key, now);
+        byte[] value = vsaStore.get(key);
         if (value == null) {
             return view;
         }
@@ -416,8 +417,7 @@ final class RadiusPlugin implements TransactionPlugin {
         if (vsa != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
             int sub = answer.findVendor(vsa.vendorId(), vsa.vendorType());
             if (sub >= 0) {
-                long now = ticker.nanos();
-                vsaStore.put(request.key, subValue(answer, sub), now + vsa.hold().toNanos(), now);
+                vsaStore.put(request.key, subValue(answer, sub), vsa.hold().toNanos());
             }
         }
         if (code == RadiusCode.ACCESS_CHALLENGE.value()) {

@@ -9,7 +9,15 @@ import static io.switchboard.director.radius.RadiusPackets.view;
 import static io.switchboard.director.radius.RadiusPluginTest.addr;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.TestMembers;
+import io.switchboard.director.NodeSlot;
+import io.switchboard.director.shared.SharedTables;
+import io.switchboard.director.sticky.StickyKey;
 import io.netty.buffer.ByteBufUtil;
 import io.switchboard.codec.radius.RadiusAcctStatusType;
 import io.switchboard.codec.radius.RadiusAttribute;
@@ -38,9 +46,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A VSA from authentication, injected into the subscriber's Accounting-Start by the grouped acct virtual server. */
+/**
+ * A VSA from authentication, injected into the subscriber's Accounting-Start by the grouped acct
+ * virtual server: on one node, and across two cluster nodes (Hazelcast members in this JVM) when the
+ * Start reaches another node than the authentication.
+ */
 class VsaCorrelationTest {
 
     static final int VENDOR = 10415;
@@ -49,18 +62,27 @@ class VsaCorrelationTest {
     static final String CSID = "4915100000001";
 
     private final AtomicLong now = new AtomicLong(1);
-    private final Farms farms;
-    private final RadiusPlugin auth;
-    private final RadiusPlugin acct;
+    private final Farms farms = farms();
+    private RadiusPlugin auth;
+    private RadiusPlugin acct;
+    private final TestMembers cluster = new TestMembers();
 
     VsaCorrelationTest() {
+        InMemoryStickyTable group = new InMemoryStickyTable("group/s", Duration.ofHours(1), 100);
+        auth = plugin("auth", group, farms, SharedTables.IN_MEMORY);
+        acct = plugin("acct", group, farms, SharedTables.IN_MEMORY);
+    }
+
+    @AfterEach
+    void stopCluster() {
+        cluster.close();
+    }
+
+    private static Farms farms() {
         Map<String, FarmConfig> configs = new LinkedHashMap<>();
         configs.put("auth", farm("auth", 1812));
         configs.put("acct", farm("acct", 1813));
-        farms = new Farms(configs);
-        InMemoryStickyTable group = new InMemoryStickyTable("group/s", Duration.ofHours(1), 100);
-        auth = plugin("auth", group);
-        acct = plugin("acct", group);
+        return new Farms(configs);
     }
 
     private static FarmConfig farm(String name, int port) {
@@ -68,7 +90,7 @@ class VsaCorrelationTest {
                 addr("127.0.0.2"), port, 1, OptionalInt.empty(), true, Optional.of("real"))), Optional.empty());
     }
 
-    private RadiusPlugin plugin(String farm, InMemoryStickyTable table) {
+    private RadiusPlugin plugin(String farm, InMemoryStickyTable table, Farms farms, SharedTables tables) {
         RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, "nas")),
                 RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(VENDOR, TYPE, Duration.ofMinutes(10))));
@@ -77,7 +99,7 @@ class VsaCorrelationTest {
                         OptionalInt.empty(), 100, Optional.of("s"))),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
         RadiusPlugin plugin = (RadiusPlugin) new RadiusService().create(vs);
-        plugin.attach(new PluginContext(vs, table, farms, now::get));
+        plugin.attach(new PluginContext(vs, table, farms, now::get, new SimpleMeterRegistry(), NodeSlot.SINGLE, tables));
         return plugin;
     }
 
@@ -95,13 +117,17 @@ class VsaCorrelationTest {
     }
 
     private ByteBuf start(List<RadiusAttribute> more) throws Exception {
+        return start(acct, farms, more);
+    }
+
+    private static ByteBuf start(RadiusPlugin acct, Farms farms, List<RadiusAttribute> more) throws Exception {
         List<RadiusAttribute> attributes = new java.util.ArrayList<>(List.of(
                 RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START),
                 text(RadiusAttributeType.CALLING_STATION_ID, CSID)));
         attributes.addAll(more);
         ByteBuf request = accountingRequest(7, "nas", attributes);
         acct.classify(request, NAS);
-        acct.prepareRequest(request, 9, real("acct"), NAS);
+        acct.prepareRequest(request, 9, farms.farm("acct").reals().get(0), NAS);
         return request;
     }
 
@@ -132,5 +158,39 @@ class VsaCorrelationTest {
         assertThat(view(late).findVendor(VENDOR, TYPE)).isNegative();
         assertThat(RadiusAuthenticators.verifyRequest(view(late), bytes("real"))).isTrue();
         assertThat(ByteBufUtil.getBytes(late)).hasSize(view(late).length());
+    }
+
+    private static String injected(ByteBuf forwarded) throws Exception {
+        RadiusView view = view(forwarded);
+        int sub = view.findVendor(VENDOR, TYPE);
+        return sub < 0 ? null : view.buffer().toString(view.base() + sub + 2, view.attributeLength(sub) - 2,
+                java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void anAccountingStartOnAnotherClusterNodeGetsTheVsaSeenInTheAuthentication() throws Exception {
+        ClusterMember memberA = cluster.start();
+        ClusterMember memberB = cluster.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> memberB.members().size() == 2);
+        // Node A authenticates (its own group table and plug-ins); node B gets the Accounting-Start.
+        InMemoryStickyTable groupA = new InMemoryStickyTable("group/s", Duration.ofHours(1), 100);
+        auth = plugin("auth", groupA, farms, memberA.sharedTables());
+        plugin("acct", groupA, farms, memberA.sharedTables());
+        Farms farmsB = farms();
+        InMemoryStickyTable groupB = new InMemoryStickyTable("group/s", Duration.ofHours(1), 100);
+        plugin("auth", groupB, farmsB, memberB.sharedTables());
+        RadiusPlugin acctB = plugin("acct", groupB, farmsB, memberB.sharedTables());
+
+        assertThat(injected(start(acctB, farmsB, List.of()))).as("nothing held yet").isNull();
+        authenticateWithVsaInTheAccept(bytes("charging-id-7"));
+        StickyKey subscriber = StickyKey.of(StickyKind.CALLING_STATION_ID, bytes(CSID));
+        await().atMost(Duration.ofSeconds(10)).until(() -> acctB.vsaStore().get(subscriber) != null);
+        ByteBuf forwarded = start(acctB, farmsB, List.of());
+        assertThat(injected(forwarded)).isEqualTo("charging-id-7");
+        assertThat(RadiusAuthenticators.verifyRequest(view(forwarded), bytes("real"))).isTrue();
+
+        // The hold is the same on every node: past it, node B adds nothing.
+        now.addAndGet(Duration.ofMinutes(11).toNanos());
+        assertThat(injected(start(acctB, farmsB, List.of()))).isNull();
     }
 }
