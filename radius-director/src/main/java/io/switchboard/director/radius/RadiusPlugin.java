@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The RADIUS plug-in of one virtual server. Requests: only Access-Request and Accounting-Request
@@ -53,7 +52,6 @@ final class RadiusPlugin implements TransactionPlugin {
     static final DropReason BAD_ANSWER = DropReason.of("radius-bad-answer");
 
     private static final byte[] ZERO_16 = new byte[16];
-    private static final int STATE_SWEEP_EVERY = 4096;
 
     private final String name;
     private final RadiusOptions options;
@@ -69,19 +67,18 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile PrefixTable<RealServer> routeMap = PrefixTable.empty();
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
-    private volatile VsaStore vsaStore;
+    private volatile HeldValues<StickyKey> vsaStore;
     /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
     private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
 
-    /** State of an Access-Challenge → the key of its conversation, until it expires. */
-    private final ConcurrentHashMap<ByteBuffer, StateEntry> states = new ConcurrentHashMap<>();
-    private final AtomicInteger stateInserts = new AtomicInteger();
+    /**
+     * State of an Access-Challenge → the key of its conversation (encoded), until it expires; shared,
+     * so that a later round reaching another node of a cluster stays on the conversation's real.
+     */
+    private volatile HeldValues<ByteBuffer> states;
     /** Framed-IP-Addresses learned per client address, for the purge on Accounting-On/Off. */
     private final ConcurrentHashMap<InetAddress, Set<StickyKey>> framedByClient = new ConcurrentHashMap<>();
-
-    private record StateEntry(StickyKey key, long deadline) {
-    }
 
     /** What the answer needs of its request. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
@@ -119,6 +116,7 @@ final class RadiusPlugin implements TransactionPlugin {
         this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
         String group = context.config().sticky().flatMap(StickyConfig::group).orElse(context.config().name());
         this.vsaStore = vsa == null ? null : VsaStore.of(context.sticky(), context.tables(), group, ticker);
+        this.states = HeldValues.open(context.tables(), "radius/eap-states/" + name, HeldValues.OCTETS, ticker);
         this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
                 "RADIUS requests admitted (known client, authenticators verified), by code",
                 RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
@@ -155,7 +153,7 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     /** The correlated VSA values this plug-in shares (for tests). */
-    VsaStore vsaStore() {
+    HeldValues<StickyKey> vsaStore() {
         return vsaStore;
     }
 
@@ -218,10 +216,10 @@ final class RadiusPlugin implements TransactionPlugin {
      */
     private StickyKey key(RadiusView view, InetAddress client) {
         int state = view.find(RadiusAttributeType.STATE.value());
-        if (state >= 0 && !states.isEmpty()) {
-            StateEntry entry = states.get(ByteBuffer.wrap(view.value(state)));
-            if (entry != null && entry.deadline - ticker.nanos() > 0) {
-                return entry.key;
+        if (state >= 0) {
+            byte[] conversation = states.get(ByteBuffer.wrap(view.value(state)));
+            if (conversation != null) {
+                return HeldValues.STICKY_KEYS.decode(conversation);
             }
         }
         for (StickyKind kind : keys) {
@@ -476,15 +474,11 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     private void rememberState(byte[] state, StickyKey key) {
-        long now = ticker.nanos();
-        states.put(ByteBuffer.wrap(state), new StateEntry(key, now + stateIdleNanos));
-        if (stateInserts.incrementAndGet() % STATE_SWEEP_EVERY == 0) {
-            states.values().removeIf(e -> e.deadline - now <= 0);
-        }
+        states.put(ByteBuffer.wrap(state), HeldValues.STICKY_KEYS.encode(key), stateIdleNanos);
     }
 
     /** Open challenge States (for tests). */
-    int openStates() {
+    long openStates() {
         return states.size();
     }
 

@@ -8,9 +8,15 @@ import static io.switchboard.director.radius.RadiusPackets.messageAuthenticator;
 import static io.switchboard.director.radius.RadiusPackets.text;
 import static io.switchboard.director.radius.RadiusPackets.view;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.TestMembers;
+import io.switchboard.director.NodeSlot;
+import io.switchboard.director.shared.SharedTables;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
@@ -46,6 +52,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,12 +79,26 @@ class RadiusPluginTest {
 
     @BeforeEach
     void setUp() {
+        plugin = plugin(SharedTables.IN_MEMORY);
+        real = farms.farm("aaa").reals().get(0);
+    }
+
+    @AfterEach
+    void stopCluster() {
+        cluster.close();
+    }
+
+    private Farms farms;
+    private final TestMembers cluster = new TestMembers();
+
+    /** The plug-in of one node, with farms and a sticky table of its own. */
+    private RadiusPlugin plugin(SharedTables tables) {
         RealConfig rc = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true, Optional.of(REAL_SECRET));
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
         farms.put("aaa", new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(rc),
                 Optional.empty()));
         Farms f = new Farms(farms);
-        real = f.farm("aaa").reals().get(0);
+        this.farms = f;
         RadiusOptions options = new RadiusOptions(List.of(
                 new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET),
                 new RadiusOptions.Client(addr("127.0.0.99"), 32, "other")));
@@ -86,9 +107,10 @@ class RadiusPluginTest {
         VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "aaa", Optional.of(sticky), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096,
                 true, options);
-        plugin = (RadiusPlugin) new RadiusService().create(vs);
+        RadiusPlugin created = (RadiusPlugin) new RadiusService().create(vs);
         table = new InMemoryStickyTable("t", Duration.ofHours(1), 1000);
-        plugin.attach(new PluginContext(vs, table, f, now::get));
+        created.attach(new PluginContext(vs, table, f, now::get, new SimpleMeterRegistry(), NodeSlot.SINGLE, tables));
+        return created;
     }
 
     private static DropReason reason(ThrowingRunnable r) {
@@ -242,6 +264,32 @@ class RadiusPluginTest {
         assertThat(plugin.classify(unrelated, NAS)).isNotEqualTo(key);
         now.addAndGet(RadiusOptions.DEFAULT_STATE_IDLE.toNanos() + 1);
         assertThat(plugin.classify(second, NAS)).isNotEqualTo(key);
+    }
+
+    /** In a cluster, the next round of a conversation may reach another node: it knows the State too. */
+    @Test
+    void challengeStateKeepsTheConversationOnItsKeyOnAnotherClusterNode() throws Exception {
+        ClusterMember memberA = cluster.start();
+        ClusterMember memberB = cluster.start();
+        await().atMost(Duration.ofSeconds(15)).until(() -> memberB.members().size() == 2);
+        RadiusPlugin nodeA = plugin(memberA.sharedTables());
+        RealServer realA = farms.farm("aaa").reals().get(0);
+        RadiusPlugin nodeB = plugin(memberB.sharedTables());
+
+        ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
+        StickyKey key = nodeA.classify(first, NAS);
+        Object context = nodeA.prepareRequest(first, 1, realA, NAS);
+        ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-9"))));
+        nodeA.prepareResponse(challenge, nodeA.clientTransactionId(first), context);
+
+        ByteBuf second = accessRequest(2, CLIENT_SECRET, "alice@realm", "pw",
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-9"))));
+        StickyKey alice = StickyKey.of(StickyKind.USERNAME, bytes("alice@realm"));
+        assertThat(nodeB.classify(second.copy(), NAS)).as("before the State reached node B").isEqualTo(alice);
+        await().atMost(Duration.ofSeconds(10)).until(() -> key.equals(nodeB.classify(second.copy(), NAS)));
+        now.addAndGet(RadiusOptions.DEFAULT_STATE_IDLE.toNanos() + 1);
+        assertThat(nodeB.classify(second, NAS)).as("the State lapsed on node B too").isEqualTo(alice);
     }
 
     @Test
