@@ -219,7 +219,11 @@ final class RadiusPlugin implements TransactionPlugin {
         if (state >= 0) {
             byte[] conversation = states.get(ByteBuffer.wrap(view.value(state)));
             if (conversation != null) {
-                return HeldValues.STICKY_KEYS.decode(conversation);
+                try {
+                    return HeldValues.STICKY_KEYS.decode(conversation);
+                } catch (IllegalArgumentException e) {
+                    // written by a node that knows a key kind this one does not: place by the keys below
+                }
             }
         }
         for (StickyKind kind : keys) {
