@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, a signalling
@@ -767,8 +768,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /**
      * Ends sessions idle for {@code session-idle} and forgets relayed requests that got no answer;
-     * at most once a second, whichever event loop comes first. The same pass recounts the open
-     * sessions per real and per IMSI from the table, which holds every node's sessions.
+     * at most once a second, whichever event loop comes first. In a cluster the same pass recounts
+     * the open sessions per real and per IMSI from the table, which holds every node's sessions.
      */
     @Override
     public void housekeep(long now) {
@@ -784,12 +785,20 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         // Commands whose answer did not pass here (lost, or another node's) are forgotten.
         commands.expire(now, relayTimeoutNanos);
         long oldest = clusterMillis(now) - sessionIdleMillis - refreshMillis;
-        for (GtpSession session : all()) {
+        // Straight over the tables (a concurrent map's iteration tolerates the removals): no list of
+        // every session per sweep, which a node holding a million sessions would build every second.
+        BiConsumer<Long, GtpSession> expire = (key, session) -> {
             if (session.refreshedMillis() < oldest && end(session)) {
                 expiredSessions.increment();
             }
+        };
+        sessions.forEach(expire);
+        v0Sessions.forEach(expire);
+        // Alone, every session was counted as it opened and ended here: nothing to recount (a pass
+        // that would hash every session and IMSI each second).
+        if (sessions.sharedWithOtherNodes() || v0Sessions.sharedWithOtherNodes()) {
+            recount();
         }
-        recount();
     }
 
     /**
