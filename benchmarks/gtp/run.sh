@@ -30,7 +30,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} warmup=${WARMUP:-5} imsis=${2:-100000} sockets=${3:-8} window=${4:-256}
+seconds=${1:-10} warmup=${WARMUP:-15} imsis=${2:-100000} sockets=${3:-8} window=${4:-256}
 rate=${RATE:-50000} net=${NET:-127.0.0}
 work=$(mktemp -d /tmp/gtp-bench.XXXXXX)
 replay_args=(--vary "imsi:$imsis")

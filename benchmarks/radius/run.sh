@@ -15,14 +15,15 @@
 #   3. the same load through FreeRADIUS 3.2 as a load-balance home_server_pool proxy in front of them.
 # Then the ratios director/direct, director/FreeRADIUS, ceiling/director, and each middle box's CPU
 # per request. Everything on loopback: responders NET.2/.3, echo NET.9, director NET.10, FreeRADIUS
-# NET.11 (NET default 127.0.0); replay's sockets are on 127.0.0.1. Every process it starts is stopped
+# NET.11 (NET default 127.0.0); replay's sockets are on 127.0.0.1. With BASELINE_JAR=path/to/an/older/
+# switchboard.jar a second director from that jar (NET.12) is measured in the same run (before/after). Every process it starts is stopped
 # by pid. Needs freeradius (apt-get install freeradius).
 #
 # usage: benchmarks/radius/run.sh [SECONDS] [SUBSCRIBERS] [SOCKETS] [WINDOW]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-seconds=${1:-10} warmup=${WARMUP:-5} subscribers=${2:-100000} sockets=${3:-8} window=${4:-256}
+seconds=${1:-10} warmup=${WARMUP:-15} subscribers=${2:-100000} sockets=${3:-8} window=${4:-256}
 net=${NET:-127.0.0}
 work=$(mktemp -d /tmp/radius-bench.XXXXXX)
 replay_args=(--vary "calling-station-id:$subscribers")
@@ -43,8 +44,9 @@ for a in $net.2 $net.3; do
   wait_udp $a $port
 done
 
-# Switchboard.
-cat > "$work/switchboard.yaml" <<YAML
+# Switchboard: DIRECTOR JAR ADDRESS NAME; the pid is in director_pid.
+director() {
+  cat > "$work/$3.yaml" <<YAML
 admin: { enabled: false }
 farms:
   aaa:
@@ -53,15 +55,23 @@ farms:
       - { address: $net.3, port: $port, weight: 1, secret: $real_secret }
 virtual-servers:
   radius-auth:
-    listen: $net.10:$port
+    listen: $2:$port
     service: radius
     farm: aaa
     clients: [ { subnet: 127.0.0.0/8, secret: $client_secret } ]
     sticky: { keys: [calling-station-id, username], idle: 1h }
 YAML
-java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$app_jar" run --config "$work/switchboard.yaml" > "$work/switchboard.log" 2>&1 &
-pids+=($!)
-wait_udp $net.10 $port
+  java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
+  director_pid=$!
+  pids+=($director_pid)
+  wait_udp $2 $port
+}
+director "$app_jar" $net.10 switchboard
+switchboard_pid=$director_pid
+if [ -n "${BASELINE_JAR:-}" ]; then
+  director "$BASELINE_JAR" $net.12 baseline
+  baseline_pid=$director_pid
+fi
 
 # FreeRADIUS as a load-balancing proxy.
 fr="$work/freeradius"
@@ -127,7 +137,8 @@ server default {
 CONF
 freeradius -C -d "$fr" -n radiusd > /dev/null
 freeradius -f -d "$fr" -n radiusd -l "$fr/log/radius.log" > "$work/freeradius.out" 2>&1 &
-pids+=($!)
+freeradius_pid=$!
+pids+=($freeradius_pid)
 wait_udp $net.11 $port
 
 echo "RADIUS benchmark: $seconds s per run, $subscribers subscribers, replay with $sockets sockets," \
@@ -136,9 +147,12 @@ echo_path="$net.9:$port --secret $client_secret"
 direct_path="$net.2:$port,$net.3:$port --secret $real_secret"
 director_path="$net.10:$port --secret $client_secret"
 proxy_path="$net.11:$port --secret $client_secret"
+baseline_path="$net.12:$port --secret $client_secret"
 # Every path gets the same $warmup s of load first, discarded (the JVMs' JIT compilers warm up; the
 # director's sticky table fills with the subscribers).
-for p in "$echo_path" "$direct_path" "$director_path" "$proxy_path"; do
+warm=("$echo_path" "$direct_path" "$director_path" "$proxy_path")
+if [ -n "${BASELINE_JAR:-}" ]; then warm+=("$baseline_path"); fi
+for p in "${warm[@]}"; do
   path ${p%% *} "$warmup" closed ${p#* } > /dev/null
 done
 # CPU time (user + system, clock ticks) a process has used so far, threads included.
@@ -150,16 +164,28 @@ t0=$(responders_ticks)
 direct=$(path ${direct_path%% *} "$seconds" closed ${direct_path#* })
 t1=$(responders_ticks)
 show "direct to the responders" "$direct"
-s0=$(ticks "${pids[3]}")
+s0=$(ticks "$switchboard_pid")
 director=$(path ${director_path%% *} "$seconds" closed ${director_path#* })
-s1=$(ticks "${pids[3]}")
+s1=$(ticks "$switchboard_pid")
 show "through the Switchboard director" "$director"
-f0=$(ticks "${pids[4]}")
+if [ -n "${BASELINE_JAR:-}" ]; then
+  b0=$(ticks "$baseline_pid")
+  baseline=$(path ${baseline_path%% *} "$seconds" closed ${baseline_path#* })
+  b1=$(ticks "$baseline_pid")
+  show "through the baseline director" "$baseline"
+fi
+f0=$(ticks "$freeradius_pid")
 proxy=$(path ${proxy_path%% *} "$seconds" closed ${proxy_path#* })
-f1=$(ticks "${pids[4]}")
+f1=$(ticks "$freeradius_pid")
 show "through FreeRADIUS (load-balance)" "$proxy"
 ratio "director/direct" "${director%% *}" "${direct%% *}"
 ratio "director/FreeRADIUS" "${director%% *}" "${proxy%% *}"
+if [ -n "${BASELINE_JAR:-}" ]; then
+  ratio "baseline/direct" "${baseline%% *}" "${direct%% *}"
+  ratio "director/baseline" "${director%% *}" "${baseline%% *}"
+  awk -v hz="$(getconf CLK_TCK)" -v b="$((b1 - b0))" -v nb="$(cut -d' ' -f5 <<< "$baseline")" \
+    'BEGIN { printf "CPU per request: baseline director %.1f us\n", b * 1e6 / hz / nb }'
+fi
 ratio "generator ceiling/director" "${ceiling%% *}" "${director%% *}"
 ratio "generator ceiling/direct" "${ceiling%% *}" "${direct%% *}"
 # CPU per answered request of each middle box: on a shared machine a steadier comparison than the

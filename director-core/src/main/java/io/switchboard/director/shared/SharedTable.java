@@ -39,6 +39,15 @@ public interface SharedTable<K, V> extends AutoCloseable {
     /** Every entry of this node's copy (weakly consistent, as a concurrent map's iteration). */
     void forEach(BiConsumer<? super K, ? super V> action);
 
+    /**
+     * Whether other nodes write this table too. When not, every change to it is this node's own, so
+     * what a plug-in derives from the changes as they happen (counts) needs no recounting from the
+     * table.
+     */
+    default boolean sharedWithOtherNodes() {
+        return true;
+    }
+
     /** Stops following the cluster; the entries stay in it. */
     @Override
     void close();

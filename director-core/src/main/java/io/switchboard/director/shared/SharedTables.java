@@ -64,6 +64,11 @@ public interface SharedTables {
         }
 
         @Override
+        public boolean sharedWithOtherNodes() {
+            return false;
+        }
+
+        @Override
         public void close() {
         }
     }

@@ -37,7 +37,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
     /** Datagrams read per recvmmsg call. */
-    static final int RECVMMSG_BATCH = 8;
+    static final int RECVMMSG_BATCH = 32;
 
     private final VirtualServer virtualServer;
     private final Farms farms;

@@ -15,6 +15,8 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -32,6 +34,8 @@ final class GtpEndpointRewriter {
     static final int GTP_V0_PORT = 3386;
     /** A TEID-C the message did not name (a v1 Update without TEID Control Plane). */
     static final long UNCHANGED = -1;
+    /** How many peer endpoints {@link #peer} holds one address object for. */
+    private static final int MAX_PEERS = 4096;
 
     /**
      * The endpoint a peer named for itself, before the rewrite.
@@ -47,6 +51,11 @@ final class GtpEndpointRewriter {
     private final Inet4Address ipv4;
     private final Inet6Address ipv6;
     private final LongAdder skipped = new LongAdder();
+    /**
+     * One address object per peer endpoint: every session keeps its requester's, and a node holds
+     * millions of sessions of a few SGSNs / MMEs. Bounded, for a peer population that is not small.
+     */
+    private final Map<InetSocketAddress, InetSocketAddress> peers = new ConcurrentHashMap<>();
 
     /** @param directorAddresses at most one per family; empty means the virtual address */
     GtpEndpointRewriter(InetAddress vip, List<InetAddress> directorAddresses) {
@@ -96,7 +105,7 @@ final class GtpEndpointRewriter {
             // The other side's requests leave the virtual address's socket: to an address of its family.
             InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
                     : own.ipv4() != null ? own.ipv4() : own.ipv6();
-            return new Endpoint(own.teid(), new InetSocketAddress(to, GTP_C_PORT));
+            return new Endpoint(own.teid(), peer(new InetSocketAddress(to, GTP_C_PORT)));
         }
         ByteBuf buf = version == 0 ? view.v0().buffer() : view.v1().buffer();
         int from = version == 0 ? view.v0().bodyOffset() : view.v1().bodyOffset();
@@ -123,7 +132,19 @@ final class GtpEndpointRewriter {
                 buf.setInt(ie + 1, (int) teid);
             }
         }
-        return new Endpoint(ownTeid, new InetSocketAddress(own, version == 0 ? GTP_V0_PORT : GTP_C_PORT));
+        return new Endpoint(ownTeid, peer(new InetSocketAddress(own, version == 0 ? GTP_V0_PORT : GTP_C_PORT)));
+    }
+
+    /** The address object already held for {@code address}, else {@code address}. */
+    private InetSocketAddress peer(InetSocketAddress address) {
+        InetSocketAddress held = peers.get(address);
+        if (held != null) {
+            return held;
+        }
+        if (peers.size() < MAX_PEERS) {
+            held = peers.putIfAbsent(address, address);
+        }
+        return held == null ? address : held;
     }
 
     /**

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, a signalling
@@ -146,6 +147,13 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextTeid = new AtomicInteger(1);
     private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
+    /**
+     * How often idle sessions are looked for: every second, or every {@code session-idle / 64} when
+     * that is longer, so that a session ends at most that much after its idle time and slack.
+     */
+    private final long sessionSweepNanos;
+    /** Written by the event loop that won the second's sweep only. */
+    private volatile long nextSessionSweepNanos = Long.MIN_VALUE;
     private volatile StickyTable sticky;
     private volatile long relayTimeoutNanos = 5_000_000_000L;
     private volatile GtpMessageCounters messages = new GtpMessageCounters(new SimpleMeterRegistry(), Tags.empty());
@@ -163,6 +171,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
         this.sessionIdleMillis = options.sessionIdle().toMillis();
         this.refreshMillis = Math.max(1, sessionIdleMillis / 8);
+        this.sessionSweepNanos = Math.max(1_000_000_000L, options.sessionIdle().toNanos() / 64);
         counters(new SimpleMeterRegistry(), Tags.empty());
     }
 
@@ -766,9 +775,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     }
 
     /**
-     * Ends sessions idle for {@code session-idle} and forgets relayed requests that got no answer;
-     * at most once a second, whichever event loop comes first. The same pass recounts the open
-     * sessions per real and per IMSI from the table, which holds every node's sessions.
+     * Ends sessions idle for {@code session-idle} (looked for every second, or every
+     * {@code session-idle / 64} when longer) and forgets relayed requests that got no answer; at most
+     * once a second, whichever event loop comes first. In a cluster the same pass recounts
+     * the open sessions per real and per IMSI from the table, which holds every node's sessions.
      */
     @Override
     public void housekeep(long now) {
@@ -776,6 +786,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (due != Long.MIN_VALUE && now - due < 0 || !nextSweepNanos.compareAndSet(due, now + 1_000_000_000L)) {
             return;
         }
+        sweepSessions(now);
         relayedExpired.increment(relayed.expire(now, relayTimeoutNanos, clusterMillis(now)));
         // Creates that were never answered (the engine expired them): their reservations go.
         pendingCreates.values().removeIf(p -> now - p.sinceNanos() > 2 * relayTimeoutNanos);
@@ -783,13 +794,34 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         createTeids.values().removeIf(c -> now - c.sinceNanos() > 2 * relayTimeoutNanos);
         // Commands whose answer did not pass here (lost, or another node's) are forgotten.
         commands.expire(now, relayTimeoutNanos);
+        // Alone, every session was counted as it opened and ended here: nothing to recount (a pass
+        // that would hash every session and IMSI each second).
+        if (sessions.sharedWithOtherNodes() || v0Sessions.sharedWithOtherNodes()) {
+            recount();
+        }
+    }
+
+    /**
+     * Ends the sessions idle for longer than {@code session-idle} plus the refresh slack, every
+     * {@link #sessionSweepNanos}: a pass over every session, which a node holding
+     * a million would otherwise make every second for sessions that idle for a day.
+     */
+    private void sweepSessions(long now) {
+        long due = nextSessionSweepNanos;
+        if (due != Long.MIN_VALUE && now - due < 0) {
+            return;
+        }
+        nextSessionSweepNanos = now + sessionSweepNanos;
         long oldest = clusterMillis(now) - sessionIdleMillis - refreshMillis;
-        for (GtpSession session : all()) {
+        // Straight over the tables (a concurrent map's iteration tolerates the removals): no list of
+        // every session per sweep, which a node holding a million sessions would build every second.
+        BiConsumer<Long, GtpSession> expire = (key, session) -> {
             if (session.refreshedMillis() < oldest && end(session)) {
                 expiredSessions.increment();
             }
-        }
-        recount();
+        };
+        sessions.forEach(expire);
+        v0Sessions.forEach(expire);
     }
 
     /**

@@ -48,6 +48,10 @@ class GtpInspectPluginTest {
 
     @BeforeEach
     void attach() throws Exception {
+        attach(IDLE);
+    }
+
+    private void attach(Duration idle) throws Exception {
         Farms farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
                 new FailureDetection(100, 1, Duration.ofMinutes(1)),
                 List.of(new RealConfig(REAL.getAddress(), REAL.getPort(), 1, OptionalInt.empty(), true)),
@@ -55,7 +59,7 @@ class GtpInspectPluginTest {
         real = farms.farm("ggsn").reals().get(0);
         GtpOptions options = new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpV0TidOrder.GSM_09_60, 0, Optional.empty(), true,
-                IDLE, List.of());
+                idle, List.of());
         VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName("127.0.1.10"),
                 2123), ServiceKind.GTP_INSPECT, "ggsn", Optional.empty(), RESPONSE_TIMEOUT, Duration.ofMinutes(1), 4096,
                 true, options);
@@ -116,6 +120,26 @@ class GtpInspectPluginTest {
         assertThat(plugin.sessionTable()).isEmpty();
         assertThat(plugin.openSessions(real)).isZero();
         assertThat(real.connections()).isZero();
+        assertThat(counter("switchboard.gtp.sessions.expired")).isEqualTo(1);
+    }
+
+    @Test
+    void withALongSessionIdleIdleSessionsAreLookedForEverySessionIdleOver64() throws Exception {
+        Duration idle = Duration.ofSeconds(640); // looked for every 10 s, not every second
+        attach(idle);
+        create("262420000006009", 9);
+        // At session-idle plus the refresh slack exactly the session is not over it yet: this sweep keeps it.
+        advance(idle.plus(idle.dividedBy(8)));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).hasSize(1);
+        // Over it now, but the next look is 10 s after the last: the once-a-second housekeeping leaves it.
+        advance(Duration.ofSeconds(2));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).hasSize(1);
+        advance(Duration.ofSeconds(8));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).isEmpty();
+        assertThat(plugin.openSessions(real)).isZero();
         assertThat(counter("switchboard.gtp.sessions.expired")).isEqualTo(1);
     }
 
