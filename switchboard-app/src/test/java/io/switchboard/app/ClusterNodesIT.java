@@ -7,10 +7,8 @@ import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.sim.SimulatedUdpBackend;
 import io.switchboard.director.sim.SimulatedUdpClient;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,11 +33,6 @@ class ClusterNodesIT {
         backends.forEach(SimulatedUdpBackend::close);
     }
 
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
 
     private Node node(String cluster, int port, int otherPort) {
         return node(cluster, port, otherPort, "admin: { enabled: false }", "");
@@ -74,8 +67,8 @@ class ClusterNodesIT {
     void theClusterEndpointListsTheMembersAndFlagsADifferentConfiguration() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
         String cluster = "it-" + System.nanoTime();
-        int portA = freeTcpPort();
-        int portB = freeTcpPort();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
         Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
         Node b = node(cluster, portB, portA, "admin: { enabled: false }",
                 "\n  spare:\n    reals: [{ address: 127.0.0.9, port: 9 }]");
@@ -105,8 +98,8 @@ class ClusterNodesIT {
             backends.add(new SimulatedUdpBackend(name, new InetSocketAddress("127.0.0.1", 0)));
         }
         String cluster = "it-" + System.nanoTime();
-        int portA = freeTcpPort();
-        int portB = freeTcpPort();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
         Node a = node(cluster, portA, portB);
         Node b = node(cluster, portB, portA);
         a.startAndWait();
@@ -149,8 +142,8 @@ class ClusterNodesIT {
     void aRealTakenOutOfServiceThroughOneNodesApiIsOutOfServiceOnTheOther() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
         String cluster = "it-" + System.nanoTime();
-        int portA = freeTcpPort();
-        int portB = freeTcpPort();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
         Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
         Node b = node(cluster, portB, portA);
         a.startAndWait();

@@ -8,7 +8,6 @@ import io.switchboard.director.sim.SimulatedUdpClient;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,18 +50,13 @@ class RunJarIT {
         }
     }
 
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
 
     @Test
     void theJarServesUntilSigterm() throws Exception {
         assertThat(JAR).as("the shaded jar is built in the package phase").exists();
         backend = new SimulatedUdpBackend("only", new InetSocketAddress("127.0.0.1", 0));
         int vipPort = freeUdpPort();
-        int adminPort = freeTcpPort();
+        int adminPort = LoopbackPorts.freeTcpPort();
         Path config = Files.writeString(dir.resolve("switchboard.yaml"), """
                 admin: { listen: 127.0.0.1:%d }
                 farms:

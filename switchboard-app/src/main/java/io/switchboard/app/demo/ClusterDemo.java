@@ -1,5 +1,6 @@
 package io.switchboard.app.demo;
 
+import io.switchboard.app.LoopbackPorts;
 import io.switchboard.app.SwitchboardCommand;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.director.sim.SimulatedUdpBackend;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -99,11 +99,11 @@ final class ClusterDemo {
         String clusterName = "demo-" + UUID.randomUUID().toString().substring(0, 8);
         List<Integer> clusterPorts = new ArrayList<>();
         for (int i = 0; i < nodeCount; i++) {
-            clusterPorts.add(freeTcpPort());
+            clusterPorts.add(LoopbackPorts.freeTcpPort());
         }
         for (int i = 0; i < nodeCount; i++) {
             String name = "node-" + (i + 1);
-            int adminPort = freeTcpPort();
+            int adminPort = LoopbackPorts.freeTcpPort();
             Path config = dir.resolve(name + ".yaml");
             Files.writeString(config, DemoConfiguration.clusterYaml(backends, adminPort, clusterName,
                     clusterPorts.get(i), clusterPorts));
@@ -282,11 +282,5 @@ final class ClusterDemo {
             }
         }
         return true;
-    }
-
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.switchboard.director.gtp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.switchboard.app.LoopbackPorts;
 import io.switchboard.app.SwitchboardCommand;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
@@ -11,9 +12,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -63,14 +62,9 @@ class GtpClusterProcessIT {
         }
     }
 
-    private static int freeTcpPort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
 
     private NodeProcess start(String name, String vip, String cluster, int port, List<Integer> ports) throws Exception {
-        int admin = freeTcpPort();
+        int admin = LoopbackPorts.freeTcpPort();
         String members = String.join(", ", ports.stream().map(p -> "127.0.0.1:" + p).toList());
         StringBuilder reals = new StringBuilder();
         for (GtpResponder g : ggsns) {
@@ -150,7 +144,7 @@ class GtpClusterProcessIT {
         ggsns.add(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.7.33"));
         ggsns.add(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.7.34"));
         String cluster = "gtp-" + UUID.randomUUID();
-        List<Integer> ports = List.of(freeTcpPort(), freeTcpPort());
+        List<Integer> ports = List.of(LoopbackPorts.freeTcpPort(), LoopbackPorts.freeTcpPort());
         NodeProcess a = start("node-a", "127.0.7.12", cluster, ports.get(0), ports);
         NodeProcess b = start("node-b", "127.0.7.13", cluster, ports.get(1), ports);
         await().atMost(STARTUP).until(() -> {
