@@ -245,14 +245,20 @@ class RadiusPluginTest {
         assertThat(plugin.clientTransactionId(other)).isNotEqualTo(plugin.clientTransactionId(request));
     }
 
+    /** A first round as "anonymous" through {@code node}, answered by a challenge with {@code state}: its key. */
+    private StickyKey challenged(RadiusPlugin node, String state) throws Exception {
+        ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
+        StickyKey key = node.classify(first, NAS);
+        Object context = node.prepareRequest(first, 1, farms.farm("aaa").reals().get(0), NAS);
+        ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes(state))));
+        node.prepareResponse(challenge, node.clientTransactionId(first), context);
+        return key;
+    }
+
     @Test
     void challengeStateKeepsTheConversationOnItsKey() throws Exception {
-        ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
-        StickyKey key = plugin.classify(first, NAS);
-        Object context = plugin.prepareRequest(first, 1, real, NAS);
-        ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
-                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-1"))));
-        plugin.prepareResponse(challenge, plugin.clientTransactionId(first), context);
+        StickyKey key = challenged(plugin, "state-1");
         assertThat(plugin.openStates()).isEqualTo(1);
 
         // The second round names the user differently, but carries the State: same key.
@@ -273,20 +279,15 @@ class RadiusPluginTest {
         ClusterMember memberB = cluster.start();
         await().atMost(Duration.ofSeconds(15)).until(() -> memberB.members().size() == 2);
         RadiusPlugin nodeA = plugin(memberA.sharedTables());
-        RealServer realA = farms.farm("aaa").reals().get(0);
         RadiusPlugin nodeB = plugin(memberB.sharedTables());
-
-        ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
-        StickyKey key = nodeA.classify(first, NAS);
-        Object context = nodeA.prepareRequest(first, 1, realA, NAS);
-        ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
-                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-9"))));
-        nodeA.prepareResponse(challenge, nodeA.clientTransactionId(first), context);
+        StickyKey key = challenged(nodeA, "state-9");
 
         ByteBuf second = accessRequest(2, CLIENT_SECRET, "alice@realm", "pw",
                 List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-9"))));
         StickyKey alice = StickyKey.of(StickyKind.USERNAME, bytes("alice@realm"));
-        assertThat(nodeB.classify(second.copy(), NAS)).as("before the State reached node B").isEqualTo(alice);
+        ByteBuf unknownState = accessRequest(3, CLIENT_SECRET, "alice@realm", "pw",
+                List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-never-issued"))));
+        assertThat(nodeB.classify(unknownState, NAS)).as("a State no node issued").isEqualTo(alice);
         await().atMost(Duration.ofSeconds(10)).until(() -> key.equals(nodeB.classify(second.copy(), NAS)));
         now.addAndGet(RadiusOptions.DEFAULT_STATE_IDLE.toNanos() + 1);
         assertThat(nodeB.classify(second, NAS)).as("the State lapsed on node B too").isEqualTo(alice);
