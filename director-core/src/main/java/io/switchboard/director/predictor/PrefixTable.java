@@ -66,9 +66,7 @@ public final class PrefixTable<V> {
     /** The value of the longest prefix holding {@code address}, or null. */
     public V lookup(InetAddress address) {
         byte[] a = address.getAddress();
-        return a.length == 4 ? lookupIpv4(Integer.toUnsignedLong(
-                ((a[0] & 0xff) << 24) | ((a[1] & 0xff) << 16) | ((a[2] & 0xff) << 8) | (a[3] & 0xff)))
-                : find(ipv6, word(a, 0), word(a, 8));
+        return a.length == 4 ? lookupIpv4(ipv4(a)) : find(ipv6, word(a, 0), word(a, 8));
     }
 
     /** The value of the longest IPv4 prefix holding {@code ipv4} (an unsigned 32-bit address), or null. */
@@ -132,9 +130,12 @@ public final class PrefixTable<V> {
     /** A network as its left-aligned (high, low) words. */
     private static long[] key(InetAddress network) {
         byte[] a = network.getAddress();
-        return network instanceof Inet4Address ? new long[] {Integer.toUnsignedLong(
-                ((a[0] & 0xff) << 24) | ((a[1] & 0xff) << 16) | ((a[2] & 0xff) << 8) | (a[3] & 0xff)) << 32, 0}
-                : new long[] {word(a, 0), word(a, 8)};
+        return network instanceof Inet4Address ? new long[] {ipv4(a) << 32, 0} : new long[] {word(a, 0), word(a, 8)};
+    }
+
+    /** An IPv4 address's four octets as an unsigned 32-bit number. */
+    private static long ipv4(byte[] a) {
+        return Integer.toUnsignedLong(((a[0] & 0xff) << 24) | ((a[1] & 0xff) << 16) | ((a[2] & 0xff) << 8) | (a[3] & 0xff));
     }
 
     private static long word(byte[] a, int from) {

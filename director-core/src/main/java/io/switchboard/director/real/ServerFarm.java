@@ -2,6 +2,7 @@ package io.switchboard.director.real;
 
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.predictor.Predictor;
 import io.switchboard.director.predictor.PrefixTable;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ public final class ServerFarm {
             realsById.put(real.id(), real);
         }
         this.reals = Collections.unmodifiableList(list);
-        Map<io.switchboard.director.config.Subnet, RealServer> routes = new LinkedHashMap<>();
+        Map<Subnet, RealServer> routes = new LinkedHashMap<>();
         config.routeMap().forEach((prefix, real) -> routes.put(prefix, realsById.get(real.toString())));
         this.routeMap = PrefixTable.of(routes);
         rebuildPredictor();
