@@ -64,6 +64,19 @@ show() { # NAME "answered_per_s p50_ms p99_ms sent answered lost"
   printf '  %-42s answered/s=%s sent=%s answered=%s lost=%s p50_ms=%s p99_ms=%s\n' "$1:" \
     "${v[0]}" "${v[3]}" "${v[4]}" "${v[5]}" "${v[1]}" "${v[2]}"
 }
+# CPU time (user + system, clock ticks) the processes PIDS... and their child processes (nginx's
+# workers) have used so far, threads included.
+ticks() {
+  local t=0 pid child
+  for pid in "$@"; do
+    for child in "$pid" $(pgrep -P "$pid" || true); do
+      t=$((t + $(awk '{ print $14 + $15 }' "/proc/$child/stat" 2>/dev/null || echo 0)))
+    done
+  done
+  echo "$t"
+}
+# Microseconds of CPU per answered request: TICKS ANSWERED.
+cpu_us() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
 ratio() { # LABEL A B
   awk -v a="$2" -v b="$3" -v label="$1" 'BEGIN { printf "%s = %.2f\n", label, (b > 0 ? a / b : 0) }'
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # GTP director benchmark, one run (README "GTP benchmark"), everything on loopback in one run so that
 # the figures compare. Every path is driven by the project's load tool, `switchboard replay`, from the
-# template create-session.pcap with --vary imsi:IMSIS. The template is frame 1 of the crafted capture
-# (made with struct and scapy by switchboard-app/src/test/resources/pcaps/crafted/
-# make_gtpv2_resource_cause.py): `editcap -r .../gtpv2-resource-cause.pcap create-session.pcap 1`, one
-# GTPv2 Create Session Request (IMSI 001010000000001, APN internet, RAT E-UTRAN, S11 MME F-TEID);
-# `tshark -r create-session.pcap -T fields -e gtpv2.message_type -e e212.imsi` prints "32 001010000000001".
+# template create-session.pcap with --vary imsi:IMSIS. The template is one GTPv2 Create Session
+# Request as an MME sends it on S11 for an initial attach (IMSI 001010000000001, APN internet, RAT
+# E-UTRAN, S11 MME F-TEID, a Bearer Context with EBI 5, ...), written by make_create_session.py here
+# (struct and scapy); `tshark -r create-session.pcap -T fields -e gtpv2.message_type -e e212.imsi
+# -e gtpv2.ebi` prints "32 001010000000001 5". Each subscriber creates its default bearer again and
+# again, and each create replaces the subscriber's session (TS 29.274 §7.2.1), so the director holds
+# IMSIS sessions however long the run.
 #   0. the generator's own ceiling: closed loop against a trivial UDP echo (io.switchboard.bench.UdpEcho,
 #      two SO_REUSEPORT sockets);
 #   1. closed loop (SOCKETS sockets, WINDOW requests in flight in all): directly to two responders
@@ -18,7 +20,8 @@
 #   2. open loop at a fixed RATE (default 50,000/s): latency percentiles, counted from each request's
 #      intended send time, against the echo (the generator's own latency), direct, through Switchboard
 #      and through nginx.
-# Then the ratios: director/direct, director/nginx, ceiling/director.
+# Then the ratios: director/direct, director/nginx, ceiling/director, and the CPU per request of each
+# middle box (and of the responders, direct).
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons).
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
@@ -68,14 +71,18 @@ virtual-servers:
 YAML
   java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
+  director_pid=$!
   wait_udp $2 $port
 }
 director "$app_jar" $net.10 switchboard
-# name|target (a comma-separated pair: one replay process per target, half the sockets each)
-targets=("direct to the responders|$net.2:$port,$net.3:$port" "through Switchboard gtp-inspect|$net.10:$port")
+# name|target|pids: the target is one HOST:PORT or a comma-separated pair (one replay process per
+# target, half the sockets each); the pids are the processes whose CPU time the path costs (the
+# responders for "direct", the middle box otherwise).
+targets=("direct to the responders|$net.2:$port,$net.3:$port|${pids[1]} ${pids[2]}"
+         "through Switchboard gtp-inspect|$net.10:$port|$director_pid")
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
-  targets+=("through the baseline director|$net.12:$port")
+  targets+=("through the baseline director|$net.12:$port|$director_pid")
 fi
 
 nginx_bin=$(command -v nginx || true)
@@ -115,9 +122,11 @@ stream {
 NGINX
   "$nginx_bin" -c "$work/nginx.conf" -p "$work" > "$work/nginx.log" 2>&1 &
   pids+=($!)
+  nginx_pid=$!
   wait_udp $net.11 $port
   wait_udp $net.13 $port
-  targets+=("through nginx (hash \$remote_addr)|$net.11:$port" "through nginx (round robin)|$net.13:$port")
+  targets+=("through nginx (hash \$remote_addr)|$net.11:$port|$nginx_pid"
+            "through nginx (round robin)|$net.13:$port|$nginx_pid")
 else
   echo "nginx with the stream module is not installed: its rows are skipped" >&2
 fi
@@ -125,37 +134,49 @@ fi
 echo "GTP benchmark: $seconds s per run, $imsis IMSIs, replay with $sockets sockets, $window in flight" \
   "(closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 path $net.9:$port "$warmup" closed > /dev/null
+name() { echo "${1%%|*}"; }
+target() { local rest=${1#*|}; echo "${rest%%|*}"; }
+target_pids() { echo "${1##*|}"; }
 for t in "${targets[@]}"; do
-  path "${t#*|}" "$warmup" closed > /dev/null
+  path "$(target "$t")" "$warmup" closed > /dev/null
 done
-declare -A rates
+declare -A rates cpu
 echo "closed loop:"
 ceiling=$(path $net.9:$port "$seconds" closed)
 show "generator ceiling (UDP echo)" "$ceiling"
 for t in "${targets[@]}"; do
-  result=$(path "${t#*|}" "$seconds" closed)
-  rates["${t%%|*}"]=${result%% *}
-  show "${t%%|*}" "$result"
+  t0=$(ticks $(target_pids "$t"))
+  result=$(path "$(target "$t")" "$seconds" closed)
+  t1=$(ticks $(target_pids "$t"))
+  rates["$(name "$t")"]=${result%% *}
+  cpu["$(name "$t")"]=$(cpu_us $((t1 - t0)) "$(cut -d' ' -f5 <<< "$result")")
+  show "$(name "$t")" "$result"
 done
 declare -A p99s
 echo "open loop at $rate requests/s (latency from the intended send time; an answer after 1 s is lost):"
 echo_open=$(path $net.9:$port "$seconds" open)
 show "generator alone (UDP echo)" "$echo_open"
 for t in "${targets[@]}"; do
-  result=$(path "${t#*|}" "$seconds" open)
-  p99s["${t%%|*}"]=$(cut -d' ' -f3 <<< "$result")
-  show "${t%%|*}" "$result"
+  result=$(path "$(target "$t")" "$seconds" open)
+  p99s["$(name "$t")"]=$(cut -d' ' -f3 <<< "$result")
+  show "$(name "$t")" "$result"
 done
 direct=${rates["direct to the responders"]}
 sb=${rates["through Switchboard gtp-inspect"]}
 ratio "director/direct" "$sb" "$direct"
 for t in "${targets[@]}"; do
-  case "${t%%|*}" in
-    through\ nginx\ \(hash*) ratio "director/nginx (hash \$remote_addr, the issue's target)" "$sb" "${rates["${t%%|*}"]}" ;;
-    through\ nginx*) ratio "director/nginx (round robin)" "$sb" "${rates["${t%%|*}"]}" ;;
-    through\ the\ baseline*) ratio "baseline/direct" "${rates["${t%%|*}"]}" "$direct"
-                             ratio "director/baseline" "$sb" "${rates["${t%%|*}"]}" ;;
+  n=$(name "$t")
+  case "$n" in
+    through\ nginx\ \(hash*) ratio "director/nginx (hash \$remote_addr, the issue's target)" "$sb" "${rates[$n]}" ;;
+    through\ nginx*) ratio "director/nginx (round robin)" "$sb" "${rates[$n]}" ;;
+    through\ the\ baseline*) ratio "baseline/direct" "${rates[$n]}" "$direct"
+                             ratio "director/baseline" "$sb" "${rates[$n]}" ;;
   esac
+done
+# CPU per answered request (closed loop): on a shared machine a steadier comparison than the rates,
+# which depend on who else gets the CPU; "direct" is the two responders together.
+for t in "${targets[@]}"; do
+  printf '  CPU per request, %-40s %s us\n' "$(name "$t"):" "${cpu[$(name "$t")]}"
 done
 ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
 ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"

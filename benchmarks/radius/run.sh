@@ -155,8 +155,6 @@ if [ -n "${BASELINE_JAR:-}" ]; then warm+=("$baseline_path"); fi
 for p in "${warm[@]}"; do
   path ${p%% *} "$warmup" closed ${p#* } > /dev/null
 done
-# CPU time (user + system, clock ticks) a process has used so far, threads included.
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 responders_ticks() { echo $(( $(ticks "${pids[1]}") + $(ticks "${pids[2]}") )); }
 ceiling=$(path ${echo_path%% *} "$seconds" closed ${echo_path#* })
 show "generator ceiling (UDP echo)" "$ceiling"

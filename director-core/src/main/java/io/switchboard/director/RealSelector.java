@@ -136,7 +136,7 @@ public final class RealSelector {
         if (chosen == null || sticky == null) {
             return chosen == null ? null : new Selection(chosen, reason);
         }
-        StickyBinding mine = new StickyBinding(chosen.farm(), chosen.id());
+        StickyBinding mine = chosen.binding();
         StickyBinding holding = stale != null
                 ? sticky.rebind(key, stale, mine, nowNanos)
                 : sticky.bindIfAbsent(key, mine, nowNanos);

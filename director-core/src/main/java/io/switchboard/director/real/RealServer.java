@@ -2,6 +2,7 @@ package io.switchboard.director.real;
 
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.sticky.StickyBinding;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +21,11 @@ public final class RealServer {
 
     private final String farm;
     private final String id;
+    /**
+     * The binding that names this real, one object for every key stuck to it: a sticky table of a
+     * million keys then points at a few bindings that stay in the CPU cache, not a million copies.
+     */
+    private final StickyBinding binding;
     private final int slot;
     private final InetSocketAddress address;
     private final int staticWeight;
@@ -57,6 +63,7 @@ public final class RealServer {
         this.farm = farm;
         this.address = config.endpoint().socketAddress();
         this.id = config.endpoint().toString();
+        this.binding = new StickyBinding(farm, id);
         this.slot = slot;
         this.staticWeight = config.weight();
         this.secret = config.secret();
@@ -74,6 +81,11 @@ public final class RealServer {
     /** {@code address:port}, unique within its farm. */
     public String id() {
         return id;
+    }
+
+    /** The sticky binding to this real (equal to any other binding with its farm and id). */
+    public StickyBinding binding() {
+        return binding;
     }
 
     public int slot() {

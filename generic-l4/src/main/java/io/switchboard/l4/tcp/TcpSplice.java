@@ -175,7 +175,7 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         }
         long now = ticker.nanos();
         if (table.lookup(key, now) == null) {
-            table.bindIfAbsent(key, new StickyBinding(real.farm(), real.id()), now);
+            table.bindIfAbsent(key, real.binding(), now);
         }
     }
 

@@ -50,6 +50,8 @@ final class GtpEndpointRewriter {
     private final InetAddress vip;
     private final Inet4Address ipv4;
     private final Inet6Address ipv6;
+    private final byte[] ipv4Bytes;
+    private final byte[] ipv6Bytes;
     private final LongAdder skipped = new LongAdder();
     /**
      * One address object per peer endpoint: every session keeps its requester's, and a node holds
@@ -71,6 +73,8 @@ final class GtpEndpointRewriter {
         }
         this.ipv4 = v4;
         this.ipv6 = v6;
+        this.ipv4Bytes = v4 == null ? null : v4.getAddress();
+        this.ipv6Bytes = v6 == null ? null : v6.getAddress();
     }
 
     /** Addresses left unchanged for want of a director address of their family. */
@@ -89,12 +93,12 @@ final class GtpEndpointRewriter {
     Endpoint rewrite(GtpMessageView view, long teid) throws DecodeException {
         int version = view.version();
         if (version == 2) {
-            GtpControlEndpoint own = view.senderControlPlane();
-            if (own == null) {
+            int ie = view.senderFteid();
+            if (ie < 0) {
                 return null;
             }
             ByteBuf buf = view.v2().buffer();
-            int ie = GtpV2Ies.indexOf(buf, view.v2().bodyOffset(), view.v2().endOffset(), GtpV2IeType.F_TEID.value(), 0);
+            GtpControlEndpoint own = GtpMessageView.fteidEndpoint(buf, ie);
             GtpV2Ies.setFteidTeid(buf, ie, teid);
             if (own.ipv4() != null && (ipv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, ipv4))) {
                 skipped.increment();
@@ -153,8 +157,19 @@ final class GtpEndpointRewriter {
      */
     boolean namesDirector(GtpMessageView view) throws DecodeException {
         if (view.version() == 2) {
-            GtpControlEndpoint own = view.senderControlPlane();
-            return own != null && isDirector(own.address());
+            // Compared in the buffer: asked of every create while any is pending, so no endpoint is built.
+            int ie = view.senderFteid();
+            if (ie < 0) {
+                return false;
+            }
+            ByteBuf buf = view.v2().buffer();
+            int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
+            int flags = buf.getUnsignedByte(value);
+            boolean hasV4 = (flags & 0x80) != 0; // TS 29.274 §8.22 F-TEID flags V4, V6
+            boolean hasV6 = (flags & 0x40) != 0;
+            // The endpoint's address is its IPv4 one when it has both (GtpControlEndpoint.address).
+            return hasV4 ? ipv4 != null && sameBytes(buf, value + 5, ipv4Bytes)
+                    : hasV6 && ipv6 != null && sameBytes(buf, value + 5, ipv6Bytes);
         }
         int gsn = gsnAddress(view);
         if (gsn < 0) {
@@ -162,6 +177,15 @@ final class GtpEndpointRewriter {
         }
         ByteBuf buf = view.version() == 0 ? view.v0().buffer() : view.v1().buffer();
         return isDirector(GtpBytes.address(GtpBytes.copy(buf, gsn + 3, buf.getUnsignedShort(gsn + 1))));
+    }
+
+    private static boolean sameBytes(ByteBuf buf, int offset, byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (buf.getByte(offset + i) != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The offset of the first GSN Address of a v0/v1 message, or -1. */

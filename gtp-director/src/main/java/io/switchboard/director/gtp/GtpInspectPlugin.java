@@ -101,8 +101,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private record RequestContext(boolean create, GtpSession session, boolean delete, String imsi, String binding,
             long createKey,
-            long realFacingTeid, Endpoint requester) {
+            long realFacingTeid, Endpoint requester, int bearer) {
     }
+
 
     private record PendingCreate(Endpoint requester, long sinceNanos) {
     }
@@ -142,10 +143,12 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private final Map<Long, PendingCreate> pendingCreates = new ConcurrentHashMap<>();
     /** The same for GTPv0 creates, by TID. */
     private final Map<Long, PendingCreate> pendingV0Creates = new ConcurrentHashMap<>();
-    /** Open sessions per IMSI, to end its sticky binding with its last session. */
-    private final Map<String, Integer> sessionsPerImsi = new ConcurrentHashMap<>();
+    /** Open sessions per IMSI (its binding ends with the last) and the session of each of its bearers. */
+    private final GtpSubscribers subscribers = new GtpSubscribers();
     private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
     private final AtomicInteger nextTeid = new AtomicInteger(1);
+    /** Set once {@link #nextTeid} has gone round: from then on a pair may still be in use. */
+    private volatile boolean teidsWrapped;
     private final AtomicLong nextSweepNanos = new AtomicLong(Long.MIN_VALUE);
     /**
      * How often idle sessions are looked for: every second, or every {@code session-idle / 64} when
@@ -161,6 +164,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private volatile Tags tags = Tags.empty();
     private volatile Counter expiredSessions;
     private volatile Counter purgedSessions;
+    private volatile Counter replacedSessions;
     private volatile Counter relayedRequests;
     private volatile Counter relayedRetransmissions;
     private volatile Counter relayedExpired;
@@ -228,6 +232,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         this.messages = new GtpMessageCounters(registry, tags);
         this.expiredSessions = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
         this.purgedSessions = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
+        this.replacedSessions = counter("switchboard.gtp.sessions.replaced",
+                "Sessions ended because a create for the same subscriber and bearer was accepted");
         this.relayedRequests = counter("switchboard.gtp.relayed.requests", "Real-initiated requests relayed to the requester");
         this.relayedRetransmissions = counter("switchboard.gtp.relayed.retransmitted",
                 "Retransmissions of a real-initiated request, relayed under the same director sequence");
@@ -329,7 +335,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             return routeByApn(view);
         }
         GtpSession session = session(view);
-        return new StickyBinding(session.real().farm(), session.real().id());
+        return session.real().binding();
     }
 
     private static boolean isPrimaryCreate(GtpMessageView view) {
@@ -384,7 +390,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
             String imsi = view.imsi();
             return new RequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
-                    realFacing, requester);
+                    realFacing, requester, GtpBearer.of(view));
         }
         GtpSession session = session(view);
         touch(session, now());
@@ -407,7 +413,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                     session.directorTeid(), now()));
         }
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
-        return new RequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0, moved);
+        return new RequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0, moved,
+                GtpBearer.NONE);
     }
 
     private static boolean isCommand(int type) {
@@ -425,6 +432,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private GtpForwardedCommands.Outstanding answeredCommand(InetSocketAddress real, int sequence, GtpSession session) {
         return commands.answered(real.getAddress(), sequence, session.directorTeid());
+    }
+
+    /** Subscribers with an open session, for tests. */
+    int subscribers() {
+        return subscribers.size();
     }
 
     /** Commands forwarded and not answered yet, for tests. */
@@ -531,40 +543,57 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         long now = clusterMillis(now());
         Endpoint requester = request.requester();
         GtpSession session;
+        GtpSession replacedV0 = null;
         if (view.version() == 0) {
             long tid = view.v0().tid();
             session = new GtpSession(0, real, request.imsi(), request.binding(), tid, 0, 0, 0,
                     requester == null ? null : requester.address(), now);
             rewriter.rewrite(view, 0);
-            GtpSession previous = v0Sessions.get(tid);
+            replacedV0 = v0Sessions.get(tid); // the same TID created again: the requester lost the old context
             v0Sessions.put(tid, session);
-            if (previous != null) {
-                closed(previous); // the same TID created again: the requester lost the old context
-            }
         } else {
-            GtpControlEndpoint endpoint = view.senderControlPlane();
-            if (endpoint == null) {
+            if (view.version() == 2 ? view.senderFteid() < 0 : view.senderControlPlane() == null) {
                 return; // no TEID-C in the answer: nothing to learn
             }
             // The director TEID is the odd one of the pair whose even one the real knows the requester by.
             long teid = (request.realFacingTeid() != 0 ? request.realFacingTeid() : allocateTeidPair()) | 1;
+            // The real's own endpoint, read as the director's replaces it (the one pass over the IEs).
+            Endpoint endpoint = rewriter.rewrite(view, teid);
             // The real knows the director as the requester only when the create named a TEID-C to replace.
             boolean relayable = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED && request.realFacingTeid() != 0;
             session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
                     relayable ? request.realFacingTeid() : 0, endpoint.teid(),
-                    relayable ? requester.teid() : 0, relayable ? requester.address() : null, now);
+                    relayable ? requester.teid() : 0, relayable ? requester.address() : null, now, request.bearer());
             sessions.put(teid, session);
-            rewriter.rewrite(view, teid);
         }
-        opened(session);
+        long replaced = opened(session);
+        // Counted before the old one ends, so that the IMSI's binding stays: it has a session all along.
+        if (replacedV0 != null) {
+            closed(replacedV0);
+        } else if (replaced != GtpSubscribers.NONE) {
+            replace(session, replaced);
+        }
     }
 
-    private void opened(GtpSession session) {
+    /**
+     * A create for a bearer that has a session already (TS 29.274 §7.2.1, TS 29.060 §7.3.1; see
+     * {@link GtpBearer}): the real deleted the old context when it accepted the new one, and the
+     * requester no longer uses it, so the old session ends here too. Looked up in this node's index of
+     * the sessions it learnt or (in a cluster) read at the last recount: a replacement that reaches
+     * another node before the original's session reached this one ends with its idle time instead.
+     */
+    private void replace(GtpSession session, long previous) {
+        GtpSession old = sessions.get(previous);
+        if (old != null && GtpSubscribers.sameBearer(session, old) && end(old)) {
+            replacedSessions.increment();
+        }
+    }
+
+    /** Counts the session; returns the director TEID of the session of its bearer it replaces, or NONE. */
+    private long opened(GtpSession session) {
         session.real().sessionOpened();
         open(session.real()).incrementAndGet();
-        if (session.binding() != null) {
-            sessionsPerImsi.merge(session.binding(), 1, Integer::sum);
-        }
+        return subscribers.opened(session);
     }
 
     /**
@@ -739,17 +768,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private void closed(GtpSession session) {
         session.real().sessionClosed();
         open(session.real()).decrementAndGet();
-        if (session.binding() != null) {
-            ended(session.binding());
-        }
-    }
-
-    /** The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise). */
-    private void ended(String binding) {
-        Integer left = sessionsPerImsi.computeIfPresent(binding, (k, n) -> n > 1 ? n - 1 : null);
+        // The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise).
         StickyTable table = sticky;
-        if (left == null && options.unstickOnDelete() && table != null) {
-            table.remove(imsiKey(binding));
+        if (subscribers.closed(session) && options.unstickOnDelete() && table != null) {
+            table.remove(imsiKey(session.binding()));
         }
     }
 
@@ -832,12 +854,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     private void recount() {
         Map<RealServer, Integer> perReal = new HashMap<>();
-        Map<String, Integer> perImsi = new HashMap<>();
-        for (GtpSession session : all()) {
+        List<GtpSession> all = all();
+        for (GtpSession session : all) {
             perReal.merge(session.real(), 1, Integer::sum);
-            if (session.binding() != null) {
-                perImsi.merge(session.binding(), 1, Integer::sum);
-            }
         }
         openPerReal.forEach((real, count) -> {
             int delta = perReal.getOrDefault(real, 0) - count.get();
@@ -849,8 +868,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 real.sessionClosed();
             }
         });
-        sessionsPerImsi.keySet().retainAll(perImsi.keySet());
-        sessionsPerImsi.putAll(perImsi);
+        subscribers.recount(all);
     }
 
     /**
@@ -862,8 +880,15 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private long allocateTeidPair() {
         NodeSlot node = slot;
         while (true) {
-            long teid = node.compose((long) nextTeid.getAndIncrement() << 1, 32);
-            if (teid != 0 && sessions.get(teid | 1) == null && !pendingCreates.containsKey(teid)) {
+            int next = nextTeid.getAndIncrement();
+            if (next <= 0) {
+                teidsWrapped = true;
+            }
+            long teid = node.compose((long) next << 1, 32);
+            // Alone and before the counter first wraps, every pair is new: no lookup in a table of
+            // millions for each create.
+            if (teid != 0 && (!teidsWrapped && !sessions.sharedWithOtherNodes()
+                    || sessions.get(teid | 1) == null && !pendingCreates.containsKey(teid))) {
                 return teid;
             }
         }

@@ -135,7 +135,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
             throw new DecodeException(DropReason.NO_REAL_AVAILABLE, "no real of farm " + farm
                     + " (APN map) may take the create");
         }
-        return new StickyBinding(selection.real().farm(), selection.real().id());
+        return selection.real().binding();
     }
 
     /** The farm other than the virtual server's that an APN map sends this create to, or null. */

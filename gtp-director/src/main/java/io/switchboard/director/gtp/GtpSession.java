@@ -28,22 +28,31 @@ import java.net.InetSocketAddress;
  *                        address), or null
  * @param refreshedMillis the cluster clock (epoch milliseconds) when a node last wrote the session
  *                        because it saw a message of it: the base of the cluster-wide idle expiry
+ * @param bearer          the bearer its create named, {@link GtpBearer#of}: with the binding and the
+ *                        version, what a later create for the same bearer replaces; 0 when unknown
  */
 record GtpSession(int version, RealServer real, String imsi, String binding, long directorTeid, long realFacingTeid,
-        long realTeid, long requesterTeid, InetSocketAddress requester, long refreshedMillis) {
+        long realTeid, long requesterTeid, InetSocketAddress requester, long refreshedMillis, int bearer) {
+
+    /** A session whose create named no bearer the director could read. */
+    GtpSession(int version, RealServer real, String imsi, String binding, long directorTeid, long realFacingTeid,
+            long realTeid, long requesterTeid, InetSocketAddress requester, long refreshedMillis) {
+        this(version, real, imsi, binding, directorTeid, realFacingTeid, realTeid, requesterTeid, requester,
+                refreshedMillis, 0);
+    }
 
     GtpSession withRealTeid(long teid) {
         return new GtpSession(version, real, imsi, binding, directorTeid, realFacingTeid, teid, requesterTeid, requester,
-                refreshedMillis);
+                refreshedMillis, bearer);
     }
 
     GtpSession withRequester(long teid, InetSocketAddress address) {
         return new GtpSession(version, real, imsi, binding, directorTeid, realFacingTeid, realTeid, teid, address,
-                refreshedMillis);
+                refreshedMillis, bearer);
     }
 
     GtpSession refreshed(long millis) {
         return new GtpSession(version, real, imsi, binding, directorTeid, realFacingTeid, realTeid, requesterTeid,
-                requester, millis);
+                requester, millis, bearer);
     }
 }

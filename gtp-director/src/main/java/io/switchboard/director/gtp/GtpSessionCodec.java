@@ -31,7 +31,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class GtpSessionCodec implements Codec<GtpSession> {
 
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2; // 2: the bearer after the refresh time
     private static final int NO_IMSI = 255;
 
     /** Director TEIDs: 4 bytes, big-endian. */
@@ -80,7 +80,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
         byte[] imsi = s.imsi() == null ? null : s.imsi().getBytes(StandardCharsets.US_ASCII);
         boolean bindingIsImsi = s.binding() != null && s.binding().equals(s.imsi());
         byte[] binding = s.binding() == null || bindingIsImsi ? null : utf8(s.binding());
-        ByteBuffer out = ByteBuffer.allocate(2 + 8 + 12 + 8 + 2 + farm.length + real.length + 1 + address.length + 2
+        ByteBuffer out = ByteBuffer.allocate(2 + 8 + 12 + 8 + 2 + 2 + farm.length + real.length + 1 + address.length + 2
                 + 1 + (imsi == null ? 0 : imsi.length) + 2 + (binding == null ? 0 : binding.length));
         out.put((byte) FORMAT).put((byte) s.version());
         if (s.version() == 0) {
@@ -89,7 +89,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
             out.putInt((int) s.directorTeid()).putInt((int) s.realFacingTeid()).putInt((int) s.realTeid())
                     .putInt((int) s.requesterTeid());
         }
-        out.putLong(s.refreshedMillis());
+        out.putLong(s.refreshedMillis()).putShort((short) s.bearer());
         out.put((byte) farm.length).put(farm).put((byte) real.length).put(real);
         out.put((byte) address.length).put(address);
         if (address.length > 0) {
@@ -138,6 +138,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
                 requesterTeid = in.getInt() & 0xFFFF_FFFFL;
             }
             long refreshed = in.getLong();
+            int bearer = in.getShort() & 0xFFFF;
             String farm = text(in);
             String id = text(in);
             RealServer real = farms.real(farm, id);
@@ -166,7 +167,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
                 default -> throw new IllegalArgumentException("binding kind " + bindingKind);
             };
             return new GtpSession(version, real, imsi, binding, director, realFacing, realTeid, requesterTeid, requester,
-                    refreshed);
+                    refreshed, bearer);
         } catch (BufferUnderflowException | UnknownHostException e) {
             throw new IllegalArgumentException("truncated or bad session: " + e, e);
         }

@@ -82,12 +82,21 @@ class GtpInspectPluginTest {
 
     /** A v1 create through the plug-in as the engine drives it; returns the real-facing TEID. */
     private long create(String imsi, int directorSequence) throws Exception {
-        byte[] request = GtpMessages.v1CreateRequest(imsi, 0x0100, 5, SGSN.getAddress().getAddress());
+        return create(imsi, directorSequence, 5);
+    }
+
+    private long create(String imsi, int directorSequence, int nsapi) throws Exception {
+        return create(GtpMessages.v1CreateRequest(imsi, 0x0100, nsapi, SGSN.getAddress().getAddress()), directorSequence);
+    }
+
+    private long create(byte[] request, int directorSequence) throws Exception {
         ByteBuf buf = Unpooled.wrappedBuffer(request);
         try {
             Object context = plugin.prepareRequest(buf, directorSequence, real);
             long realFacing = new GtpMessageView().wrap(buf).senderControlPlane().teid();
-            byte[] answer = GtpMessages.v1CreateResponse(directorSequence, 128, realFacing, 0x7777, new byte[] {10, 9, 8, 7});
+            byte[] answer = new GtpMessageView().wrap(buf).version() == 2
+                    ? GtpMessages.v2CreateResponse(directorSequence, 16, realFacing, 0x7777, new byte[] {10, 9, 8, 7})
+                    : GtpMessages.v1CreateResponse(directorSequence, 128, realFacing, 0x7777, new byte[] {10, 9, 8, 7});
             with(answer, b -> plugin.inspectResponse(b, real, context));
             return realFacing;
         } finally {
@@ -171,6 +180,44 @@ class GtpInspectPluginTest {
         byte[] late = GtpMessages.v1(19, 0x1234, sequence, new byte[] {1, (byte) 128});
         InetSocketAddress to = with(late, b -> plugin.relayTarget(b, SGSN));
         assertThat(to).isNull();
+    }
+
+    @Test
+    void aCreateForTheSameImsiAndNsapiReplacesTheSessionAndOneForAnotherNsapiDoesNot() throws Exception {
+        long first = create("262420000006005", 11, 5);
+        long again = create("262420000006005", 12, 5); // TS 29.060 §7.3.1: the same IMSI and NSAPI again
+        assertThat(again).isNotEqualTo(first);
+        assertThat(plugin.sessionTable()).containsOnlyKeys(again | 1);
+        assertThat(plugin.openSessions(real)).isEqualTo(1);
+        assertThat(real.connections()).isEqualTo(1);
+        assertThat(counter("switchboard.gtp.sessions.replaced")).isEqualTo(1);
+        long other = create("262420000006005", 13, 6); // a second PDP context: another NSAPI
+        long otherImsi = create("262420000006006", 14, 5);
+        assertThat(plugin.sessionTable()).containsOnlyKeys(again | 1, other | 1, otherImsi | 1);
+        assertThat(plugin.openSessions(real)).isEqualTo(3);
+        assertThat(counter("switchboard.gtp.sessions.replaced")).isEqualTo(1);
+        // The replaced session's entry went with it: when the others idle out, nothing is left.
+        advance(IDLE.plus(IDLE.dividedBy(8)).plusSeconds(1));
+        plugin.housekeep(clock.get());
+        assertThat(plugin.sessionTable()).isEmpty();
+        assertThat(plugin.openSessions(real)).isZero();
+        assertThat(plugin.subscribers()).isZero();
+    }
+
+    @Test
+    void aCreateSessionRequestForTheSameImsiEbiAndInterfaceReplacesTheSession() throws Exception {
+        byte[] ebi5 = GtpMessages.v2CreateRequest("262420000006007", 0x0200, 0x3001, new byte[] {127, 0, 1, 20}, null,
+                "internet", 5);
+        long first = create(ebi5, 21);
+        long again = create(ebi5.clone(), 22); // TS 29.274 §7.2.1: [IMSI, EBI, interface type] collide
+        long ebi6 = create(GtpMessages.v2CreateRequest("262420000006007", 0x0201, 0x3002, new byte[] {127, 0, 1, 20},
+                null, "internet", 6), 23);
+        // Without a Bearer Context the bearer is unknown: nothing is replaced.
+        long bare = create(GtpMessages.v2CreateRequest("262420000006008", 0x0202), 24);
+        long bareAgain = create(GtpMessages.v2CreateRequest("262420000006008", 0x0203), 25);
+        assertThat(first).isNotEqualTo(again);
+        assertThat(plugin.sessionTable()).containsOnlyKeys(again | 1, ebi6 | 1, bare | 1, bareAgain | 1);
+        assertThat(counter("switchboard.gtp.sessions.replaced")).isEqualTo(1);
     }
 
     @Test

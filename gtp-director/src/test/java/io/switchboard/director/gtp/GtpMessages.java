@@ -83,6 +83,14 @@ final class GtpMessages {
 
     /** A Create Session Request for {@code apn} (TS 29.274 §8.6: labels as in DNS). */
     static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6, String apn) {
+        return v2CreateRequest(imsi, sequence, mmeTeid, ipv4, ipv6, apn, -1);
+    }
+
+    /**
+     * With a Bearer Context to be created (TS 29.274 §8.28, IE 93) holding EBI {@code ebi} (§8.8, IE 73);
+     * none when {@code ebi} is negative.
+     */
+    static byte[] v2CreateRequest(String imsi, int sequence, long mmeTeid, byte[] ipv4, byte[] ipv6, String apn, int ebi) {
         ByteArrayOutputStream ies = new ByteArrayOutputStream();
         byte[] digits = GtpTbcd.encode(imsi, 8);
         ies.writeBytes(new byte[] {1, 0, 8, 0});          // IMSI, instance 0
@@ -91,6 +99,9 @@ final class GtpMessages {
         byte[] name = io.switchboard.codec.gtp.GtpApn.encode(apn);
         ies.writeBytes(new byte[] {71, 0, (byte) name.length, 0});               // APN
         ies.writeBytes(name);
+        if (ebi >= 0) {
+            ies.writeBytes(new byte[] {93, 0, 5, 0, 73, 0, 1, 0, (byte) ebi});
+        }
         return v2(32, 0L, sequence, ies.toByteArray());
     }
 

@@ -31,7 +31,7 @@ class GtpSessionCodecTest {
     private GtpSession atB(GtpSession s) {
         RealServer real = b.real(s.real().address());
         return new GtpSession(s.version(), real, s.imsi(), s.binding(), s.directorTeid(), s.realFacingTeid(),
-                s.realTeid(), s.requesterTeid(), s.requester(), s.refreshedMillis());
+                s.realTeid(), s.requesterTeid(), s.requester(), s.refreshedMillis(), s.bearer());
     }
 
     @Test
@@ -39,7 +39,7 @@ class GtpSessionCodecTest {
         RealServer real = a.real(GtpInspectNode.GGSN_2);
         for (GtpSession s : new GtpSession[] {
                 new GtpSession(2, real, "262420000008001", "262420000008001", 0xFC00_0003L, 0xFC00_0002L, 0xFFFF_FFFFL,
-                        0x8000_0001L, new InetSocketAddress("127.0.7.20", 2123), 1_764_000_000_123L),
+                        0x8000_0001L, new InetSocketAddress("127.0.7.20", 2123), 1_764_000_000_123L, 0x10A5),
                 new GtpSession(1, real, "262420000008002", "262420000008002@other", 5, 4, 7, 9,
                         new InetSocketAddress("::1", 2123), 42),
                 new GtpSession(1, real, null, null, 7, 0, 11, 0, null, 0),

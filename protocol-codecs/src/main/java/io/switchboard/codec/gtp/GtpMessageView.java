@@ -30,6 +30,10 @@ import java.net.InetAddress;
  */
 public final class GtpMessageView {
 
+    /** TS 29.274 §8.22: F-TEID flags, an IPv4 / IPv6 address follows the TEID. */
+    private static final int FTEID_V4 = 0x80;
+    private static final int FTEID_V6 = 0x40;
+
     private final GtpV0Header v0 = new GtpV0Header();
     private final GtpV1Header v1 = new GtpV1Header();
     private final GtpV2Header v2 = new GtpV2Header();
@@ -240,29 +244,47 @@ public final class GtpMessageView {
                 return address == null ? null : GtpControlEndpoint.of(buf.getUnsignedInt(teid + 1), address);
             }
             case 2: {
-                if (!v2.messageType().isKnown()) {
-                    return null;
-                }
-                ByteBuf buf = v2.buffer();
-                int ie = GtpV2Ies.indexOf(buf, v2.bodyOffset(), v2.endOffset(), GtpV2IeType.F_TEID.value(), 0);
-                if (ie < 0 || GtpV2Ies.valueLength(buf, ie) < 5) {
-                    return null;
-                }
-                int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
-                int flags = buf.getUnsignedByte(value);
-                int length = GtpV2Ies.valueLength(buf, ie);
-                boolean hasV4 = (flags & 0x80) != 0;
-                boolean hasV6 = (flags & 0x40) != 0;
-                if ((!hasV4 && !hasV6) || length < 5 + (hasV4 ? 4 : 0) + (hasV6 ? 16 : 0)) {
-                    return null;
-                }
-                Inet4Address ipv4 = hasV4 ? GtpBytes.ipv4(GtpBytes.copy(buf, value + 5, 4)) : null;
-                Inet6Address ipv6 = hasV6 ? GtpBytes.ipv6(GtpBytes.copy(buf, value + (hasV4 ? 9 : 5), 16)) : null;
-                return new GtpControlEndpoint(buf.getUnsignedInt(value + 1), ipv4, ipv6);
+                int ie = senderFteid();
+                return ie < 0 ? null : fteidEndpoint(v2.buffer(), ie);
             }
             default:
                 return null;
         }
+    }
+
+    /**
+     * GTPv2: the offset of the sender's control-plane F-TEID (the first F-TEID IE, instance 0) when it
+     * carries a TEID and an address of a flagged family (TS 29.274 §8.22), else -1 (and -1 for v0/v1).
+     * Lets a caller that reads and rewrites it find it once, without building the endpoint.
+     */
+    public int senderFteid() throws DecodeException {
+        if (version() != 2 || !v2.messageType().isKnown()) {
+            return -1;
+        }
+        ByteBuf buf = v2.buffer();
+        int ie = GtpV2Ies.indexOf(buf, v2.bodyOffset(), v2.endOffset(), GtpV2IeType.F_TEID.value(), 0);
+        if (ie < 0) {
+            return -1;
+        }
+        int length = GtpV2Ies.valueLength(buf, ie);
+        if (length < 5) {
+            return -1;
+        }
+        int flags = buf.getUnsignedByte(ie + GtpV2Ies.IE_HEADER_LENGTH);
+        boolean hasV4 = (flags & FTEID_V4) != 0;
+        boolean hasV6 = (flags & FTEID_V6) != 0;
+        return (!hasV4 && !hasV6) || length < 5 + (hasV4 ? 4 : 0) + (hasV6 ? 16 : 0) ? -1 : ie;
+    }
+
+    /** The endpoint an F-TEID at {@code ie} names ({@link #senderFteid} checked its lengths). */
+    public static GtpControlEndpoint fteidEndpoint(ByteBuf buf, int ie) {
+        int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
+        int flags = buf.getUnsignedByte(value);
+        boolean hasV4 = (flags & FTEID_V4) != 0;
+        boolean hasV6 = (flags & FTEID_V6) != 0;
+        Inet4Address ipv4 = hasV4 ? GtpBytes.ipv4(GtpBytes.copy(buf, value + 5, 4)) : null;
+        Inet6Address ipv6 = hasV6 ? GtpBytes.ipv6(GtpBytes.copy(buf, value + (hasV4 ? 9 : 5), 16)) : null;
+        return new GtpControlEndpoint(buf.getUnsignedInt(value + 1), ipv4, ipv6);
     }
 
     /** Rewrites the sequence number in place (v1 needs the S flag). */

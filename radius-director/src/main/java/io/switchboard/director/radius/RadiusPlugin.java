@@ -207,7 +207,7 @@ final class RadiusPlugin implements TransactionPlugin {
         }
         long ip = RadiusView.wrap(request).framedIpAddress();
         RealServer real = ip < 0 ? null : table.lookupIpv4(ip);
-        return real == null || !real.servesBoundClients() ? null : new StickyBinding(real.farm(), real.id());
+        return real == null || !real.servesBoundClients() ? null : real.binding();
     }
 
     /**
@@ -463,7 +463,7 @@ final class RadiusPlugin implements TransactionPlugin {
 
     private void bindFramedIp(StickyTable table, long ip, Context request) {
         StickyKey key = framedIpKey(ip);
-        StickyBinding binding = new StickyBinding(request.real.farm(), request.real.id());
+        StickyBinding binding = request.real.binding();
         long now = ticker.nanos();
         StickyBinding holding = table.bindIfAbsent(key, binding, now);
         if (!holding.equals(binding)) {
