@@ -52,6 +52,26 @@ class GtpInspectClusterTest {
     }
 
     @Test
+    void aCreateThroughNodeBReplacesTheSessionNodeALearntForTheSameBearerOnceBHasRecounted() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        ClusterMember memberA = cluster.start();
+        ClusterMember memberB = cluster.start();
+        await().atMost(WAIT).until(() -> memberA.members().size() == 2 && memberB.members().size() == 2);
+        GtpInspectNode a = new GtpInspectNode(memberA.sharedTables(), memberA.slot(), clock);
+        GtpInspectNode b = new GtpInspectNode(memberB.sharedTables(), memberB.slot(), clock);
+
+        GtpInspectNode.Created old = a.create("262420000009011", 11, a.real(GGSN_1), 0x7781);
+        await().atMost(WAIT).until(() -> b.plugin.sessionTable().containsKey(old.directorTeid()));
+        b.plugin.housekeep(clock.get()); // B's once-a-second recount: A's session is B's to replace now
+        // The same IMSI and NSAPI again, through B (TS 29.060 §7.3.1): a new activation replacing the old.
+        GtpInspectNode.Created replacement = b.create("262420000009011", 12, b.real(GGSN_1), 0x7782);
+        await().atMost(WAIT).until(() -> a.plugin.sessionTable().keySet()
+                .equals(java.util.Set.of(replacement.directorTeid())));
+        assertThat(b.plugin.sessionTable()).containsOnlyKeys(replacement.directorTeid());
+        assertThat(b.registry.get("switchboard.gtp.sessions.replaced").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     void sessionsOfNodeAAreServedByNodeBAlsoAfterNodeAIsGone() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
         ClusterMember memberA = cluster.start();
