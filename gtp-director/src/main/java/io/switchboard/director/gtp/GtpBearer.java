@@ -53,7 +53,7 @@ final class GtpBearer {
                     return NONE;
                 }
                 int fteid = view.senderFteid();
-                int interfaceType = fteid < 0 ? 0 : buf.getUnsignedByte(fteid + GtpV2Ies.IE_HEADER_LENGTH) & 0x3F;
+                int interfaceType = fteid < 0 ? 0 : buf.getUnsignedByte(fteid + GtpV2Ies.IE_HEADER_LENGTH) & GtpV2Ies.FTEID_INTERFACE_TYPE;
                 return PRESENT | interfaceType << 4 | buf.getUnsignedByte(ebi + GtpV2Ies.IE_HEADER_LENGTH) & 0x0F;
             }
             default:

@@ -165,8 +165,8 @@ final class GtpEndpointRewriter {
             ByteBuf buf = view.v2().buffer();
             int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
             int flags = buf.getUnsignedByte(value);
-            boolean hasV4 = (flags & 0x80) != 0; // TS 29.274 §8.22 F-TEID flags V4, V6
-            boolean hasV6 = (flags & 0x40) != 0;
+            boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
+            boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
             // The endpoint's address is its IPv4 one when it has both (GtpControlEndpoint.address).
             return hasV4 ? ipv4 != null && sameBytes(buf, value + 5, ipv4Bytes)
                     : hasV6 && ipv6 != null && sameBytes(buf, value + 5, ipv6Bytes);

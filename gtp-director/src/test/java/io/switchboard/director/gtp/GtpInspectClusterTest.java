@@ -36,6 +36,14 @@ class GtpInspectClusterTest {
     }
 
 
+    /** Two members that see each other. */
+    private ClusterMember[] twoMembers() {
+        ClusterMember a = cluster.start();
+        ClusterMember b = cluster.start();
+        await().atMost(WAIT).until(() -> a.members().size() == 2 && b.members().size() == 2);
+        return new ClusterMember[] {a, b};
+    }
+
     /** Node B forwards the Delete of a session: to the session's real, under the real's TEID. */
     private static void assertDeleteForwardedByB(GtpInspectNode b, GtpInspectNode.Created session, RealServer real,
             long realTeid) throws Exception {
@@ -54,11 +62,9 @@ class GtpInspectClusterTest {
     @Test
     void aCreateThroughNodeBReplacesTheSessionNodeALearntForTheSameBearerOnceBHasRecounted() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
-        ClusterMember memberA = cluster.start();
-        ClusterMember memberB = cluster.start();
-        await().atMost(WAIT).until(() -> memberA.members().size() == 2 && memberB.members().size() == 2);
-        GtpInspectNode a = new GtpInspectNode(memberA.sharedTables(), memberA.slot(), clock);
-        GtpInspectNode b = new GtpInspectNode(memberB.sharedTables(), memberB.slot(), clock);
+        ClusterMember[] members = twoMembers();
+        GtpInspectNode a = new GtpInspectNode(members[0].sharedTables(), members[0].slot(), clock);
+        GtpInspectNode b = new GtpInspectNode(members[1].sharedTables(), members[1].slot(), clock);
 
         GtpInspectNode.Created old = a.create("262420000009011", 11, a.real(GGSN_1), 0x7781);
         await().atMost(WAIT).until(() -> b.plugin.sessionTable().containsKey(old.directorTeid()));
@@ -74,9 +80,9 @@ class GtpInspectClusterTest {
     @Test
     void sessionsOfNodeAAreServedByNodeBAlsoAfterNodeAIsGone() throws Exception {
         AtomicLong clock = new AtomicLong(1_000_000_000L);
-        ClusterMember memberA = cluster.start();
-        ClusterMember memberB = cluster.start();
-        await().atMost(WAIT).until(() -> memberA.members().size() == 2 && memberB.members().size() == 2);
+        ClusterMember[] members = twoMembers();
+        ClusterMember memberA = members[0];
+        ClusterMember memberB = members[1];
         assertThat(memberA.slot().index()).isNotEqualTo(memberB.slot().index());
         GtpInspectNode a = new GtpInspectNode(memberA.sharedTables(), memberA.slot(), clock);
         GtpInspectNode b = new GtpInspectNode(memberB.sharedTables(), memberB.slot(), clock);

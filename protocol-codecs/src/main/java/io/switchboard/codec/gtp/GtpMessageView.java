@@ -30,10 +30,6 @@ import java.net.InetAddress;
  */
 public final class GtpMessageView {
 
-    /** TS 29.274 §8.22: F-TEID flags, an IPv4 / IPv6 address follows the TEID. */
-    private static final int FTEID_V4 = 0x80;
-    private static final int FTEID_V6 = 0x40;
-
     private final GtpV0Header v0 = new GtpV0Header();
     private final GtpV1Header v1 = new GtpV1Header();
     private final GtpV2Header v2 = new GtpV2Header();
@@ -271,8 +267,8 @@ public final class GtpMessageView {
             return -1;
         }
         int flags = buf.getUnsignedByte(ie + GtpV2Ies.IE_HEADER_LENGTH);
-        boolean hasV4 = (flags & FTEID_V4) != 0;
-        boolean hasV6 = (flags & FTEID_V6) != 0;
+        boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
+        boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
         return (!hasV4 && !hasV6) || length < 5 + (hasV4 ? 4 : 0) + (hasV6 ? 16 : 0) ? -1 : ie;
     }
 
@@ -280,8 +276,8 @@ public final class GtpMessageView {
     public static GtpControlEndpoint fteidEndpoint(ByteBuf buf, int ie) {
         int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
         int flags = buf.getUnsignedByte(value);
-        boolean hasV4 = (flags & FTEID_V4) != 0;
-        boolean hasV6 = (flags & FTEID_V6) != 0;
+        boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
+        boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
         Inet4Address ipv4 = hasV4 ? GtpBytes.ipv4(GtpBytes.copy(buf, value + 5, 4)) : null;
         Inet6Address ipv6 = hasV6 ? GtpBytes.ipv6(GtpBytes.copy(buf, value + (hasV4 ? 9 : 5), 16)) : null;
         return new GtpControlEndpoint(buf.getUnsignedInt(value + 1), ipv4, ipv6);

@@ -153,7 +153,8 @@ public sealed interface GtpV2Ie {
         }
 
         public void writeValue(ByteBuf out) {
-            out.writeByte((ipv4 != null ? 0x80 : 0) | (ipv6 != null ? 0x40 : 0) | interfaceType & 0x3F);
+            out.writeByte((ipv4 != null ? GtpV2Ies.FTEID_V4 : 0) | (ipv6 != null ? GtpV2Ies.FTEID_V6 : 0)
+                    | interfaceType & GtpV2Ies.FTEID_INTERFACE_TYPE);
             out.writeInt((int) teid);
             if (ipv4 != null) {
                 out.writeBytes(ipv4.getAddress());

@@ -20,6 +20,12 @@ public final class GtpV2Ies {
 
     /** Type, length (2), spare and instance. */
     public static final int IE_HEADER_LENGTH = 4;
+    /** TS 29.274 §8.22 F-TEID, first octet: an IPv4 address follows the TEID. */
+    public static final int FTEID_V4 = 0x80;
+    /** TS 29.274 §8.22: an IPv6 address follows (after the IPv4 one when both are present). */
+    public static final int FTEID_V6 = 0x40;
+    /** TS 29.274 §8.22: the interface type, the low six bits of the first octet. */
+    public static final int FTEID_INTERFACE_TYPE = 0x3F;
 
     /** Bearer contexts do not nest in any message; deeper grouping is kept raw rather than recursed into. */
     private static final int MAX_GROUP_DEPTH = 3;
@@ -155,15 +161,15 @@ public final class GtpV2Ies {
         if (v.length < 5) {
             return null;
         }
-        boolean hasV4 = (v[0] & 0x80) != 0;
-        boolean hasV6 = (v[0] & 0x40) != 0;
+        boolean hasV4 = (v[0] & FTEID_V4) != 0;
+        boolean hasV6 = (v[0] & FTEID_V6) != 0;
         if (v.length != 5 + (hasV4 ? 4 : 0) + (hasV6 ? 16 : 0) || !(hasV4 || hasV6)) {
             return null;
         }
         long teid = ((v[1] & 0xFFL) << 24) | ((v[2] & 0xFFL) << 16) | ((v[3] & 0xFFL) << 8) | (v[4] & 0xFFL);
         Inet4Address ipv4 = hasV4 ? GtpBytes.ipv4(Arrays.copyOfRange(v, 5, 9)) : null;
         int v6At = hasV4 ? 9 : 5;
-        return new GtpV2Ie.Fteid(instance, v[0] & 0x3F, teid, ipv4,
+        return new GtpV2Ie.Fteid(instance, v[0] & FTEID_INTERFACE_TYPE, teid, ipv4,
                 hasV6 ? GtpBytes.ipv6(Arrays.copyOfRange(v, v6At, v6At + 16)) : null);
     }
 
@@ -209,7 +215,7 @@ public final class GtpV2Ies {
      */
     public static boolean setFteidIpv4(ByteBuf buf, int ieOffset, Inet4Address address) {
         if (buf.getUnsignedByte(ieOffset) != GtpV2IeType.F_TEID.value() || valueLength(buf, ieOffset) < 9
-                || (buf.getUnsignedByte(ieOffset + IE_HEADER_LENGTH) & 0x80) == 0) {
+                || (buf.getUnsignedByte(ieOffset + IE_HEADER_LENGTH) & FTEID_V4) == 0) {
             return false;
         }
         buf.setBytes(ieOffset + IE_HEADER_LENGTH + 5, address.getAddress());
@@ -226,8 +232,8 @@ public final class GtpV2Ies {
             return false;
         }
         int flags = buf.getUnsignedByte(ieOffset + IE_HEADER_LENGTH);
-        int at = 5 + ((flags & 0x80) != 0 ? 4 : 0);
-        if ((flags & 0x40) == 0 || valueLength(buf, ieOffset) < at + 16) {
+        int at = 5 + ((flags & FTEID_V4) != 0 ? 4 : 0);
+        if ((flags & FTEID_V6) == 0 || valueLength(buf, ieOffset) < at + 16) {
             return false;
         }
         buf.setBytes(ieOffset + IE_HEADER_LENGTH + at, address.getAddress());
