@@ -8,7 +8,6 @@ import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0Codec;
 import io.switchboard.codec.gtp.v1.GtpV1IeType;
 import io.switchboard.codec.gtp.v1.GtpV1Ies;
-import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -152,25 +151,36 @@ final class GtpEndpointRewriter {
     }
 
     /**
-     * Whether the message names the director as its sender already (a create the engine resends to
-     * another real after a refusal): v0/v1 by the first GSN Address, v2 by the sender F-TEID.
+     * The TEID-C a v1/v2 create names for its sender when that sender is the director already (a
+     * create the engine resends to another real after a refusal), else {@link #UNCHANGED}: v1 by the
+     * first GSN Address with the TEID Control Plane, v2 by the sender F-TEID. Asked of every create
+     * while any create is pending, so v2 is read in the buffer, in one pass, without building an endpoint.
+     */
+    long directorTeidNamed(GtpMessageView view) throws DecodeException {
+        if (view.version() != 2) {
+            GtpControlEndpoint own = view.senderControlPlane();
+            return own != null && isDirector(own.address()) ? own.teid() : UNCHANGED;
+        }
+        int ie = view.senderFteid();
+        if (ie < 0) {
+            return UNCHANGED;
+        }
+        ByteBuf buf = view.v2().buffer();
+        int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
+        int flags = buf.getUnsignedByte(value);
+        boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
+        boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
+        // The endpoint's address is its IPv4 one when it has both (GtpControlEndpoint.address).
+        boolean director = hasV4 ? ipv4 != null && sameBytes(buf, value + 5, ipv4Bytes)
+                : hasV6 && ipv6 != null && sameBytes(buf, value + 5, ipv6Bytes);
+        return director ? buf.getUnsignedInt(value + 1) : UNCHANGED;
+    }
+
+    /**
+     * Whether a GTPv0 message names the director as its sender already (a create the engine resends
+     * to another real after a refusal), by its first GSN Address.
      */
     boolean namesDirector(GtpMessageView view) throws DecodeException {
-        if (view.version() == 2) {
-            // Compared in the buffer: asked of every create while any is pending, so no endpoint is built.
-            int ie = view.senderFteid();
-            if (ie < 0) {
-                return false;
-            }
-            ByteBuf buf = view.v2().buffer();
-            int value = ie + GtpV2Ies.IE_HEADER_LENGTH;
-            int flags = buf.getUnsignedByte(value);
-            boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
-            boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
-            // The endpoint's address is its IPv4 one when it has both (GtpControlEndpoint.address).
-            return hasV4 ? ipv4 != null && sameBytes(buf, value + 5, ipv4Bytes)
-                    : hasV6 && ipv6 != null && sameBytes(buf, value + 5, ipv6Bytes);
-        }
         int gsn = gsnAddress(view);
         if (gsn < 0) {
             return false;

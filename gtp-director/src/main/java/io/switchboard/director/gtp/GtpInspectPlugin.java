@@ -454,11 +454,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             return pendingV0Creates.isEmpty() || !rewriter.namesDirector(view) ? null
                     : pendingV0Creates.get(view.v0().tid());
         }
-        if (pendingCreates.isEmpty() || !rewriter.namesDirector(view)) {
+        if (pendingCreates.isEmpty()) {
             return null;
         }
-        GtpControlEndpoint own = view.senderControlPlane();
-        return own == null ? null : pendingCreates.get(own.teid());
+        long own = rewriter.directorTeidNamed(view);
+        return own == GtpEndpointRewriter.UNCHANGED ? null : pendingCreates.get(own);
     }
 
     @Override
@@ -552,13 +552,16 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             replacedV0 = v0Sessions.get(tid); // the same TID created again: the requester lost the old context
             v0Sessions.put(tid, session);
         } else {
-            if (view.version() == 2 ? view.senderFteid() < 0 : view.senderControlPlane() == null) {
-                return; // no TEID-C in the answer: nothing to learn
+            if (view.version() == 1 && view.senderControlPlane() == null) {
+                return; // no TEID-C in the answer: nothing to learn (a GSN Address alone is not rewritten)
             }
             // The director TEID is the odd one of the pair whose even one the real knows the requester by.
             long teid = (request.realFacingTeid() != 0 ? request.realFacingTeid() : allocateTeidPair()) | 1;
-            // The real's own endpoint, read as the director's replaces it (the one pass over the IEs).
+            // The real's own endpoint, read as the director's replaces it (v2: the one pass over the IEs).
             Endpoint endpoint = rewriter.rewrite(view, teid);
+            if (endpoint == null) {
+                return; // v2: no sender F-TEID in the answer, nothing rewritten or learnt
+            }
             // The real knows the director as the requester only when the create named a TEID-C to replace.
             boolean relayable = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED && request.realFacingTeid() != 0;
             session = new GtpSession(view.version(), real, request.imsi(), request.binding(), teid,
