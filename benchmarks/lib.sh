@@ -75,6 +75,24 @@ ticks() {
   done
   echo "$t"
 }
+# The whole machine's CPU time so far (clock ticks, all cores) and the time: "busy kernel uptime_s",
+# kernel including interrupts and softirqs (the loopback delivery of every datagram is softirq work).
+machine_ticks() { echo "$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $4 + $7 + $8 }' /proc/stat) $(cut -d' ' -f1 /proc/uptime)"; }
+# What the machine did between two machine_ticks (BEFORE AFTER): "cores busy of N, kernel share".
+machine_use() {
+  local a=($1) b=($2)
+  awk -v busy=$((b[0] - a[0])) -v kernel=$((b[1] - a[1])) -v s="$(awk -v x="${a[2]}" -v y="${b[2]}" 'BEGIN { print y - x }')" \
+    -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
+    'BEGIN { printf "%.2f of %d cores busy, %.0f %% of it kernel", busy / hz / s, n, (busy > 0 ? 100 * kernel / busy : 0) }'
+}
+# In the background while a path of SECONDS (> 4) runs: the machine's use in its middle, from 3 s
+# after the start (replay's own JVM start-up is over) to 1 s before the end; written to FILE.
+machine_during() { # SECONDS FILE
+  local m0
+  if [ "$1" -lt 5 ]; then echo "not measured (runs under 5 s)" > "$2"; return; fi
+  sleep 3; m0=$(machine_ticks); sleep $(($1 - 4))
+  machine_use "$m0" "$(machine_ticks)" > "$2"
+}
 # Microseconds of CPU per answered request: TICKS ANSWERED.
 cpu_us() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
 ratio() { # LABEL A B

@@ -142,7 +142,10 @@ for t in "${targets[@]}"; do
 done
 declare -A rates cpu
 echo "closed loop:"
+t0=$(ticks "${pids[0]}")
 ceiling=$(path $net.9:$port "$seconds" closed)
+t1=$(ticks "${pids[0]}")
+echo_cpu=$(cpu_us $((t1 - t0)) "$(cut -d' ' -f5 <<< "$ceiling")")
 show "generator ceiling (UDP echo)" "$ceiling"
 for t in "${targets[@]}"; do
   t0=$(ticks $(target_pids "$t"))
@@ -153,13 +156,25 @@ for t in "${targets[@]}"; do
   show "$(name "$t")" "$result"
 done
 declare -A p99s
+# In the open loop each path also prints how busy the whole machine was (generator, responders and
+# middle box share its cores: a p99 target needs idle CPU left over) and the middle box's CPU per
+# answered request, which is higher than in the closed loop: fewer datagrams per system call and
+# more wake-ups of sleeping receivers at a steady rate than with a full window.
 echo "open loop at $rate requests/s (latency from the intended send time; an answer after 1 s is lost):"
+machine_during "$seconds" "$work/machine" & sampler=$!
 echo_open=$(path $net.9:$port "$seconds" open)
+wait $sampler
 show "generator alone (UDP echo)" "$echo_open"
+echo "    machine: $(cat "$work/machine")"
 for t in "${targets[@]}"; do
+  machine_during "$seconds" "$work/machine" & sampler=$!
+  t0=$(ticks $(target_pids "$t"))
   result=$(path "$(target "$t")" "$seconds" open)
+  t1=$(ticks $(target_pids "$t"))
+  wait $sampler
   p99s["$(name "$t")"]=$(cut -d' ' -f3 <<< "$result")
   show "$(name "$t")" "$result"
+  echo "    machine: $(cat "$work/machine"); CPU per request: $(cpu_us $((t1 - t0)) "$(cut -d' ' -f5 <<< "$result")") us"
 done
 direct=${rates["direct to the responders"]}
 sb=${rates["through Switchboard gtp-inspect"]}
@@ -178,6 +193,9 @@ done
 for t in "${targets[@]}"; do
   printf '  CPU per request, %-40s %s us\n' "$(name "$t"):" "${cpu[$(name "$t")]}"
 done
+# The echo receives one datagram and sends one per request; a relay does that twice (client side and
+# real side), so twice the echo's figure is about the least any proxy costs on this machine.
+printf '  CPU per request, %-40s %s us\n' "UDP echo (one datagram in, one out):" "$echo_cpu"
 ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
 ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"
 echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms," \
