@@ -109,7 +109,8 @@ public interface TransactionPlugin extends DatagramPlugin {
     /**
      * The real a request must go to regardless of stickiness and predictor — the real holding the
      * session a GTP Update or Delete belongs to — or null to select as usual. Called before selection;
-     * the real is used while it serves its bound clients, even when it takes no new work.
+     * the real is used whatever its state (FAILED, OUTOFSERVICE, ...: the session is there and nowhere
+     * else), so a plug-in whose routing could go elsewhere returns null for a real that does not serve.
      */
     default StickyBinding route(ByteBuf request) throws DecodeException {
         return null;

@@ -252,10 +252,12 @@ final class TransactionUpstream implements Upstream {
         }
         Selection selection;
         if (pinned != null) {
+            // Whatever the holder's state: the session lives only there (a real failed for refusing new
+            // work, or taken out of service, still holds it), and no other real could answer.
             RealServer holder = farms.real(pinned.farm(), pinned.real());
-            if (holder == null || !holder.servesBoundClients()) {
+            if (holder == null) {
                 lane.drop(DropReason.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
-                        + (holder == null ? " is unknown" : " is " + holder.state()));
+                        + " is not configured");
                 return;
             }
             selection = new Selection(holder, Selection.Reason.STICKY);

@@ -88,6 +88,8 @@ class GtpProxyIT {
         farms.put("ims", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.6"),
                 new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.7")));
         farms.get("ims").get(0).v2Cause = 73; // TS 29.274: no resources available
+        farms.put("full", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.8"),
+                new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.9")));
         farms.put("v0", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "127.0.1.4")));
         farms.put("v6", List.of(new GtpResponder(GtpV0TidOrder.GSM_09_60, "::1")));
         Map<String, FarmConfig> farmConfigs = new LinkedHashMap<>();
@@ -103,6 +105,7 @@ class GtpProxyIT {
                         new GtpOptions.ApnMap("IMS*", "ims", 10)));
         servers.put("proxy", server("proxy", PROXY_VIP, carrier));
         servers.put("least", server("least", new InetSocketAddress("127.0.1.11", 0), GtpOptions.DEFAULT));
+        servers.put("full", server("full", new InetSocketAddress("127.0.1.14", 0), GtpOptions.DEFAULT));
         servers.put("v0", server("v0", new InetSocketAddress("127.0.1.12", 3386), new GtpOptions(Set.of(0), 2,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, Set.of(), List.of(), GtpV0TidOrder.GSM_09_60, 0)));
         servers.put("v6", server("v6", new InetSocketAddress("::1", 0), new GtpOptions(Set.of(1, 2), 2,
@@ -545,6 +548,41 @@ class GtpProxyIT {
         assertThat(farms.get("proxy").stream().filter(r -> r.imsis().contains(imsi))).hasSize(1);
         assertThat(binding("proxy", imsi).farm()).isEqualTo("proxy");
         assertThat(binding("proxy", imsi + "@ims").real()).isEqualTo(real("ims", accepting).id());
+    }
+
+    /**
+     * A real that refuses creates for lack of resources is failed for new work, but it still holds its
+     * sessions: their requests reach it (they were dropped as "no real available" before, so a Delete
+     * never ended the context there).
+     */
+    @Test
+    void aRealFailedForRefusingCreatesStillGetsTheRequestsOfItsSessions() throws Exception {
+        String imsi = "262420000006001";
+        Datagram created = exchange(sgsn, GtpMessages.v2CreateRequest(imsi, 0x0800, 0x3000, SGSN_ADDRESS, null),
+                vip("full"));
+        assertThat(created.bytes()[16] & 0xff).as("cause").isEqualTo(16);
+        long directorTeid = GtpMessages.senderTeid(created.bytes());
+        GtpResponder holding = holder("full", imsi);
+        holding.v2Cause = 73; // TS 29.274: no resources available
+        try {
+            for (int i = 0; i < 4 && real("full", holding).state() != io.switchboard.director.real.RealState.FAILED; i++) {
+                Datagram other = exchange(sgsn, GtpMessages.v2CreateRequest("26242000000610" + i, 0x0801 + i, 0x3000,
+                        SGSN_ADDRESS, null), vip("full"));
+                assertThat(other.bytes()[16] & 0xff).as("cause of the create resent elsewhere").isEqualTo(16);
+            }
+            assertThat(real("full", holding).state()).isEqualTo(io.switchboard.director.real.RealState.FAILED);
+
+            // Delete Session Request (TS 29.274 §7.2.9.1) under the director's TEID, Linked EBI 5.
+            Datagram deleted = exchange(sgsn, GtpMessages.v2(36, directorTeid, 0x0810, new byte[] {73, 0, 1, 0, 5}),
+                    vip("full"));
+            assertThat(deleted.type()).isEqualTo(37);
+            assertThat(deleted.bytes()[16] & 0xff).as("cause from the failed real").isEqualTo(16);
+            assertThat(deleted.teid()).as("the requester's own TEID").isEqualTo(0x3000);
+            assertThat(holding.received.stream().filter(rx -> rx.type() == 36)).hasSize(1);
+            assertThat(plugin("full").sessionTable()).doesNotContainKey(directorTeid);
+        } finally {
+            holding.v2Cause = 16;
+        }
     }
 
     @Test
