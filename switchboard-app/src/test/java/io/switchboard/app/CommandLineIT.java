@@ -112,6 +112,32 @@ class CommandLineIT {
     }
 
     @Test
+    void gtpDemoRunsAndReportsSuccess() {
+        int exit = execute("demo", "--service", "gtp-inspect");
+
+        assertThat(exit).as(out.toString()).isZero();
+        // Weights 2/1: pgw-a, pgw-a, pgw-b, ...; each IMSI's second PDN connection on the same PGW.
+        assertThat(out.toString())
+                .contains("001010000000001  internet/5 ims/6       pgw-a        pgw-a")
+                .contains("001010000000003  internet/5 ims/6       pgw-b        pgw-b")
+                .contains("001010000000006  internet/5 ims/6       pgw-b        pgw-b")
+                .contains("Every answer names the director's address (127.0.0.1) as the PGW's control plane: yes.")
+                .contains("001010000000009's create was refused by pgw-b (cause 73) and answered by pgw-a (cause 16)")
+                .contains("Deleted 15 of 15 sessions; contexts left at the PGWs: 0; sessions the director counts: 0;"
+                        + " IMSI bindings left: 0.")
+                .contains("reassigned 1")
+                .contains("Demo OK");
+    }
+
+    @Test
+    void demoRefusesAServiceItDoesNotHave() {
+        assertThat(execute("demo", "--service", "radius")).isEqualTo(2);
+        assertThat(execute("demo", "--service", "gtp-inspect", "--nodes", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("demo: --service must be udp or gtp-inspect, not 'radius'")
+                .contains("demo: --nodes applies to the udp demo only");
+    }
+
+    @Test
     void clusterDemoOfThreeNodeProcessesRunsAndReportsSuccess() {
         int exit = execute("demo", "--nodes", "3");
 

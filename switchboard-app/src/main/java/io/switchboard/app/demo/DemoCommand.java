@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
  * SIMULATED backends, driven by simulated clients. It shows the IOS weighted round robin order,
  * client stickiness, and in-band failure detection with reassignment, then exits 0 — or 1 if the
  * director did not behave as shown. With {@code --nodes N} (2..9), a cluster of N node processes
- * instead ({@link ClusterDemo}).
+ * instead ({@link ClusterDemo}); with {@code --service gtp-inspect}, a GTP signalling proxy in front of
+ * simulated PGWs ({@link GtpDemo}).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start a director in front of simulated backends, drive it, and print what happened.")
@@ -54,6 +55,11 @@ public final class DemoCommand implements Callable<Integer> {
             + " --keep-running apply to one node (default: ${DEFAULT-VALUE})")
     int nodes;
 
+    @Option(names = "--service", defaultValue = "udp", description = "what the director serves: udp (three"
+            + " simulated UDP backends, simulated clients) or gtp-inspect (two simulated PGWs, a simulated SGW over"
+            + " GTPv2-C; --clients is then the number of subscribers) (default: ${DEFAULT-VALUE})")
+    String service;
+
     @Spec
     CommandSpec spec;
 
@@ -67,6 +73,17 @@ public final class DemoCommand implements Callable<Integer> {
         if (nodes < 1 || nodes > 9) {
             spec.commandLine().getErr().println("demo: --nodes must be 1..9");
             return 2;
+        }
+        if (!service.equals("udp") && !service.equals("gtp-inspect")) {
+            spec.commandLine().getErr().println("demo: --service must be udp or gtp-inspect, not '" + service + "'");
+            return 2;
+        }
+        if (service.equals("gtp-inspect")) {
+            if (nodes > 1) {
+                spec.commandLine().getErr().println("demo: --nodes applies to the udp demo only");
+                return 2;
+            }
+            return new GtpDemo(out, clientCount, adminPort).play(keepRunning);
         }
         if (nodes > 1) {
             return new ClusterDemo(out, nodes).play();

@@ -1,0 +1,298 @@
+package io.switchboard.app.demo;
+
+import io.switchboard.app.Node;
+import io.switchboard.app.Services;
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.codec.gtp.v2.GtpV2Cause;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.RealState;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code switchboard demo --service gtp-inspect}: a {@code gtp-inspect} virtual server on loopback in
+ * front of two SIMULATED PGWs ({@link SimulatedPgw}), driven by a SIMULATED SGW ({@link SimulatedSgw})
+ * over GTPv2-C. It shows creates spread by weight and each IMSI's PDN connections kept on one PGW, a
+ * PGW that runs out of resources failed and its refused create resent to the other (the SGW sees one
+ * accepted answer), and Delete Session Requests that reach the PGW holding each session through the
+ * director's address and TEIDs, after which no session and no binding is left. Exit 0, or 1 if the
+ * director did not behave as shown.
+ */
+final class GtpDemo {
+
+    static final String FARM = "pgw";
+    static final String VSERVER = "gtp-c";
+    private static final Duration ASK = Duration.ofSeconds(2);
+
+    private final PrintWriter out;
+    private final int subscribers;
+    private final int adminPort;
+    private final List<SimulatedPgw> pgws = new ArrayList<>();
+    private final List<SimulatedSgw.Session> sessions = new ArrayList<>();
+    private Node node;
+    private ServerFarm farm;
+    private VirtualServer virtualServer;
+
+    GtpDemo(PrintWriter out, int subscribers, int adminPort) {
+        this.out = out;
+        this.subscribers = subscribers;
+        this.adminPort = adminPort;
+    }
+
+    /** The demo's configuration: the YAML a user writes, with the simulated PGWs' ports. */
+    static String yaml(List<SimulatedPgw> pgws, int adminPort) {
+        int[] weights = {2, 1};
+        StringBuilder reals = new StringBuilder();
+        for (int i = 0; i < pgws.size(); i++) {
+            reals.append("      - { address: 127.0.0.1, port: ").append(pgws.get(i).address().getPort())
+                    .append(", weight: ").append(weights[i % weights.length]).append(" }   # ")
+                    .append(pgws.get(i).name()).append(" (simulated)\n");
+        }
+        return """
+                admin: { listen: 127.0.0.1:%d }
+                farms:
+                  %s:
+                    predictor: roundrobin
+                    failure: { retry: 30s }
+                    reals:
+                %s
+                virtual-servers:
+                  %s:
+                    listen: 127.0.0.1:0
+                    service: gtp-inspect
+                    farm: %s
+                    sticky: { key: imsi, idle: 1h }
+                    response-timeout: 1s
+                    gtp:
+                      versions: [2]
+                      reassign: 1
+                      resource-causes: { v2: [72, 73, 84, 91] }
+                """.formatted(adminPort, FARM, reals.toString().stripTrailing(), VSERVER, FARM);
+    }
+
+    /** Runs the demo; with {@code keepRunning} the director and simulators stay up (returns at once). */
+    int play(boolean keepRunning) throws Exception {
+        Inet4Address loopback = (Inet4Address) InetAddress.getByName("127.0.0.1");
+        for (String name : List.of("pgw-a", "pgw-b")) {
+            pgws.add(new SimulatedPgw(name, loopback));
+        }
+        String yaml = yaml(pgws, adminPort);
+        out.println("== Switchboard demo: a gtp-inspect virtual server in front of two SIMULATED PGWs,"
+                + " driven by a SIMULATED SGW over GTPv2-C (S5/S8) ==");
+        out.println();
+        out.println("Configuration (embedded):");
+        yaml.lines().forEach(l -> out.println("  " + l));
+        out.println();
+        out.flush();
+        Services services = Services.discover();
+        SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
+        node = new Node(config, services);
+        SimulatedSgw sgw = null;
+        try {
+            node.startAndWait();
+            virtualServer = node.director().virtualServers().get(VSERVER);
+            farm = node.director().farms().farm(FARM);
+            InetSocketAddress vip = node.director().localAddress(VSERVER);
+            out.printf("Director listening on %s:%d, admin API on http://127.0.0.1:%d%n%n",
+                    vip.getAddress().getHostAddress(), vip.getPort(), node.adminAddress().getPort());
+            sgw = new SimulatedSgw((Inet4Address) InetAddress.getByName("127.0.0.20"), vip, ASK);
+            boolean ok = run(sgw, vip);
+            if (keepRunning) {
+                int port = node.adminAddress().getPort();
+                out.printf("%nStill running (Ctrl-C to stop). Try:%n  curl http://127.0.0.1:%d/api/v1/farms%n"
+                        + "  curl http://127.0.0.1:%d/metrics | grep switchboard_gtp%n"
+                        + "  ./switchboard show reals --admin http://127.0.0.1:%d%n", port, port, port);
+                out.flush();
+                SimulatedSgw stays = sgw;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(stays)));
+                return ok ? 0 : 1;
+            }
+            shutdown(sgw);
+            return ok ? 0 : 1;
+        } catch (Exception e) {
+            shutdown(sgw);
+            throw e;
+        }
+    }
+
+    private boolean run(SimulatedSgw sgw, InetSocketAddress vip) throws IOException {
+        out.printf("Phase 1: %d subscribers attach (PDN connection to APN internet, EBI 5), then each opens a"
+                + " second one (APN ims, EBI 6).%n", subscribers);
+        List<String> attached = new ArrayList<>();
+        for (int i = 1; i <= subscribers; i++) {
+            attached.add(imsi(i));
+        }
+        int unanswered = 0;
+        int extraAnswers = 0;
+        for (String apnEbi : List.of("internet:5", "ims:6")) {
+            for (String imsi : attached) {
+                SimulatedSgw.Session s = sgw.create(imsi, apnEbi.split(":")[0], Integer.parseInt(apnEbi.split(":")[1]));
+                unanswered += s.answers() == 0 ? 1 : 0;
+                extraAnswers += Math.max(0, s.answers() - 1);
+                sessions.add(s);
+            }
+        }
+        printPgws("after phase 1");
+        Map<String, String> holders = printSubscribers(attached);
+        boolean onePgwEach = holders.values().stream().noneMatch(h -> h.contains(",") || h.equals("-"));
+        boolean addressed = sessions.stream().allMatch(s -> s.accepted() && s.peer() != null
+                && s.peer().ipv4() != null && s.peer().ipv4().equals(vip.getAddress()));
+        out.printf("Weighted round robin (weights 2/1) gives new subscribers to pgw-a, pgw-a, pgw-b, then again;"
+                + " each IMSI's second PDN connection follows its binding. Every answer names the director's address"
+                + " (%s) as the PGW's control plane: %s.%n%n", vip.getAddress().getHostAddress(), addressed ? "yes" : "NO");
+
+        SimulatedPgw b = pgws.get(1);
+        RealServer realB = real(b);
+        out.println("Phase 2: pgw-b runs out of resources (answers cause 73, No resources available). New subscribers"
+                + " attach until one of them is given to pgw-b: its create is refused, pgw-b is failed and the same"
+                + " request goes to pgw-a; the SGW sees only pgw-a's accepted answer.");
+        b.outOfResources(true);
+        List<String> late = new ArrayList<>();
+        SimulatedSgw.Session reassigned = null;
+        for (int i = subscribers + 1; i <= subscribers + 6 && reassigned == null; i++) {
+            int refusedBefore = b.refused();
+            SimulatedSgw.Session s = sgw.create(imsi(i), "internet", 5);
+            late.add(s.imsi());
+            sessions.add(s);
+            unanswered += s.answers() == 0 ? 1 : 0;
+            extraAnswers += Math.max(0, s.answers() - 1);
+            if (b.refused() > refusedBefore) {
+                reassigned = s;
+            }
+        }
+        printPgws("after phase 2");
+        Map<String, String> lateHolders = printSubscribers(late);
+        boolean failedOver = reassigned != null && reassigned.accepted() && realB.state() == RealState.FAILED
+                && "pgw-a".equals(lateHolders.get(reassigned.imsi()));
+        if (reassigned != null) {
+            out.printf("%s's create was refused by pgw-b (cause %d) and answered by pgw-a (cause %d); pgw-b is %s"
+                    + " until its retry timer (30 s) runs out.%n%n", reassigned.imsi(),
+                    GtpV2Cause.NO_RESOURCES_AVAILABLE.value(), reassigned.cause(), realB.state());
+        }
+
+        out.println("Phase 3: the SGW deletes every session (Delete Session Request to the address and TEID each"
+                + " answer named, i.e. the director's); each reaches the PGW that holds it, pgw-b included.");
+        int deleted = 0;
+        for (SimulatedSgw.Session s : sessions) {
+            if (s.accepted() && sgw.delete(s) == GtpV2Cause.REQUEST_ACCEPTED.value()) {
+                deleted++;
+            }
+        }
+        printPgws("after phase 3");
+        int left = pgws.stream().mapToInt(p -> p.contexts().size()).sum();
+        int open = farm.reals().stream().mapToInt(RealServer::connections).sum();
+        List<String> everyone = new ArrayList<>(attached);
+        everyone.addAll(late);
+        long bound = everyone.stream().filter(i -> binding(i) != null).count();
+        long accepted = sessions.stream().filter(SimulatedSgw.Session::accepted).count();
+        out.printf("%nDeleted %d of %d sessions; contexts left at the PGWs: %d; sessions the director counts: %d;"
+                + " IMSI bindings left: %d.%n", deleted, accepted, left, open, bound);
+        printCounters();
+
+        boolean ok = unanswered == 0 && extraAnswers == 0 && onePgwEach && addressed && failedOver
+                && deleted == accepted && left == 0 && open == 0 && bound == 0;
+        out.println(ok ? "Demo OK: each IMSI stayed on one PGW, the refused create was answered once by the other PGW,"
+                + " and every Delete reached the PGW that held the session."
+                : "Demo FAILED: unanswered=" + unanswered + " extraAnswers=" + extraAnswers + " onePgwEach=" + onePgwEach
+                + " addressed=" + addressed + " failedOver=" + failedOver + " deleted=" + deleted + "/" + accepted
+                + " contextsLeft=" + left + " sessionsOpen=" + open + " bindingsLeft=" + bound);
+        out.flush();
+        return ok;
+    }
+
+    /** Test IMSIs of the test network (MCC 001, MNC 01). */
+    private static String imsi(int i) {
+        return "00101" + String.format("%010d", i);
+    }
+
+    private RealServer real(SimulatedPgw pgw) {
+        return farm.real("127.0.0.1:" + pgw.address().getPort());
+    }
+
+    private String pgwName(String realId) {
+        for (SimulatedPgw pgw : pgws) {
+            if (real(pgw).id().equals(realId)) {
+                return pgw.name();
+            }
+        }
+        return realId;
+    }
+
+    private StickyBinding binding(String imsi) {
+        return virtualServer.selector().sticky().lookup(
+                StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), Ticker.SYSTEM.nanos());
+    }
+
+    private void printPgws(String when) {
+        out.printf("%nPGWs %s (simulated; \"sessions\" is what the director counts open on that real):%n", when);
+        String format = "  %-6s %-16s %6s %-12s %8s %8s %8s %8s %8s%n";
+        out.printf(format, "pgw", "real", "weight", "state", "creates", "refused", "deletes", "contexts", "sessions");
+        for (SimulatedPgw pgw : pgws) {
+            RealServer real = real(pgw);
+            out.printf(format, pgw.name(), real.id(), real.weight(), real.state(), pgw.creates(), pgw.refused(),
+                    pgw.deletes(), pgw.contexts().size(), real.connections());
+        }
+    }
+
+    /** Prints, per IMSI, the PGW(s) holding its contexts and the director's binding; returns the former. */
+    private Map<String, String> printSubscribers(List<String> imsis) {
+        Map<String, String> holders = new LinkedHashMap<>();
+        out.printf("%nSubscribers:%n");
+        String format = "  %-16s %-22s %-12s %s%n";
+        out.printf(format, "IMSI", "PDN connections", "held by", "director's binding (sticky imsi)");
+        for (String imsi : imsis) {
+            Set<String> at = new TreeSet<>();
+            List<String> apns = new ArrayList<>();
+            for (SimulatedPgw pgw : pgws) {
+                for (SimulatedPgw.Context c : pgw.contexts().values()) {
+                    if (c.imsi().equals(imsi)) {
+                        at.add(pgw.name());
+                        apns.add(c.apn() + "/" + c.ebi());
+                    }
+                }
+            }
+            String held = at.isEmpty() ? "-" : String.join(",", at);
+            StickyBinding binding = binding(imsi);
+            holders.put(imsi, held);
+            out.printf(format, imsi, String.join(" ", apns), held, binding == null ? "-" : pgwName(binding.real()));
+        }
+        return holders;
+    }
+
+    private void printCounters() {
+        var m = virtualServer.metrics();
+        out.printf("%nCounters of virtual server %s:%n", virtualServer.name());
+        out.printf("  received %d, forwarded %d, answers relayed %d, reassigned %d, requests expired %d%n",
+                (long) m.receivedCount(), (long) m.forwardedCount(), (long) m.relayedCount(),
+                (long) m.reassignedCount(), (long) m.expiredCount());
+        out.printf("  (per message type and cause: switchboard_gtp_messages_total on /metrics)%n%n");
+    }
+
+    private void shutdown(SimulatedSgw sgw) {
+        if (sgw != null) {
+            sgw.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+        pgws.forEach(SimulatedPgw::close);
+    }
+}
