@@ -1,11 +1,8 @@
 package io.switchboard.app.demo;
 
 import io.switchboard.app.Node;
-import io.switchboard.app.Services;
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.VirtualServer;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
@@ -92,16 +89,8 @@ public final class DemoCommand implements Callable<Integer> {
         for (String name : List.of("sim-a", "sim-b", "sim-c")) {
             backends.add(new SimulatedUdpBackend(name, new InetSocketAddress("127.0.0.1", 0)));
         }
-        String yaml = DemoConfiguration.yaml(backends, adminPort);
-        out.println("== Switchboard demo: a udp virtual server in front of three SIMULATED backends ==");
-        out.println();
-        out.println("Configuration (embedded):");
-        yaml.lines().forEach(l -> out.println("  " + l));
-        out.println();
-        out.flush();
-        Services services = Services.discover();
-        SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
-        Node node = new Node(config, services);
+        Node node = DemoConfiguration.node(out, "a udp virtual server in front of three SIMULATED backends",
+                DemoConfiguration.yaml(backends, adminPort));
         List<SimulatedUdpClient> clients = new ArrayList<>();
         boolean ok;
         try {

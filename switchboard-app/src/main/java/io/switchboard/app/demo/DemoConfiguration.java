@@ -1,6 +1,11 @@
 package io.switchboard.app.demo;
 
+import io.switchboard.app.Node;
+import io.switchboard.app.Services;
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.sim.SimulatedUdpBackend;
+import java.io.PrintWriter;
 import java.util.List;
 
 /** The demo's embedded configuration, in the same YAML a user writes, with the simulators' ports. */
@@ -10,6 +15,25 @@ final class DemoConfiguration {
     static final String VSERVER = "demo-udp";
 
     private DemoConfiguration() {
+    }
+
+    /** One entry of a farm's {@code reals:} list: a simulator on loopback, named in a comment. */
+    static String realLine(int port, int weight, String simulator) {
+        return "      - { address: 127.0.0.1, port: " + port + ", weight: " + weight + " }   # " + simulator
+                + " (simulated)\n";
+    }
+
+    /** Prints the demo's title and embedded configuration, and builds the node it configures (not started). */
+    static Node node(PrintWriter out, String title, String yaml) {
+        out.println("== Switchboard demo: " + title + " ==");
+        out.println();
+        out.println("Configuration (embedded):");
+        yaml.lines().forEach(l -> out.println("  " + l));
+        out.println();
+        out.flush();
+        Services services = Services.discover();
+        SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
+        return new Node(config, services);
     }
 
     static String yaml(List<SimulatedUdpBackend> backends, int adminPort) {
@@ -32,9 +56,7 @@ final class DemoConfiguration {
         int[] weights = {3, 1, 2};
         StringBuilder reals = new StringBuilder();
         for (int i = 0; i < backends.size(); i++) {
-            reals.append("      - { address: 127.0.0.1, port: ").append(backends.get(i).address().getPort())
-                    .append(", weight: ").append(weights[i % weights.length]).append(" }   # ")
-                    .append(backends.get(i).name()).append(" (simulated)\n");
+            reals.append(realLine(backends.get(i).address().getPort(), weights[i % weights.length], backends.get(i).name()));
         }
         return """
                 cluster: %s

@@ -1,13 +1,10 @@
 package io.switchboard.app.demo;
 
 import io.switchboard.app.Node;
-import io.switchboard.app.Services;
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.codec.gtp.v2.GtpV2Cause;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
@@ -47,6 +44,8 @@ final class GtpDemo {
     private final int adminPort;
     private final List<SimulatedPgw> pgws = new ArrayList<>();
     private final List<SimulatedSgw.Session> sessions = new ArrayList<>();
+    private int unanswered;
+    private int extraAnswers;
     private Node node;
     private ServerFarm farm;
     private VirtualServer virtualServer;
@@ -62,9 +61,8 @@ final class GtpDemo {
         int[] weights = {2, 1};
         StringBuilder reals = new StringBuilder();
         for (int i = 0; i < pgws.size(); i++) {
-            reals.append("      - { address: 127.0.0.1, port: ").append(pgws.get(i).address().getPort())
-                    .append(", weight: ").append(weights[i % weights.length]).append(" }   # ")
-                    .append(pgws.get(i).name()).append(" (simulated)\n");
+            reals.append(DemoConfiguration.realLine(pgws.get(i).address().getPort(), weights[i % weights.length],
+                    pgws.get(i).name()));
         }
         return """
                 admin: { listen: 127.0.0.1:%d }
@@ -94,17 +92,8 @@ final class GtpDemo {
         for (String name : List.of("pgw-a", "pgw-b")) {
             pgws.add(new SimulatedPgw(name, loopback));
         }
-        String yaml = yaml(pgws, adminPort);
-        out.println("== Switchboard demo: a gtp-inspect virtual server in front of two SIMULATED PGWs,"
-                + " driven by a SIMULATED SGW over GTPv2-C (S5/S8) ==");
-        out.println();
-        out.println("Configuration (embedded):");
-        yaml.lines().forEach(l -> out.println("  " + l));
-        out.println();
-        out.flush();
-        Services services = Services.discover();
-        SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
-        node = new Node(config, services);
+        node = DemoConfiguration.node(out, "a gtp-inspect virtual server in front of two SIMULATED PGWs,"
+                + " driven by a SIMULATED SGW over GTPv2-C (S5/S8)", yaml(pgws, adminPort));
         SimulatedSgw sgw = null;
         try {
             node.startAndWait();
@@ -134,60 +123,82 @@ final class GtpDemo {
     }
 
     private boolean run(SimulatedSgw sgw, InetSocketAddress vip) throws IOException {
-        out.printf("Phase 1: %d subscribers attach (PDN connection to APN internet, EBI 5), then each opens a"
-                + " second one (APN ims, EBI 6).%n", subscribers);
         List<String> attached = new ArrayList<>();
         for (int i = 1; i <= subscribers; i++) {
             attached.add(imsi(i));
         }
-        int unanswered = 0;
-        int extraAnswers = 0;
-        for (String apnEbi : List.of("internet:5", "ims:6")) {
-            for (String imsi : attached) {
-                SimulatedSgw.Session s = sgw.create(imsi, apnEbi.split(":")[0], Integer.parseInt(apnEbi.split(":")[1]));
-                unanswered += s.answers() == 0 ? 1 : 0;
-                extraAnswers += Math.max(0, s.answers() - 1);
-                sessions.add(s);
-            }
+        boolean sticky = attach(sgw, vip, attached);
+        List<String> late = new ArrayList<>();
+        boolean failedOver = runOutOfResources(sgw, late);
+        List<String> everyone = new ArrayList<>(attached);
+        everyone.addAll(late);
+        boolean cleared = detach(sgw, everyone);
+        boolean answeredOnce = unanswered == 0 && extraAnswers == 0;
+        boolean ok = sticky && failedOver && cleared && answeredOnce;
+        out.println(ok ? "Demo OK: each IMSI stayed on one PGW, the refused create was answered once by the other PGW,"
+                + " and every Delete reached the PGW that held the session."
+                : "Demo FAILED: onePgwPerImsiAndDirectorAddressed=" + sticky + " failedOver=" + failedOver
+                + " nothingLeftAfterDeletes=" + cleared + " unanswered=" + unanswered + " extraAnswers=" + extraAnswers);
+        out.flush();
+        return ok;
+    }
+
+    /** Phase 1: each subscriber opens two PDN connections; true if each IMSI's are on one PGW, named as the director. */
+    private boolean attach(SimulatedSgw sgw, InetSocketAddress vip, List<String> imsis) throws IOException {
+        out.printf("Phase 1: %d subscribers attach (PDN connection to APN internet, EBI 5), then each opens a"
+                + " second one (APN ims, EBI 6).%n", imsis.size());
+        for (String imsi : imsis) {
+            create(sgw, imsi, "internet", 5);
+        }
+        for (String imsi : imsis) {
+            create(sgw, imsi, "ims", 6);
         }
         printPgws("after phase 1");
-        Map<String, String> holders = printSubscribers(attached);
+        Map<String, String> holders = printSubscribers(imsis);
         boolean onePgwEach = holders.values().stream().noneMatch(h -> h.contains(",") || h.equals("-"));
         boolean addressed = sessions.stream().allMatch(s -> s.accepted() && s.peer() != null
-                && s.peer().ipv4() != null && s.peer().ipv4().equals(vip.getAddress()));
+                && vip.getAddress().equals(s.peer().ipv4()));
         out.printf("Weighted round robin (weights 2/1) gives new subscribers to pgw-a, pgw-a, pgw-b, then again;"
                 + " each IMSI's second PDN connection follows its binding. Every answer names the director's address"
                 + " (%s) as the PGW's control plane: %s.%n%n", vip.getAddress().getHostAddress(), addressed ? "yes" : "NO");
+        return onePgwEach && addressed;
+    }
 
+    /**
+     * Phase 2: pgw-b refuses creates; new subscribers (added to {@code late}) attach until it has refused
+     * one. True if that create was answered, once, by pgw-a and pgw-b is failed.
+     */
+    private boolean runOutOfResources(SimulatedSgw sgw, List<String> late) throws IOException {
         SimulatedPgw b = pgws.get(1);
-        RealServer realB = real(b);
         out.println("Phase 2: pgw-b runs out of resources (answers cause 73, No resources available). New subscribers"
                 + " attach until one of them is given to pgw-b: its create is refused, pgw-b is failed and the same"
                 + " request goes to pgw-a; the SGW sees only pgw-a's accepted answer.");
         b.outOfResources(true);
-        List<String> late = new ArrayList<>();
         SimulatedSgw.Session reassigned = null;
         for (int i = subscribers + 1; i <= subscribers + 6 && reassigned == null; i++) {
             int refusedBefore = b.refused();
-            SimulatedSgw.Session s = sgw.create(imsi(i), "internet", 5);
+            SimulatedSgw.Session s = create(sgw, imsi(i), "internet", 5);
             late.add(s.imsi());
-            sessions.add(s);
-            unanswered += s.answers() == 0 ? 1 : 0;
-            extraAnswers += Math.max(0, s.answers() - 1);
             if (b.refused() > refusedBefore) {
                 reassigned = s;
             }
         }
         printPgws("after phase 2");
-        Map<String, String> lateHolders = printSubscribers(late);
-        boolean failedOver = reassigned != null && reassigned.accepted() && realB.state() == RealState.FAILED
-                && "pgw-a".equals(lateHolders.get(reassigned.imsi()));
-        if (reassigned != null) {
-            out.printf("%s's create was refused by pgw-b (cause %d) and answered by pgw-a (cause %d); pgw-b is %s"
-                    + " until its retry timer (30 s) runs out.%n%n", reassigned.imsi(),
-                    GtpV2Cause.NO_RESOURCES_AVAILABLE.value(), reassigned.cause(), realB.state());
+        Map<String, String> holders = printSubscribers(late);
+        RealServer realB = real(b);
+        if (reassigned == null) {
+            out.println("pgw-b was not given a new subscriber.");
+            return false;
         }
+        out.printf("%s's create was refused by pgw-b (cause %d) and answered by pgw-a (cause %d); pgw-b is %s"
+                + " until its retry timer (30 s) runs out.%n%n", reassigned.imsi(),
+                GtpV2Cause.NO_RESOURCES_AVAILABLE.value(), reassigned.cause(), realB.state());
+        return reassigned.accepted() && realB.state() == RealState.FAILED
+                && "pgw-a".equals(holders.get(reassigned.imsi()));
+    }
 
+    /** Phase 3: every accepted session deleted; true if all were and no context, session or binding is left. */
+    private boolean detach(SimulatedSgw sgw, List<String> imsis) throws IOException {
         out.println("Phase 3: the SGW deletes every session (Delete Session Request to the address and TEID each"
                 + " answer named, i.e. the director's); each reaches the PGW that holds it, pgw-b included.");
         int deleted = 0;
@@ -199,23 +210,21 @@ final class GtpDemo {
         printPgws("after phase 3");
         int left = pgws.stream().mapToInt(p -> p.contexts().size()).sum();
         int open = farm.reals().stream().mapToInt(RealServer::connections).sum();
-        List<String> everyone = new ArrayList<>(attached);
-        everyone.addAll(late);
-        long bound = everyone.stream().filter(i -> binding(i) != null).count();
+        long bound = imsis.stream().filter(i -> binding(i) != null).count();
         long accepted = sessions.stream().filter(SimulatedSgw.Session::accepted).count();
         out.printf("%nDeleted %d of %d sessions; contexts left at the PGWs: %d; sessions the director counts: %d;"
                 + " IMSI bindings left: %d.%n", deleted, accepted, left, open, bound);
         printCounters();
+        return deleted == accepted && left == 0 && open == 0 && bound == 0;
+    }
 
-        boolean ok = unanswered == 0 && extraAnswers == 0 && onePgwEach && addressed && failedOver
-                && deleted == accepted && left == 0 && open == 0 && bound == 0;
-        out.println(ok ? "Demo OK: each IMSI stayed on one PGW, the refused create was answered once by the other PGW,"
-                + " and every Delete reached the PGW that held the session."
-                : "Demo FAILED: unanswered=" + unanswered + " extraAnswers=" + extraAnswers + " onePgwEach=" + onePgwEach
-                + " addressed=" + addressed + " failedOver=" + failedOver + " deleted=" + deleted + "/" + accepted
-                + " contextsLeft=" + left + " sessionsOpen=" + open + " bindingsLeft=" + bound);
-        out.flush();
-        return ok;
+    /** One create, kept with its outcome; counts a missing answer and any answer beyond the first. */
+    private SimulatedSgw.Session create(SimulatedSgw sgw, String imsi, String apn, int ebi) throws IOException {
+        SimulatedSgw.Session s = sgw.create(imsi, apn, ebi);
+        unanswered += s.answers() == 0 ? 1 : 0;
+        extraAnswers += Math.max(0, s.answers() - 1);
+        sessions.add(s);
+        return s;
     }
 
     /** Test IMSIs of the test network (MCC 001, MNC 01). */
