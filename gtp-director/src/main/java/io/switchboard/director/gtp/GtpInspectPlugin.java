@@ -747,8 +747,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpSession session = current == null ? relayedFor : current;
         int version = view.version();
         int cause = view.cause();
-        if (version != 0 && view.teid() != 0) {
-            view.setTeid(session.realTeid()); // 0 stays 0: "no such context" (TS 29.060 §7.3.6)
+        if (version != 0 && view.teid() > 0) {
+            // 0 stays 0: "no such context" (TS 29.060 §7.3.6); a v2 answer without TEID (T flag clear,
+            // -1 here) has no field to write and goes as it is
+            view.setTeid(session.realTeid());
         }
         view.setSequence(request.realSequence());
         messages.count(view, cause, session.real(), GtpMessageCounters.Initiator.REAL);

@@ -235,11 +235,13 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
             throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "
                     + view.messageTypeValue() + " is no request");
         }
+        if (view.sequence() < 0) {
+            // TS 29.060 §6: the S flag is set in every GTPv1-C message; without a sequence number its
+            // answer could not be matched (and the director could not write its own there).
+            throw new DecodeException(NO_SEQUENCE, "GTPv1 request without sequence number");
+        }
         if (!view.createsTunnel()) {
             return classifyOther(view);
-        }
-        if (view.sequence() < 0) {
-            throw new DecodeException(NO_SEQUENCE, "GTPv1 create without sequence number");
         }
         String imsi = view.imsi();
         if (imsi == null || imsi.isEmpty()) {

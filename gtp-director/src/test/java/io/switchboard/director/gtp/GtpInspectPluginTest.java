@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufUtil;
+import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.Endpoint;
@@ -17,6 +19,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -237,5 +241,96 @@ class GtpInspectPluginTest {
         advance(RESPONSE_TIMEOUT.multipliedBy(2).plusSeconds(1));
         plugin.housekeep(clock.get());
         assertThat(plugin.createReservations()).isZero();
+    }
+
+    /**
+     * Bad input only ever comes out of the plug-in as a DecodeException, which the engine counts and
+     * drops: mutated copies of valid GTP datagrams (bytes flipped or overwritten, lengths included;
+     * truncated) go through every entry point in the engine's order — local answer, relay toward the
+     * requester, classify, transaction id, route, prepare as requests; transaction id, inspection and
+     * preparation as the answer to a valid create; relay from a real — and nothing else may be thrown.
+     * Valid traffic works afterwards.
+     */
+    @Test
+    void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
+        long teid = create("262420000006100", 100);
+        long directorTeid = plugin.sessionTable().keySet().iterator().next();
+        byte[] sgsn = SGSN.getAddress().getAddress();
+        List<byte[]> requests = List.of(
+                GtpMessages.v1CreateRequest("262420000006101", 0x0101, 5, sgsn),
+                GtpMessages.v2CreateRequest("262420000006102", 0x0102, 0x3000, sgsn, null, "internet", 5),
+                GtpMessages.v0CreateRequest("262420000006103", 5, 0x0103, GtpV0TidOrder.GSM_09_60, sgsn),
+                GtpMessages.v1UpdateRequest(directorTeid, 0x0104),
+                GtpMessages.v1(20, directorTeid, 0x0105, new byte[] {19, (byte) 0xff, 20, 5}), // Delete PDP Context
+                GtpMessages.v1EchoRequest(0x0106),
+                GtpMessages.v2EchoRequest(0x0107));
+        long v2Teid = create(GtpMessages.v2CreateRequest("262420000006104", 0x0108, 0x3000, sgsn, null, "internet", 5),
+                101);
+        // From the real: answers, and its own requests for the sessions (under the TEIDs it knows the
+        // director by), which go to the requester.
+        List<byte[]> answers = List.of(
+                GtpMessages.v1CreateResponse(0, 128, teid, 0x7778, new byte[] {10, 9, 8, 7}),
+                GtpMessages.v2CreateResponse(0, 16, teid, 0x7779, new byte[] {10, 9, 8, 7}),
+                GtpMessages.v1(21, teid, 0, new byte[] {1, (byte) 128}),
+                GtpMessages.v1UpdateRequest(teid, 0x0500),
+                GtpMessages.v2(99, v2Teid, 0x0501, new byte[] {73, 0, 1, 0, 5})); // Delete Bearer, Linked EBI
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        int decodeExceptions = 0;
+        for (int i = 0; i < 20_000; i++) {
+            boolean asRequest = random.nextBoolean();
+            List<byte[]> seeds = asRequest ? requests : answers;
+            byte[] bytes = GtpMessages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            try {
+                if (asRequest) {
+                    throughRequestPath(bytes, i);
+                } else {
+                    throughAnswerPath(bytes, i);
+                }
+            } catch (DecodeException e) {
+                decodeExceptions++;
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("seed " + seed + ", datagram " + i + ": " + ByteBufUtil.hexDump(bytes), e);
+            }
+        }
+        assertThat(decodeExceptions).as("mutations the plug-in refused").isPositive();
+        long before = plugin.sessionTable().size();
+        create("262420000006199", 30_000);
+        assertThat(plugin.sessionTable()).hasSize((int) before + 1);
+    }
+
+    private void throughRequestPath(byte[] bytes, int i) throws Exception {
+        with(bytes, b -> {
+            ByteBuf local = plugin.answerLocally(b, SGSN, io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+            if (local != null) {
+                local.release();
+                return null;
+            }
+            if (plugin.relayTarget(b, SGSN) != null) {
+                return null;
+            }
+            plugin.classify(b, SGSN);
+            plugin.clientTransactionId(b);
+            plugin.route(b);
+            plugin.prepareRequest(b, 1_000 + i % 20_000, real, SGSN);
+            return null;
+        });
+    }
+
+    private void throughAnswerPath(byte[] bytes, int i) throws Exception {
+        int sequence = 40_000 + i % 20_000;
+        byte[] request = GtpMessages.v2CreateRequest("26242000000" + (7000 + i % 1000), 0x0200, 0x3000,
+                SGSN.getAddress().getAddress(), null, "internet", 5);
+        Object context = with(request, b -> plugin.prepareRequest(b, sequence, real, SGSN));
+        with(bytes, b -> {
+            if (plugin.relayFromReal(b.duplicate(), REAL) != null || plugin.relayTarget(b, REAL) != null) {
+                return null;
+            }
+            plugin.responseTransactionId(b);
+            if (plugin.inspectResponse(b, real, context) == ResponseVerdict.RELAY) {
+                plugin.prepareResponse(b, 0x0200, context);
+            }
+            return null;
+        });
     }
 }

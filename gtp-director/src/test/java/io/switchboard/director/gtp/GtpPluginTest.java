@@ -134,4 +134,52 @@ class GtpPluginTest {
         assertThat(echo[13]).as("Recovery IE value").isEqualTo((byte) 0);
         assertThat(new GtpPlugin(GtpOptions.DEFAULT).recovery()).isZero();
     }
+
+    /**
+     * The transparent service's entry points, in the engine's order, on mutated copies of valid
+     * datagrams (see {@code GtpMessages.mutate}): bad input comes out only as a DecodeException.
+     */
+    @Test
+    void mutatedDatagramsComeOutOnlyAsDecodeExceptions() {
+        List<byte[]> requests = List.of(GtpMessages.v1CreateRequest("262420000000101", 1, 5),
+                GtpMessages.v2CreateRequest("262420000000102", 2, 0x3000, new byte[] {127, 0, 0, 20}, null, "internet", 5),
+                GtpMessages.v0CreateRequest("262420000000103", 5, 3, GtpV0TidOrder.GSM_09_60),
+                GtpMessages.v1EchoRequest(4), GtpMessages.v2EchoRequest(5));
+        List<byte[]> answers = List.of(GtpMessages.v1CreateResponse(6, 128, 0x2005, 1, new byte[] {1, 2, 3, 4}),
+                GtpMessages.v2CreateResponse(7, 16, 0x3000, 1, new byte[] {1, 2, 3, 4}));
+        long seed = new java.util.SplittableRandom().nextLong();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        int refused = 0;
+        for (int i = 0; i < 20_000; i++) {
+            boolean asRequest = random.nextBoolean();
+            List<byte[]> seeds = asRequest ? requests : answers;
+            byte[] bytes = GtpMessages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            try {
+                with(bytes, b -> {
+                    if (asRequest) {
+                        ByteBuf local = plugin.answerLocally(b, SGSN, io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+                        if (local != null) {
+                            local.release();
+                            return null;
+                        }
+                        plugin.classify(b, SGSN);
+                        plugin.clientTransactionId(b);
+                        plugin.route(b);
+                        plugin.prepareRequest(b, 0x1234, null);
+                    } else {
+                        plugin.responseTransactionId(b);
+                        plugin.inspectResponse(b, null, null);
+                        plugin.prepareResponse(b, 0x1234, null);
+                    }
+                    return null;
+                });
+            } catch (DecodeException e) {
+                refused++;
+            } catch (RuntimeException | AssertionError e) {
+                throw new AssertionError("seed " + seed + ", datagram " + i + ": "
+                        + io.netty.buffer.ByteBufUtil.hexDump(bytes), e);
+            }
+        }
+        assertThat(refused).as("mutations the plug-in refused").isPositive();
+    }
 }
