@@ -4,13 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
+import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.testing.TestFarms;
+import io.switchboard.director.udp.ResponseVerdict;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Keys, transaction ids and numbering of the ASN plug-in, without a network. */
@@ -18,8 +29,33 @@ class AsnPluginTest {
 
     private static final long MSID = 0x0a1b2c3d4e5fL;
 
+    private static final InetSocketAddress BS = new InetSocketAddress(TestFarms.ip("127.0.2.20"), 2231);
+    private static final RealServer GATEWAY = new RealServer("gateways",
+            new RealConfig(TestFarms.ip("127.0.2.30"), 2231, 8, OptionalInt.empty(), true), TestFarms.FAIL_AT_ONCE, 0);
+
     private static AsnPlugin plugin(NwgRelease release) {
-        return new AsnPlugin(new AsnOptions(release, true), new AsnCounters(new SimpleMeterRegistry(), "asn"));
+        return plugin(release, new SimpleMeterRegistry());
+    }
+
+    private static AsnPlugin plugin(NwgRelease release, SimpleMeterRegistry registry) {
+        return new AsnPlugin(new AsnOptions(release, true), new AsnCounters(registry, "asn"));
+    }
+
+    @FunctionalInterface
+    private interface Use<T> {
+        T apply(ByteBuf buf) throws Exception;
+    }
+
+    /** Runs {@code use} on a buffer over {@code bytes}, released afterwards; the plug-in must not move its reader index. */
+    private static <T> T with(byte[] bytes, Use<T> use) throws Exception {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        try {
+            T result = use.apply(buf);
+            assertThat(buf.readerIndex()).as("reader index").isZero();
+            return result;
+        } finally {
+            buf.release();
+        }
     }
 
     private static io.netty.buffer.ByteBuf wrap(byte[] bytes) {
@@ -63,5 +99,117 @@ class AsnPluginTest {
         assertThat(plugin(NwgRelease.R1_0_V1_2_1).classify(wrap(rsp100), null).kind()).isEqualTo(StickyKind.MSID);
         assertThat(plugin(NwgRelease.R1_0_V1_2_1).messageName(io.switchboard.codec.asn.r6.R6View.wrap(wrap(rsp100))))
                 .isEqualTo("MS State Response");
+    }
+
+    /**
+     * Bad input only ever comes out of the plug-in as a DecodeException, which the engine counts and
+     * drops: mutated copies of valid R6 messages (see {@code R6Messages.mutate}), under every release,
+     * go through the entry points the engine calls for an ASN virtual server, in its order — classify,
+     * expects-answer, transaction id, prepare as requests from a base station; transaction id,
+     * inspection and preparation as the answer to a valid MS_PreAttachment_Req — and nothing else may
+     * be thrown. A valid exchange works afterwards.
+     */
+    @Test
+    void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        NwgRelease[] releases = NwgRelease.values();
+        AsnPlugin[] plugins = new AsnPlugin[releases.length];
+        List<List<byte[]>> requests = new ArrayList<>();
+        List<List<byte[]>> answers = new ArrayList<>();
+        for (int r = 0; r < releases.length; r++) {
+            NwgRelease release = releases[r];
+            plugins[r] = plugin(release, registry);
+            byte[] other = R6Messages.message(1, 9, 2, 2, MSID + 3, 0x0301, R6Messages.BS_INFO);
+            byte[] headerOnly = R6Messages.message(1, 3, 4, 1, MSID + 4, 0x0401); // an indication without TLVs
+            requests.add(List.of(R6Messages.preAttachment(release, R6PreAttachment.REQUEST, MSID, 0x0101),
+                    R6Messages.preAttachment(release, R6PreAttachment.ACK, MSID, 0x0101), other, headerOnly));
+            answers.add(List.of(R6Messages.preAttachment(release, R6PreAttachment.RESPONSE, MSID, 0x0101), other,
+                    headerOnly));
+        }
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        int refused = 0;
+        for (int i = 0; i < 20_000; i++) {
+            int r = random.nextInt(releases.length);
+            boolean asRequest = random.nextBoolean();
+            List<byte[]> seeds = (asRequest ? requests : answers).get(r);
+            byte[] bytes = R6Messages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            try {
+                if (asRequest) {
+                    throughRequestPath(plugins[r], bytes);
+                } else {
+                    throughAnswerPath(plugins[r], releases[r], bytes);
+                }
+            } catch (DecodeException e) {
+                refused++;
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("seed " + seed + ", datagram " + i + ", " + releases[r] + ", "
+                        + (asRequest ? "request" : "answer") + ": " + HexFormat.of().formatHex(bytes), e);
+            }
+        }
+        assertThat(refused).as("mutations the plug-in refused").isPositive();
+        for (int r = 0; r < releases.length; r++) {
+            validExchange(plugins[r], releases[r], registry);
+        }
+    }
+
+    private static void throughRequestPath(AsnPlugin plugin, byte[] bytes) throws Exception {
+        with(bytes, b -> {
+            plugin.classify(b, BS);
+            plugin.expectsAnswer(b);
+            long id = plugin.clientTransactionId(b);
+            // The engine's id toward the gateway: the client's own, masked (no rewriting).
+            plugin.prepareRequest(b, id & 0xFF_FFFF_FFFFL, GATEWAY, BS);
+            return null;
+        });
+    }
+
+    private static void throughAnswerPath(AsnPlugin plugin, NwgRelease release, byte[] bytes) throws Exception {
+        byte[] request = R6Messages.preAttachment(release, R6PreAttachment.REQUEST, MSID, 0x0101);
+        long clientId = with(request, plugin::clientTransactionId);
+        Object context = with(request, b -> plugin.prepareRequest(b, clientId, GATEWAY, BS));
+        with(bytes, b -> {
+            plugin.responseTransactionId(b);
+            if (plugin.inspectResponse(b, GATEWAY, context) == ResponseVerdict.RELAY) {
+                plugin.prepareResponse(b, clientId, context);
+            }
+            return null;
+        });
+    }
+
+    /** Req to the gateway, its Rsp matched and relayed, the Ack forwarded without an answer: each counted once. */
+    private static void validExchange(AsnPlugin plugin, NwgRelease release, SimpleMeterRegistry registry)
+            throws Exception {
+        long msid = MSID + 0x100;
+        byte[] req = R6Messages.preAttachment(release, R6PreAttachment.REQUEST, msid, 0x0777);
+        byte[] rsp = R6Messages.preAttachment(release, R6PreAttachment.RESPONSE, msid, 0x0777);
+        byte[] ack = R6Messages.preAttachment(release, R6PreAttachment.ACK, msid, 0x0777);
+        double reqs = messages(registry, "to-gateway", "MS_PreAttachment_Req");
+        double rsps = messages(registry, "from-gateway", "MS_PreAttachment_Rsp");
+        double acks = messages(registry, "to-gateway", "MS_PreAttachment_Ack");
+        StickyKey key = with(req, b -> plugin.classify(b, BS));
+        assertThat(key).isEqualTo(StickyKey.parse(StickyKind.MSID, "0a:1b:2c:3d:4f:5f"));
+        long id = with(req, plugin::clientTransactionId);
+        Object context = with(req, b -> plugin.prepareRequest(b, id, GATEWAY, BS));
+        long rspId = with(rsp, plugin::responseTransactionId);
+        assertThat(rspId).as("the Rsp matches the Req").isEqualTo(id);
+        with(rsp, b -> {
+            assertThat(plugin.inspectResponse(b, GATEWAY, context)).isEqualTo(ResponseVerdict.RELAY);
+            plugin.prepareResponse(b, id, context);
+            return null;
+        });
+        boolean ackExpectsAnswer = with(ack, plugin::expectsAnswer);
+        assertThat(ackExpectsAnswer).isFalse();
+        long ackId = with(ack, plugin::clientTransactionId);
+        with(ack, b -> plugin.prepareRequest(b, ackId, GATEWAY, BS));
+        assertThat(messages(registry, "to-gateway", "MS_PreAttachment_Req")).isEqualTo(reqs + 1);
+        assertThat(messages(registry, "from-gateway", "MS_PreAttachment_Rsp")).isEqualTo(rsps + 1);
+        assertThat(messages(registry, "to-gateway", "MS_PreAttachment_Ack")).isEqualTo(acks + 1);
+    }
+
+    private static double messages(SimpleMeterRegistry registry, String direction, String type) {
+        var counter = registry.find("switchboard.asn.messages").tag("direction", direction).tag("type", type)
+                .tag("real", GATEWAY.id()).counter();
+        return counter == null ? 0 : counter.count();
     }
 }
