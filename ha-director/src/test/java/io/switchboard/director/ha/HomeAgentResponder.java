@@ -1,6 +1,5 @@
 package io.switchboard.director.ha;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.mip.MipAuthenticators;
@@ -10,8 +9,6 @@ import io.switchboard.director.testing.LoopbackResponder;
 import io.switchboard.director.testing.PcapFile;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -46,7 +43,7 @@ final class HomeAgentResponder extends LoopbackResponder {
             MipHeaderView request = MipHeaderView.wrap(Unpooled.wrappedBuffer(bytes));
             int auth = request.findExtension(MipExtensionType.MN_HA_AUTHENTICATION.value());
             valid = auth >= 0 && MipAuthenticators.verify(request, auth, key);
-            reply = reply(request);
+            reply = reply(request, spi, key);
         } catch (DecodeException e) {
             // recorded, not answered
         }
@@ -55,20 +52,9 @@ final class HomeAgentResponder extends LoopbackResponder {
     }
 
     /** RRP: code 0, lifetime, home address, home agent, identification; MN-NAI; MN-HA authentication. */
-    private byte[] reply(MipHeaderView request) throws DecodeException {
-        String nai = request.nai();
-        byte[] naiBytes = nai == null ? new byte[0] : nai.getBytes(StandardCharsets.UTF_8);
-        int naiLength = nai == null ? 0 : 2 + naiBytes.length;
-        ByteBuffer out = ByteBuffer.allocate(20 + naiLength + 2 + 4 + 16);
-        out.put((byte) 3).put((byte) 0).putShort((short) request.lifetime()).putInt(request.homeAddress())
-                .putInt(request.homeAgent()).putLong(request.identification());
-        if (nai != null) {
-            out.put((byte) MipExtensionType.MN_NAI.value()).put((byte) naiBytes.length).put(naiBytes);
-        }
-        int authOffset = out.position();
-        out.put((byte) MipExtensionType.MN_HA_AUTHENTICATION.value()).put((byte) 20).putInt(spi);
-        ByteBuf buf = Unpooled.wrappedBuffer(out.array());
-        MipAuthenticators.sign(MipHeaderView.wrap(buf), authOffset, key);
-        return out.array();
+    static byte[] reply(MipHeaderView request, int spi, byte[] key) {
+        return MipMessages.authenticated(MipMessages.reply(0, request.lifetime(), request.homeAddress(),
+                request.homeAgent(), request.identification(), request.nai()), MipExtensionType.MN_HA_AUTHENTICATION,
+                spi, key);
     }
 }
