@@ -71,6 +71,9 @@ final class RadiusPlugin implements TransactionPlugin {
     /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
     private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
+    /** Accounting-Starts forwarded without the correlated VSA, by why (null until attach). */
+    private volatile io.micrometer.core.instrument.Counter vsaTooLong;
+    private volatile io.micrometer.core.instrument.Counter vsaBufferCannotGrow;
 
     /**
      * State of an Access-Challenge → the key of its conversation (encoded), until it expires; shared,
@@ -124,6 +127,15 @@ final class RadiusPlugin implements TransactionPlugin {
                 "RADIUS answers from reals that verified and were relayed, by code",
                 RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
                 RadiusCode.ACCOUNTING_RESPONSE);
+        this.vsaTooLong = vsaNotAdded(context.registry(), "too-long");
+        this.vsaBufferCannotGrow = vsaNotAdded(context.registry(), "buffer-cannot-grow");
+    }
+
+    private io.micrometer.core.instrument.Counter vsaNotAdded(io.micrometer.core.instrument.MeterRegistry registry,
+            String reason) {
+        return io.micrometer.core.instrument.Counter.builder("switchboard.radius.vsa.not.added")
+                .description("Accounting-Starts forwarded without the correlated VSA, by reason")
+                .tag("vserver", name).tag("reason", reason).register(registry);
     }
 
     private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
@@ -150,6 +162,11 @@ final class RadiusPlugin implements TransactionPlugin {
     double count(boolean requests, RadiusCode code) {
         io.micrometer.core.instrument.Counter c = (requests ? requestCounters : answerCounters)[code.value()];
         return c == null ? 0 : c.count();
+    }
+
+    /** Accounting-Starts forwarded without the correlated VSA because their buffer cannot grow (for tests). */
+    double vsaNotAddedForFixedBuffer() {
+        return vsaBufferCannotGrow.count();
     }
 
     /** The correlated VSA values this plug-in shares (for tests). */
@@ -278,8 +295,13 @@ final class RadiusPlugin implements TransactionPlugin {
      */
     @Override
     public boolean fanOut(ByteBuf request) throws DecodeException {
-        if (!options.accountingOnOffToAllReals()
-                || request.getUnsignedByte(request.readerIndex()) != RadiusCode.ACCOUNTING_REQUEST.value()) {
+        if (!options.accountingOnOffToAllReals()) {
+            return false;
+        }
+        // The engine asks after classify, which refuses a short datagram; asked first, the code octet
+        // may be missing.
+        requireHeader(request);
+        if (request.getUnsignedByte(request.readerIndex()) != RadiusCode.ACCOUNTING_REQUEST.value()) {
             return false;
         }
         long status = RadiusView.wrap(request).acctStatusType();
@@ -290,9 +312,7 @@ final class RadiusPlugin implements TransactionPlugin {
     @Override
     public long clientTransactionId(ByteBuf request) throws DecodeException {
         int base = request.readerIndex();
-        if (request.readableBytes() < RadiusView.HEADER_LENGTH) {
-            throw DecodeException.truncated("RADIUS header", 0, RadiusView.HEADER_LENGTH, request.readableBytes());
-        }
+        requireHeader(request);
         long authenticator = request.getLong(base + RadiusView.AUTHENTICATOR_OFFSET);
         return (authenticator << 8) | request.getUnsignedByte(base + 1);
     }
@@ -353,20 +373,33 @@ final class RadiusPlugin implements TransactionPlugin {
             return view;
         }
         ByteBuf copy = io.netty.buffer.Unpooled.buffer(view.length() + RadiusView.VSA_HEADER_LENGTH + 2 + value.length);
-        int length;
         try {
-            length = io.switchboard.codec.radius.RadiusVendorAttributes.put(view, vsa.vendorId(), vsa.vendorType(), value,
-                    copy);
-        } catch (IllegalArgumentException e) {
-            return view; // it would not fit in 4096 octets: forward without it
+            int length;
+            try {
+                length = io.switchboard.codec.radius.RadiusVendorAttributes.put(view, vsa.vendorId(), vsa.vendorType(),
+                        value, copy);
+            } catch (IllegalArgumentException e) {
+                vsaTooLong.increment();
+                return view; // it would not fit in 4096 octets: forward without it
+            }
+            int base = request.readerIndex();
+            if (base + length > request.maxCapacity()) {
+                // On Linux the engine reads with recvmmsg, and Netty hands each datagram over as a slice
+                // of the batch buffer exactly as long as the datagram: it cannot grow in place (its
+                // capacity(int) threw into Netty's pipeline and the Start was lost). Forwarded without,
+                // until the engine gives the plug-in a buffer with room.
+                vsaBufferCannotGrow.increment();
+                return view;
+            }
+            if (request.capacity() < base + length) {
+                request.capacity(base + length);
+            }
+            request.setBytes(base, copy, 0, length);
+            request.writerIndex(base + length);
+            return RadiusView.wrap(request);
+        } finally {
+            copy.release();
         }
-        int base = request.readerIndex();
-        if (request.capacity() < base + length) {
-            request.capacity(base + length);
-        }
-        request.setBytes(base, copy, 0, length);
-        request.writerIndex(base + length);
-        return RadiusView.wrap(request);
     }
 
     private static byte[] subValue(RadiusView view, int sub) {
@@ -379,10 +412,15 @@ final class RadiusPlugin implements TransactionPlugin {
 
     @Override
     public long responseTransactionId(ByteBuf response) throws DecodeException {
-        if (response.readableBytes() < RadiusView.HEADER_LENGTH) {
-            throw DecodeException.truncated("RADIUS header", 0, RadiusView.HEADER_LENGTH, response.readableBytes());
-        }
+        requireHeader(response);
         return response.getUnsignedByte(response.readerIndex() + 1);
+    }
+
+    /** RFC 2865 §3: every packet has the 20-octet header (code, identifier, length, authenticator). */
+    private static void requireHeader(ByteBuf packet) throws DecodeException {
+        if (packet.readableBytes() < RadiusView.HEADER_LENGTH) {
+            throw DecodeException.truncated("RADIUS header", 0, RadiusView.HEADER_LENGTH, packet.readableBytes());
+        }
     }
 
     /** The real signs its answer with its secret over the forwarded request's identifier and authenticator. */

@@ -35,6 +35,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -42,6 +43,7 @@ import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +53,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,15 +96,32 @@ class RadiusPluginTest {
 
     /** The plug-in of one node, with farms and a sticky table of its own. */
     private RadiusPlugin plugin(SharedTables tables) {
+        return plugin(tables, false);
+    }
+
+    /**
+     * The plug-in of one node, with farms and a sticky table of its own; {@code correlatingAndRouting}
+     * adds VSA correlation ({@link VsaCorrelationTest#VENDOR}/{@link VsaCorrelationTest#TYPE}) and a
+     * route map sending 10.0.0.0/8 to the farm's real.
+     */
+    private RadiusPlugin plugin(SharedTables tables, boolean correlatingAndRouting) {
         RealConfig rc = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true, Optional.of(REAL_SECRET));
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
-        farms.put("aaa", new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(rc),
-                Optional.empty()));
+        farms.put("aaa", correlatingAndRouting
+                ? new FarmConfig("aaa", PredictorKind.ROUTE_MAP, FailureDetection.DEFAULT, List.of(rc), Optional.empty(),
+                        List.of(), Optional.empty(), Map.of(new Subnet(addr("10.0.0.0"), 8), rc.endpoint()))
+                : new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(rc),
+                        Optional.empty()));
         Farms f = new Farms(farms);
         this.farms = f;
-        RadiusOptions options = new RadiusOptions(List.of(
+        List<RadiusOptions.Client> clients = List.of(
                 new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET),
-                new RadiusOptions.Client(addr("127.0.0.99"), 32, "other")));
+                new RadiusOptions.Client(addr("127.0.0.99"), 32, "other"));
+        RadiusOptions options = correlatingAndRouting
+                ? new RadiusOptions(clients, RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
+                        Optional.of(new RadiusOptions.VsaCorrelation(VsaCorrelationTest.VENDOR, VsaCorrelationTest.TYPE,
+                                Duration.ofMinutes(10))))
+                : new RadiusOptions(clients);
         StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 1000);
         VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 0),
@@ -155,6 +175,20 @@ class RadiusPluginTest {
         // Only the one admitted request was counted.
         assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
         assertThat(plugin.count(true, RadiusCode.ACCOUNTING_REQUEST)).isZero();
+    }
+
+    /**
+     * Found by the fuzz test calling fanOut on its own: on an empty datagram it read the code octet
+     * and threw IndexOutOfBoundsException (not reachable through the engine, which asks after
+     * classify). Now every entry point refuses it as truncated.
+     */
+    @Test
+    void aDatagramWithoutHeaderIsTruncatedForEveryEntryPoint() {
+        ByteBuf empty = Unpooled.EMPTY_BUFFER;
+        assertThat(reason(() -> plugin.fanOut(empty))).isEqualTo(DropReason.TRUNCATED);
+        assertThat(reason(() -> plugin.classify(empty, NAS))).isEqualTo(DropReason.TRUNCATED);
+        assertThat(reason(() -> plugin.clientTransactionId(empty))).isEqualTo(DropReason.TRUNCATED);
+        assertThat(reason(() -> plugin.responseTransactionId(empty))).isEqualTo(DropReason.TRUNCATED);
     }
 
     @Test
@@ -247,9 +281,13 @@ class RadiusPluginTest {
 
     /** A first round as "anonymous" through {@code node}, answered by a challenge with {@code state}: its key. */
     private StickyKey challenged(RadiusPlugin node, String state) throws Exception {
+        return challenged(node, farms.farm("aaa").reals().get(0), state);
+    }
+
+    private StickyKey challenged(RadiusPlugin node, RealServer real, String state) throws Exception {
         ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
         StickyKey key = node.classify(first, NAS);
-        Object context = node.prepareRequest(first, 1, farms.farm("aaa").reals().get(0), NAS);
+        Object context = node.prepareRequest(first, 1, real, NAS);
         ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
                 List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes(state))));
         node.prepareResponse(challenge, node.clientTransactionId(first), context);
@@ -441,5 +479,261 @@ class RadiusPluginTest {
         assertThat(relayedTunnel[0]).isEqualTo((byte) 1);
         assertThat(saltDecrypt(java.util.Arrays.copyOfRange(relayedTunnel, 3, relayedTunnel.length),
                 bytes(CLIENT_SECRET), clientAuthenticator, salt)).isEqualTo(bytes("tunnel-secret"));
+    }
+
+    /** A plug-in under test and the real of its farm. */
+    private record Node(RadiusPlugin plugin, RealServer real) {
+    }
+
+    /** An answer a real sends to {@code request} (as the NAS signed it): {@code code} with {@code attributes}. */
+    private record AnswerTo(byte[] request, RadiusCode code, List<RadiusAttribute> attributes) {
+    }
+
+    /**
+     * Bad input only ever comes out of the plug-in as a DecodeException, which the engine counts and
+     * drops: mutated copies of valid RADIUS datagrams (see {@code RadiusPackets.mutate}) go through
+     * every entry point in the engine's order ({@code UdpLane.request}, {@code TransactionUpstream}):
+     * classify, transaction id, fan-out, route, prepare as requests from the NAS; transaction id,
+     * inspection and preparation as the answer of the real to a valid request. Half the mutations
+     * are signed again when they still parse (with the client's secret as requests, the real's as
+     * answers), as a peer holding the secret would sign whatever its bug produced, so that they get
+     * past the authenticator checks into keys, State, VSA correlation, route map, re-hiding, salted
+     * re-encryption and learning; a request that passes is answered by the real. The request entry
+     * points after classify are also called each on its own. Datagrams are held as on Linux (a slice
+     * of the recvmmsg batch, which cannot grow) or as with NIO (a buffer of their own). Two set-ups:
+     * this class's plug-in, and one with VSA correlation and a route map. Valid traffic works
+     * afterwards. It found two: an Accounting-Start that VSA correlation grows, in a datagram that
+     * cannot grow (VsaCorrelationTest), and an empty datagram given to fanOut on its own
+     * ({@link #aDatagramWithoutHeaderIsTruncatedForEveryEntryPoint}).
+     */
+    @Test
+    void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
+        Node plain = new Node(plugin, real);
+        RadiusPlugin correlating = plugin(SharedTables.IN_MEMORY, true);
+        Node[] nodes = {plain, new Node(correlating, farms.farm("aaa").reals().get(0))};
+        for (Node node : nodes) {
+            challenged(node.plugin(), node.real(), "state-fuzz");
+        }
+        RadiusAttribute csid = text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001");
+        RadiusAttribute framedIp = new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(),
+                new byte[] {10, 1, 2, 3});
+        RadiusAttribute vsa = RadiusAttribute.vendorSpecific(VsaCorrelationTest.VENDOR, VsaCorrelationTest.TYPE,
+                bytes("charging-id-1"));
+        // EAP-Response/Identity (RFC 3748 §5.1), which RFC 3579 §3.2 wants with a Message-Authenticator.
+        RadiusAttribute eap = new RadiusAttribute(RadiusAttributeType.EAP_MESSAGE.value(),
+                new byte[] {2, 1, 0, 10, 1, 'a', 'l', 'i', 'c', 'e'});
+        RadiusAttribute state = new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-fuzz"));
+        byte[] access = bytesOf(accessRequest(1, CLIENT_SECRET, "alice", "pw", List.of(csid, framedIp,
+                messageAuthenticator())));
+        byte[] eapRound = bytesOf(accessRequest(2, CLIENT_SECRET, "anonymous", "pw", List.of(eap, state,
+                messageAuthenticator())));
+        byte[] withVsas = bytesOf(accessRequest(3, CLIENT_SECRET, "bob", "a password of forty octets, three blocks",
+                List.of(csid, vsa, RadiusAttribute.vendorSpecific(SaltedAttributes.MICROSOFT, 1, bytes("ms")))));
+        byte[] start = bytesOf(accounting(4, RadiusAcctStatusType.START, List.of(csid, framedIp,
+                text(RadiusAttributeType.ACCT_SESSION_ID, "s-1"))));
+        byte[] stop = bytesOf(accounting(5, RadiusAcctStatusType.STOP, List.of(csid, framedIp)));
+        byte[] accountingOn = bytesOf(accounting(6, RadiusAcctStatusType.ACCOUNTING_ON, List.of()));
+        byte[] interim = bytesOf(accounting(7, RadiusAcctStatusType.INTERIM_UPDATE, List.of(csid, framedIp, vsa,
+                messageAuthenticator())));
+        List<byte[]> requests = List.of(access, eapRound, withVsas, start, stop, accountingOn, interim);
+        byte[] salted = new byte[2 + 32];
+        salted[0] = (byte) 0x80; // the salt's high bit is set (RFC 2548 §2.4.2)
+        byte[] tunnelPassword = new byte[1 + 2 + 16];
+        List<AnswerTo> answers = List.of(
+                new AnswerTo(access, RadiusCode.ACCESS_ACCEPT, List.of(
+                        new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 9, 8, 7}),
+                        RadiusAttribute.vendorSpecific(SaltedAttributes.MICROSOFT, SaltedAttributes.MS_MPPE_SEND_KEY,
+                                salted),
+                        new RadiusAttribute(SaltedAttributes.TUNNEL_PASSWORD, tunnelPassword), vsa,
+                        messageAuthenticator())),
+                new AnswerTo(eapRound, RadiusCode.ACCESS_CHALLENGE, List.of(
+                        new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-fuzz-2")), eap,
+                        messageAuthenticator())),
+                new AnswerTo(access, RadiusCode.ACCESS_REJECT, List.of(
+                        text(RadiusAttributeType.REPLY_MESSAGE, "no"), messageAuthenticator())),
+                new AnswerTo(start, RadiusCode.ACCOUNTING_RESPONSE, List.of()),
+                new AnswerTo(stop, RadiusCode.ACCOUNTING_RESPONSE, List.of()),
+                new AnswerTo(accountingOn, RadiusCode.ACCOUNTING_RESPONSE, List.of()),
+                new AnswerTo(interim, RadiusCode.ACCOUNTING_RESPONSE, List.of(messageAuthenticator())));
+
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        int refused = 0;
+        int passed = 0;
+        for (int i = 0; i < 20_000; i++) {
+            Node node = nodes[random.nextInt(nodes.length)];
+            boolean asRequest = random.nextBoolean();
+            boolean resign = random.nextBoolean();
+            boolean sliced = random.nextBoolean();
+            byte[] bytes = null;
+            byte[] request = null;
+            try {
+                if (asRequest) {
+                    bytes = RadiusPackets.mutate(requests.get(random.nextInt(requests.size())), random);
+                    if (resign) {
+                        RadiusPackets.resignRequest(bytes, CLIENT_SECRET);
+                    }
+                    eachRequestEntryPointAlone(node, bytes, sliced);
+                    throughRequestPath(node, bytes, sliced, i);
+                } else {
+                    AnswerTo answer = answers.get(random.nextInt(answers.size()));
+                    request = answer.request();
+                    ByteBuf forwarded = datagram(request, sliced);
+                    try {
+                        long clientTx;
+                        Object context;
+                        try {
+                            node.plugin().classify(forwarded, NAS);
+                            clientTx = node.plugin().clientTransactionId(forwarded);
+                            context = node.plugin().prepareRequest(forwarded, i & 0xff, node.real(), NAS);
+                        } catch (DecodeException e) {
+                            throw new AssertionError("the valid request was refused", e);
+                        }
+                        bytes = RadiusPackets.mutate(bytesOf(answer(answer.code(), forwarded, REAL_SECRET,
+                                answer.attributes())), random);
+                        if (resign) {
+                            RadiusPackets.resignResponse(bytes, view(forwarded).authenticator(), REAL_SECRET);
+                        }
+                        throughAnswerPath(node, bytes, sliced, clientTx, context);
+                    } finally {
+                        forwarded.release();
+                    }
+                }
+                passed++;
+            } catch (DecodeException e) {
+                refused++;
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("seed " + seed + ", datagram " + i + (asRequest ? " (request)"
+                        : " (answer to " + ByteBufUtil.hexDump(request) + ")") + ": "
+                        + (bytes == null ? "-" : ByteBufUtil.hexDump(bytes)), e);
+            }
+        }
+        assertThat(refused).as("mutations the plug-in refused").isPositive();
+        assertThat(passed).as("mutations that went all the way through").isPositive();
+        for (Node node : nodes) {
+            validExchange(node);
+        }
+    }
+
+    private static ByteBuf accounting(int id, int status, List<RadiusAttribute> more) {
+        List<RadiusAttribute> attributes = new java.util.ArrayList<>();
+        attributes.add(RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, status));
+        attributes.addAll(more);
+        return accountingRequest(id, CLIENT_SECRET, attributes);
+    }
+
+    private static byte[] bytesOf(ByteBuf buf) {
+        try {
+            return ByteBufUtil.getBytes(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    /**
+     * A datagram as the engine holds it: on Linux a slice of the recvmmsg batch that cannot grow,
+     * elsewhere (NIO) a buffer of its own that can (VSA correlation adds to a request).
+     */
+    private static ByteBuf datagram(byte[] bytes, boolean sliced) {
+        return sliced ? RadiusPackets.recvmmsgSlice(bytes) : Unpooled.buffer(bytes.length).writeBytes(bytes);
+    }
+
+    /**
+     * The request entry points the engine calls after classify, each on its own (in case the engine's
+     * order changes): a refusal must be a DecodeException there too.
+     */
+    private static void eachRequestEntryPointAlone(Node node, byte[] bytes, boolean sliced) {
+        RadiusPlugin p = node.plugin();
+        List<EntryPoint> entryPoints = List.of(p::clientTransactionId, p::fanOut, p::route,
+                b -> p.prepareRequest(b, 7, node.real(), NAS));
+        for (EntryPoint entryPoint : entryPoints) {
+            ByteBuf datagram = datagram(bytes, sliced);
+            try {
+                entryPoint.call(datagram);
+            } catch (DecodeException e) {
+                // refused: fine
+            } finally {
+                datagram.release();
+            }
+        }
+    }
+
+    private interface EntryPoint {
+        Object call(ByteBuf datagram) throws DecodeException;
+    }
+
+    /** A request from the NAS as the engine drives it; if the plug-in forwards it, the real's answer. */
+    private static void throughRequestPath(Node node, byte[] bytes, boolean sliced, int i) throws Exception {
+        RadiusPlugin p = node.plugin();
+        ByteBuf datagram = datagram(bytes, sliced);
+        ByteBuf forwarded = null;
+        try {
+            p.classify(datagram, NAS);
+            long clientTx = p.clientTransactionId(datagram);
+            // A fanned-out request goes to each real as a copy (TransactionUpstream.fanOut); others are
+            // routed first.
+            if (p.fanOut(datagram)) {
+                forwarded = datagram.copy();
+            } else {
+                p.route(datagram);
+                forwarded = datagram.retain();
+            }
+            Object context = p.prepareRequest(forwarded, i & 0xff, node.real(), NAS);
+            RadiusCode code = view(forwarded).code() == RadiusCode.ACCESS_REQUEST.value() ? RadiusCode.ACCESS_ACCEPT
+                    : RadiusCode.ACCOUNTING_RESPONSE;
+            ByteBuf answer = answer(code, forwarded, REAL_SECRET, List.of(
+                    new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 1, 2, 3})));
+            try {
+                throughAnswerPath(node, answer, clientTx, context);
+            } finally {
+                answer.release();
+            }
+        } finally {
+            datagram.release();
+            if (forwarded != null) {
+                forwarded.release();
+            }
+        }
+    }
+
+    private static void throughAnswerPath(Node node, byte[] bytes, boolean sliced, long clientTx, Object context)
+            throws Exception {
+        ByteBuf answer = datagram(bytes, sliced);
+        try {
+            throughAnswerPath(node, answer, clientTx, context);
+        } finally {
+            answer.release();
+        }
+    }
+
+    /** An answer from the real as the engine drives it (TransactionUpstream.answer). */
+    private static void throughAnswerPath(Node node, ByteBuf answer, long clientTx, Object context) throws Exception {
+        node.plugin().responseTransactionId(answer);
+        if (node.plugin().inspectResponse(answer, node.real(), context) == ResponseVerdict.RELAY) {
+            node.plugin().prepareResponse(answer, clientTx, context);
+        }
+    }
+
+    /** An Access-Request answered by an Access-Accept: relayed with the client's identifier, signed for it. */
+    private static void validExchange(Node node) throws Exception {
+        ByteBuf request = accessRequest(42, CLIENT_SECRET, "carol", "pw", List.of(messageAuthenticator()));
+        ByteBuf accept = null;
+        try {
+            byte[] clientAuthenticator = view(request).authenticator();
+            node.plugin().classify(request, NAS);
+            long clientTx = node.plugin().clientTransactionId(request);
+            Object context = node.plugin().prepareRequest(request, 9, node.real(), NAS);
+            accept = answer(RadiusCode.ACCESS_ACCEPT, request, REAL_SECRET, List.of(messageAuthenticator()));
+            assertThat(node.plugin().responseTransactionId(accept)).isEqualTo(9);
+            throughAnswerPath(node, accept, clientTx, context);
+            assertThat(view(accept).identifier()).isEqualTo(42);
+            assertThat(RadiusAuthenticators.verifyResponse(view(accept), clientAuthenticator, bytes(CLIENT_SECRET)))
+                    .isTrue();
+        } finally {
+            request.release();
+            if (accept != null) {
+                accept.release();
+            }
+        }
     }
 }

@@ -193,4 +193,33 @@ class VsaCorrelationTest {
         now.addAndGet(Duration.ofMinutes(11).toNanos());
         assertThat(injected(start(acctB, farmsB, List.of()))).isNull();
     }
+
+    /**
+     * On Linux the director reads datagrams with recvmmsg (UdpDirectorVerticle: epoll,
+     * MAX_DATAGRAM_PAYLOAD_SIZE), and Netty hands each one over as a slice of the batch buffer, exactly
+     * as long as the datagram: the plug-in cannot grow it in place. The Start is then forwarded as the
+     * NAS sent it, re-signed, and counted, rather than an exception escaping into Netty's pipeline
+     * (which lost the Start: an UnsupportedOperationException from the slice's capacity).
+     */
+    @Test
+    void aStartInADatagramThatCannotGrowIsForwardedWithoutTheVsaAndCounted() throws Exception {
+        authenticateWithVsaInTheAccept(bytes("charging-id-1"));
+        List<RadiusAttribute> attributes = List.of(
+                RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START),
+                text(RadiusAttributeType.CALLING_STATION_ID, CSID));
+        ByteBuf signed = accountingRequest(7, "nas", attributes);
+        ByteBuf datagram = RadiusPackets.recvmmsgSlice(ByteBufUtil.getBytes(signed));
+        try {
+            acct.classify(datagram, NAS);
+            acct.prepareRequest(datagram, 9, real("acct"), NAS);
+            RadiusView view = view(datagram);
+            assertThat(view.findVendor(VENDOR, TYPE)).isNegative();
+            assertThat(RadiusAuthenticators.verifyRequest(view, bytes("real"))).isTrue();
+            assertThat(view.identifier()).isEqualTo(9);
+            assertThat(acct.vsaNotAddedForFixedBuffer()).isEqualTo(1);
+        } finally {
+            datagram.release();
+            signed.release();
+        }
+    }
 }
