@@ -133,7 +133,7 @@ class AsnPluginTest {
             int r = random.nextInt(releases.length);
             boolean asRequest = random.nextBoolean();
             List<byte[]> seeds = (asRequest ? requests : answers).get(r);
-            byte[] bytes = R6Messages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
             try {
                 if (asRequest) {
                     throughRequestPath(plugins[r], bytes);

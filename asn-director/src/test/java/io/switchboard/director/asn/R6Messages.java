@@ -3,9 +3,7 @@ package io.switchboard.director.asn;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.SplittableRandom;
 
 /**
  * R6 test vectors: MS_PreAttachment Req/Rsp/Ack laid out as in the codec's vectors (checked there
@@ -53,23 +51,4 @@ final class R6Messages {
         return out.array();
     }
 
-    /**
-     * A mutated copy of a valid message, for robustness tests: a truncation, or one to four bytes
-     * (header fields and TLV lengths alike) flipped by a bit, set to 0 or 0xff, or set to a random value.
-     */
-    static byte[] mutate(byte[] valid, SplittableRandom random) {
-        byte[] bytes = valid.clone();
-        if (random.nextInt(5) == 0) {
-            return Arrays.copyOf(bytes, random.nextInt(bytes.length));
-        }
-        for (int n = 1 + random.nextInt(4); n > 0; n--) {
-            int at = random.nextInt(bytes.length);
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[at] ^= (byte) (1 << random.nextInt(8));
-                case 1 -> bytes[at] = random.nextBoolean() ? 0 : (byte) 0xff;
-                default -> bytes[at] = (byte) random.nextInt(256);
-            }
-        }
-        return bytes;
-    }
 }

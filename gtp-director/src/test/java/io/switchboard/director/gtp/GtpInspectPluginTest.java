@@ -280,7 +280,7 @@ class GtpInspectPluginTest {
         for (int i = 0; i < 20_000; i++) {
             boolean asRequest = random.nextBoolean();
             List<byte[]> seeds = asRequest ? requests : answers;
-            byte[] bytes = GtpMessages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
             try {
                 if (asRequest) {
                     throughRequestPath(bytes, i);

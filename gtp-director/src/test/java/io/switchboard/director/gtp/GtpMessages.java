@@ -191,20 +191,4 @@ final class GtpMessages {
         }
     }
 
-    /** A truncation, or one to four bytes flipped by a bit, set to 0 or 0xff, or set to a random value. */
-    static byte[] mutate(byte[] valid, java.util.SplittableRandom random) {
-        byte[] bytes = valid.clone();
-        if (random.nextInt(5) == 0) {
-            return java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
-        }
-        for (int n = 1 + random.nextInt(4); n > 0; n--) {
-            int at = random.nextInt(bytes.length);
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[at] ^= (byte) (1 << random.nextInt(8));
-                case 1 -> bytes[at] = random.nextBoolean() ? 0 : (byte) 0xff;
-                default -> bytes[at] = (byte) random.nextInt(256);
-            }
-        }
-        return bytes;
-    }
 }

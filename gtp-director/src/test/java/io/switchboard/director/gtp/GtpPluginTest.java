@@ -137,7 +137,7 @@ class GtpPluginTest {
 
     /**
      * The transparent service's entry points, in the engine's order, on mutated copies of valid
-     * datagrams (see {@code GtpMessages.mutate}): bad input comes out only as a DecodeException.
+     * datagrams ({@code Mutations.mutate}): bad input comes out only as a DecodeException.
      */
     @Test
     void mutatedDatagramsComeOutOnlyAsDecodeExceptions() {
@@ -153,7 +153,7 @@ class GtpPluginTest {
         for (int i = 0; i < 20_000; i++) {
             boolean asRequest = random.nextBoolean();
             List<byte[]> seeds = asRequest ? requests : answers;
-            byte[] bytes = GtpMessages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
             try {
                 with(bytes, b -> {
                     if (asRequest) {

@@ -157,7 +157,7 @@ class HaPluginTest {
         for (int i = 0; i < 20_000; i++) {
             HaPlugin plugin = plugins.get(random.nextInt(plugins.size()));
             boolean asRequest = random.nextBoolean();
-            byte[] bytes = MipMessages.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
             int offset = random.nextInt(4);
             try {
                 if (asRequest) {

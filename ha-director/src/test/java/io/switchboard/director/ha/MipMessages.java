@@ -8,8 +8,6 @@ import io.switchboard.codec.mip.MipHeaderView;
 import io.switchboard.codec.mip.MipMessageType;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /** Mobile IPv4 registration messages built by hand for the tests, and mutated copies of them. */
 final class MipMessages {
@@ -55,23 +53,6 @@ final class MipMessages {
             throw new IllegalArgumentException("not a registration message", e);
         }
         return b.array();
-    }
-
-    /** A truncation, or one to four bytes flipped by a bit, set to 0 or 0xff, or set to a random value. */
-    static byte[] mutate(byte[] valid, SplittableRandom random) {
-        byte[] bytes = valid.clone();
-        if (random.nextInt(5) == 0) {
-            return Arrays.copyOf(bytes, random.nextInt(bytes.length));
-        }
-        for (int n = 1 + random.nextInt(4); n > 0; n--) {
-            int at = random.nextInt(bytes.length);
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[at] ^= (byte) (1 << random.nextInt(8));
-                case 1 -> bytes[at] = random.nextBoolean() ? 0 : (byte) 0xff;
-                default -> bytes[at] = (byte) random.nextInt(256);
-            }
-        }
-        return bytes;
     }
 
     private static int naiLength(String nai) {

@@ -11,9 +11,7 @@ import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Test packets, signed as a NAS (or a server) would. */
@@ -73,27 +71,6 @@ final class RadiusPackets {
         new DefaultRadiusPacket(code, req.identifier(), new byte[16], attributes).encode(buf);
         RadiusAuthenticators.signResponse(view(buf), req.authenticator(), bytes(secret));
         return buf;
-    }
-
-    /**
-     * A mutated copy of a valid datagram for robustness tests: truncated (one time in five), else one
-     * to four octets bit-flipped, zeroed, set to 0xff or set at random (lengths, codes and
-     * authenticators included).
-     */
-    static byte[] mutate(byte[] valid, SplittableRandom random) {
-        byte[] bytes = valid.clone();
-        if (random.nextInt(5) == 0) {
-            return Arrays.copyOf(bytes, random.nextInt(bytes.length));
-        }
-        for (int n = 1 + random.nextInt(4); n > 0; n--) {
-            int at = random.nextInt(bytes.length);
-            switch (random.nextInt(3)) {
-                case 0 -> bytes[at] ^= (byte) (1 << random.nextInt(8));
-                case 1 -> bytes[at] = random.nextBoolean() ? 0 : (byte) 0xff;
-                default -> bytes[at] = (byte) random.nextInt(256);
-            }
-        }
-        return bytes;
     }
 
     /**

@@ -569,7 +569,7 @@ class RadiusPluginTest {
             byte[] request = null;
             try {
                 if (asRequest) {
-                    bytes = RadiusPackets.mutate(requests.get(random.nextInt(requests.size())), random);
+                    bytes = io.switchboard.director.testing.Mutations.mutate(requests.get(random.nextInt(requests.size())), random);
                     if (resign) {
                         RadiusPackets.resignRequest(bytes, CLIENT_SECRET);
                     }
@@ -589,7 +589,7 @@ class RadiusPluginTest {
                         } catch (DecodeException e) {
                             throw new AssertionError("the valid request was refused", e);
                         }
-                        bytes = RadiusPackets.mutate(bytesOf(answer(answer.code(), forwarded, REAL_SECRET,
+                        bytes = io.switchboard.director.testing.Mutations.mutate(bytesOf(answer(answer.code(), forwarded, REAL_SECRET,
                                 answer.attributes())), random);
                         if (resign) {
                             RadiusPackets.resignResponse(bytes, view(forwarded).authenticator(), REAL_SECRET);
