@@ -49,4 +49,15 @@ public interface DatagramPlugin {
      */
     default void housekeep(long nowNanos) {
     }
+
+    /**
+     * Whether the plug-in may lengthen a request in place (RADIUS VSA correlation adds an attribute to
+     * an Accounting-Start). The engine then hands it each request in a buffer that can grow: with
+     * recvmmsg (the epoll transport) a datagram is a slice of the batch buffer exactly as long as the
+     * datagram, which cannot. False by default: the others rewrite fields of fixed size, and the copy
+     * is not free.
+     */
+    default boolean lengthensRequests() {
+        return false;
+    }
 }

@@ -41,6 +41,8 @@ final class UdpLane {
     private final LocalResponder responder;
     /** The plug-in when it relays some datagrams between peers, else null. */
     private final PeerRelay peerRelay;
+    /** {@link DatagramPlugin#lengthensRequests()}: each request is copied into a buffer that can grow. */
+    private final boolean lengthensRequests;
     private ScheduledFuture<?> housekeeping;
 
     UdpLane(VirtualServer virtualServer, Farms farms, EventLoop loop, Ticker ticker, Supplier<Bootstrap> bootstrap) {
@@ -52,6 +54,7 @@ final class UdpLane {
         this.maxDatagram = virtualServer.config().maxDatagram();
         this.responder = virtualServer.plugin() instanceof LocalResponder r ? r : null;
         this.peerRelay = virtualServer.plugin() instanceof PeerRelay r ? r : null;
+        this.lengthensRequests = virtualServer.plugin().lengthensRequests();
     }
 
     ChannelHandler virtualAddressHandler() {
@@ -59,7 +62,17 @@ final class UdpLane {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
                 lane.tapIn(packet.sender(), ctx.channel(), packet.content());
-                request(packet.content(), packet.sender());
+                if (!lengthensRequests) {
+                    request(packet.content(), packet.sender());
+                    return;
+                }
+                ByteBuf growable = ctx.alloc().buffer(packet.content().readableBytes());
+                try {
+                    request(growable.writeBytes(packet.content(), packet.content().readerIndex(),
+                            packet.content().readableBytes()), packet.sender());
+                } finally {
+                    growable.release(); // what request() keeps (a resend, a relay) it retained
+                }
             }
 
             @Override

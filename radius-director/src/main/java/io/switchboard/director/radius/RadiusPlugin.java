@@ -322,6 +322,12 @@ final class RadiusPlugin implements TransactionPlugin {
         throw new UnsupportedOperationException("the director passes the client (prepareRequest with 4 arguments)");
     }
 
+    /** VSA correlation adds the held VSA to an Accounting-Start: the request must be able to grow. */
+    @Override
+    public boolean lengthensRequests() {
+        return vsa != null;
+    }
+
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
             throws DecodeException {
@@ -384,10 +390,9 @@ final class RadiusPlugin implements TransactionPlugin {
             }
             int base = request.readerIndex();
             if (base + length > request.maxCapacity()) {
-                // On Linux the engine reads with recvmmsg, and Netty hands each datagram over as a slice
-                // of the batch buffer exactly as long as the datagram: it cannot grow in place (its
-                // capacity(int) threw into Netty's pipeline and the Start was lost). Forwarded without,
-                // until the engine gives the plug-in a buffer with room.
+                // A buffer that cannot grow (recvmmsg hands each datagram over as a slice exactly as long
+                // as the datagram; the engine copies requests for lengthensRequests(), so this is a
+                // caller that did not): forwarded without, and counted.
                 vsaBufferCannotGrow.increment();
                 return view;
             }
