@@ -92,7 +92,7 @@ class RealRestartsIT {
             SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                     Map.of("pgw", farm), Map.of("vs", vs), Map.of("echo", echo));
             Director director = new Director(config, v -> service, registry, Ticker.SYSTEM);
-            Vertx vertx = Vertx.vertx();
+            Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true)); // epoll, as `switchboard run`
             try {
                 director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
                 RealServer realA = director.farms().farm("pgw").reals().get(0);

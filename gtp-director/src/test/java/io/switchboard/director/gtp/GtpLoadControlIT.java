@@ -147,7 +147,7 @@ class GtpLoadControlIT {
                             List.of(), GtpOptions.DEFAULT.v0TidOrder(), 0));
             Director director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                     Map.of("pgw", farm), Map.of("gtp-c", vs)), v -> new GtpInspectService(), registry, Ticker.SYSTEM);
-            Vertx vertx = Vertx.vertx();
+            Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true)); // epoll, as `switchboard run`
             try {
                 director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
                 InetSocketAddress vip = director.localAddress("gtp-c");

@@ -82,7 +82,7 @@ class OsmoGgsnRestartIT {
         Director director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                 Map.of("ggsn", farm), Map.of("gtp-c", vs), Map.of("echo", echo)), v -> new GtpService(), registry,
                 Ticker.SYSTEM);
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true)); // epoll, as `switchboard run`
         Process ggsn = start(config, dir.resolve("log-1"));
         try {
             int firstCounter = restartCounter();
