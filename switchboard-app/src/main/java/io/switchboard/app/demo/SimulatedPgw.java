@@ -1,12 +1,9 @@
 package io.switchboard.app.demo;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.v2.DefaultGtpV2Message;
 import io.switchboard.codec.gtp.v2.GtpV2Cause;
-import io.switchboard.codec.gtp.v2.GtpV2Codec;
 import io.switchboard.codec.gtp.v2.GtpV2Ie;
 import io.switchboard.codec.gtp.v2.GtpV2Message;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
@@ -64,13 +61,9 @@ final class SimulatedPgw implements AutoCloseable {
             try {
                 DatagramPacket in = new DatagramPacket(buffer, buffer.length);
                 socket.receive(in);
-                ByteBuf request = Unpooled.wrappedBuffer(in.getData(), in.getOffset(), in.getLength());
-                GtpV2Message answer = answer(GtpV2Codec.decode(request));
+                GtpV2Message answer = answer(GtpV2Datagrams.decode(in));
                 if (answer != null) {
-                    ByteBuf out = Unpooled.buffer();
-                    GtpV2Codec.encode(answer, out);
-                    byte[] bytes = new byte[out.readableBytes()];
-                    out.readBytes(bytes);
+                    byte[] bytes = GtpV2Datagrams.bytes(answer);
                     socket.send(new DatagramPacket(bytes, bytes.length, in.getSocketAddress()));
                 }
             } catch (DecodeException e) {

@@ -1,12 +1,9 @@
 package io.switchboard.app.demo;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.v2.DefaultGtpV2Message;
 import io.switchboard.codec.gtp.v2.GtpV2Cause;
-import io.switchboard.codec.gtp.v2.GtpV2Codec;
 import io.switchboard.codec.gtp.v2.GtpV2Ie;
 import io.switchboard.codec.gtp.v2.GtpV2Message;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
@@ -88,10 +85,7 @@ final class SimulatedSgw implements AutoCloseable {
     }
 
     private void send(GtpV2Message message, InetSocketAddress to) throws IOException {
-        ByteBuf out = Unpooled.buffer();
-        GtpV2Codec.encode(message, out);
-        byte[] bytes = new byte[out.readableBytes()];
-        out.readBytes(bytes);
+        byte[] bytes = GtpV2Datagrams.bytes(message);
         socket.send(new DatagramPacket(bytes, bytes.length, to));
     }
 
@@ -117,7 +111,7 @@ final class SimulatedSgw implements AutoCloseable {
                 return answers;
             }
             try {
-                GtpV2Message m = GtpV2Codec.decode(Unpooled.wrappedBuffer(in.getData(), in.getOffset(), in.getLength()));
+                GtpV2Message m = GtpV2Datagrams.decode(in);
                 if (m.sequence() == seq) {
                     answers.add(m);
                     deadline = Math.min(deadline, System.nanoTime() + grace);
