@@ -81,9 +81,9 @@ machine_ticks() { echo "$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $4 + $7 +
 # What the machine did between two machine_ticks (BEFORE AFTER): "cores busy of N, kernel share".
 machine_use() {
   local a=($1) b=($2)
-  awk -v busy=$((b[0] - a[0])) -v kernel=$((b[1] - a[1])) -v s="$(awk -v x="${a[2]}" -v y="${b[2]}" 'BEGIN { print y - x }')" \
+  awk -v busy=$((b[0] - a[0])) -v kernel=$((b[1] - a[1])) -v t0="${a[2]}" -v t1="${b[2]}" \
     -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
-    'BEGIN { printf "%.2f of %d cores busy, %.0f %% of it kernel", busy / hz / s, n, (busy > 0 ? 100 * kernel / busy : 0) }'
+    'BEGIN { printf "%.2f of %d cores busy, %.0f %% of it kernel", busy / hz / (t1 - t0), n, (busy > 0 ? 100 * kernel / busy : 0) }'
 }
 # In the background while a path of SECONDS (> 4) runs: the machine's use in its middle, from 3 s
 # after the start (replay's own JVM start-up is over) to 1 s before the end; written to FILE.
