@@ -13,7 +13,8 @@ response again. Commands (one JSON object a line, see gtpv2_peer.py):
     {"cmd": "refuse", "count": 1, "cause": 73}   the next creates are refused with that cause
     {"cmd": "create_bearer", "imsi": "..."}       a dedicated bearer for the IMSI's session
     {"cmd": "update_bearer", "imsi": "...", "ebi": 6}
-    {"cmd": "delete_bearer", "imsi": "...", "ebi": 6}
+    {"cmd": "delete_bearer", "imsi": "...", "ebi": 6}      a dedicated bearer
+    {"cmd": "delete_bearer", "imsi": "...", "linked": true}   the whole PDN connection
     {"cmd": "sessions"}                           the sessions it holds
     {"cmd": "drop_answers", "count": 1}           lose the next answers (as a network would)
     {"cmd": "log", "since": 0}                    every datagram received since that index
@@ -218,13 +219,19 @@ class Responder:
 
     def delete_bearer(self, command):
         session = self.by_imsi(command["imsi"])
-        bearer = int(command["ebi"])
-        # Table 7.2.9.2-1: EPS Bearer IDs (C, instance 1) for dedicated bearers; the Linked EBI
-        # (instance 0) would delete the whole PDN connection instead.
-        result = self.request(session, p.DELETE_BEARER_REQUEST, [p.ebi(bearer, instance=1)], p.DELETE_BEARER_RESPONSE)
+        if command.get("linked"):
+            # Table 7.2.9.2-1: the Linked EBI (C, instance 0) deletes the whole PDN connection.
+            ies, bearer = [p.ebi(session["ebi"])], None
+        else:
+            # Table 7.2.9.2-1: EPS Bearer IDs (C, instance 1) for dedicated bearers.
+            bearer = int(command["ebi"])
+            ies = [p.ebi(bearer, instance=1)]
+        result = self.request(session, p.DELETE_BEARER_REQUEST, ies, p.DELETE_BEARER_RESPONSE)
         if result["response"] is not None and p.accepted(p.cause_of(result["response"])):
             with self.state:
-                if bearer in session["bearers"]:
+                if bearer is None:
+                    self.sessions.pop(session["teid"], None)
+                elif bearer in session["bearers"]:
                     session["bearers"].remove(bearer)
         return result
 

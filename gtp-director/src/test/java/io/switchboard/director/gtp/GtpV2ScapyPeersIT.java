@@ -14,7 +14,6 @@ import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,8 +59,6 @@ class GtpV2ScapyPeersIT {
     private static final int CREATE_BEARER_RESPONSE = 96;
     private static final int UPDATE_BEARER_REQUEST = 97;
     private static final int DELETE_BEARER_REQUEST = 99;
-    private static final Set<Integer> REQUESTS = Set.of(CREATE_SESSION_REQUEST, MODIFY_BEARER_REQUEST,
-            DELETE_SESSION_REQUEST, CREATE_BEARER_REQUEST, UPDATE_BEARER_REQUEST, DELETE_BEARER_REQUEST);
     /** TS 29.274 Table 8.4-1. */
     private static final int REQUEST_ACCEPTED = 16;
     private static final int NO_RESOURCES_AVAILABLE = 73;
@@ -208,6 +204,7 @@ class GtpV2ScapyPeersIT {
     @Test
     void s5s8PgwInitiatedCreateUpdateAndDeleteBearerReachTheSgwUnderItsOwnTeid() throws Exception {
         start("s5s8", S5S8_VIP, PGWS, SGW);
+        LoopbackCapture capture = capture("s5s8-bearers");
         Created session = create("262420000012001");
         int index = requester.received().size();
         JsonObject created = session.holder.call("create_bearer", "imsi", session.imsi);
@@ -234,6 +231,27 @@ class GtpV2ScapyPeersIT {
         assertThat(openSessions(session.holder)).as("a dedicated bearer's deletion leaves the session").isEqualTo(1);
         assertAccepted(requester.call("delete", "imsi", session.imsi), "Delete Session");
         awaitNoOpenSessions();
+
+        // The PGW deletes a whole PDN connection (Table 7.2.9.2-1: the Linked EBI): the session ends.
+        Created second = create("262420000012002");
+        assertAccepted(second.holder.call("delete_bearer", "imsi", second.imsi, "linked", true), "Delete Bearer");
+        assertThat(requester.sessions()).as("the SGW released the PDN connection").isEmpty();
+        awaitNoOpenSessions();
+
+        // tshark: the director's relays carry the SGW's TEID toward the SGW, the PGW's toward the PGW.
+        List<GtpV2Frames.Frame> frames = capture.frames();
+        for (int type : new int[] {CREATE_BEARER_REQUEST, UPDATE_BEARER_REQUEST, DELETE_BEARER_REQUEST}) {
+            assertThat(frames).filteredOn(f -> f.type() == type && f.source().equals(S5S8_VIP)
+                    && f.destination().equals(SGW)).as("type %d relayed to the SGW", type).isNotEmpty()
+                    .allSatisfy(f -> assertThat(f.teid()).isIn(session.requesterTeid, second.requesterTeid));
+            assertThat(frames).filteredOn(f -> f.type() == type + 1 && f.source().equals(S5S8_VIP))
+                    .as("type %d relayed to the PGW", type + 1).isNotEmpty().allSatisfy(f -> {
+                        assertThat(f.destination()).isIn(session.holderAddress, second.holderAddress);
+                        assertThat(f.cause()).isEqualTo(REQUEST_ACCEPTED);
+                    });
+        }
+        assertThat(frames).filteredOn(f -> f.type() == CREATE_BEARER_RESPONSE && f.source().equals(S5S8_VIP))
+                .singleElement().satisfies(f -> assertThat(f.teid()).isEqualTo(session.realTeid));
     }
 
     @Test
@@ -249,15 +267,15 @@ class GtpV2ScapyPeersIT {
         ScapyPeer holder = holderOf(imsi);
         ScapyPeer other = reals.get(1 - reals.indexOf(holder));
         other.call("drop_answers", "count", 0);
-        List<JsonObject> creates = received(holder, CREATE_SESSION_REQUEST);
+        List<JsonObject> creates = holder.received(CREATE_SESSION_REQUEST);
         assertThat(creates).as("the create and its retransmission, at the same PGW").hasSize(2);
         assertThat(creates.get(1).getInteger("seq")).as("the same sequence number")
                 .isEqualTo(creates.get(0).getInteger("seq"));
         assertThat(creates.get(1).getString("from")).isEqualTo(creates.get(0).getString("from"));
         assertThat(creates.get(1).getBoolean("duplicate")).as("the PGW saw a retransmission").isTrue();
-        assertThat(received(other, CREATE_SESSION_REQUEST)).isEmpty();
+        assertThat(other.received(CREATE_SESSION_REQUEST)).isEmpty();
         assertThat(holder.sessions()).as("one session, not two").hasSize(1);
-        awaitOneAnswer(requester, first.getInteger("seq"));
+        requester.awaitOneAnswer(first.getInteger("seq"));
         assertThat(openSessions(holder)).isEqualTo(1);
 
         // The PGW's Create Bearer Request: the SGW's first answer is lost, the PGW retransmits.
@@ -265,12 +283,12 @@ class GtpV2ScapyPeersIT {
         JsonObject bearer = holder.call("create_bearer", "imsi", imsi);
         assertAccepted(bearer, "Create Bearer");
         assertThat(bearer.getInteger("tries")).isEqualTo(2);
-        List<JsonObject> bearerRequests = received(requester, CREATE_BEARER_REQUEST);
+        List<JsonObject> bearerRequests = requester.received(CREATE_BEARER_REQUEST);
         assertThat(bearerRequests).as("relayed twice, under one director sequence number").hasSize(2);
         assertThat(bearerRequests.get(1).getInteger("seq")).isEqualTo(bearerRequests.get(0).getInteger("seq"));
         assertThat(bearerRequests.get(1).getBoolean("duplicate")).isTrue();
         assertThat(requester.sessions().get(0).getJsonArray("bearers")).as("one bearer created").containsExactly(5, 6);
-        awaitOneAnswer(holder, bearer.getInteger("seq"));
+        holder.awaitOneAnswer(bearer.getInteger("seq"));
         assertThat(counter("switchboard.gtp.relayed.retransmitted")).isEqualTo(1);
 
         // A Modify Bearer Request whose answer is lost.
@@ -278,10 +296,10 @@ class GtpV2ScapyPeersIT {
         JsonObject modified = requester.call("modify", "imsi", imsi);
         assertAccepted(modified, "Modify Bearer");
         assertThat(modified.getInteger("tries")).isEqualTo(2);
-        List<JsonObject> modifies = received(holder, MODIFY_BEARER_REQUEST);
+        List<JsonObject> modifies = holder.received(MODIFY_BEARER_REQUEST);
         assertThat(modifies).hasSize(2);
         assertThat(modifies.get(1).getInteger("seq")).isEqualTo(modifies.get(0).getInteger("seq"));
-        awaitOneAnswer(requester, modified.getInteger("seq"));
+        requester.awaitOneAnswer(modified.getInteger("seq"));
 
         assertAccepted(requester.call("delete", "imsi", imsi), "Delete Session");
         awaitNoOpenSessions();
@@ -301,18 +319,18 @@ class GtpV2ScapyPeersIT {
             JsonObject created = requester.call("create", "imsi", imsi);
             assertAccepted(created, "Create Session");
             assertThat(created.getInteger("tries")).as("the SGW did not need to retransmit").isEqualTo(1);
-            awaitOneAnswer(requester, created.getInteger("seq"));
-            if (!imsiCreates(refusing, imsi).isEmpty()) {
+            requester.awaitOneAnswer(created.getInteger("seq"));
+            if (!refusing.createsFor(imsi).isEmpty()) {
                 refused = imsi;
             }
         }
         assertThat(refused).as("the refusing PGW was tried").isNotNull();
-        JsonObject refusal = imsiCreates(refusing, refused).get(0);
+        JsonObject refusal = refusing.createsFor(refused).get(0);
         assertThat(refusal.getInteger("refused")).isEqualTo(NO_RESOURCES_AVAILABLE);
-        List<JsonObject> resent = imsiCreates(accepting, refused);
+        List<JsonObject> resent = accepting.createsFor(refused);
         assertThat(resent).as("resent to the other PGW").hasSize(1);
-        assertThat(fteid(resent.get(0), 0).getLong("teid")).as("with the director TEID the refused one carried")
-                .isEqualTo(fteid(refusal, 0).getLong("teid"));
+        assertThat(ScapyPeer.fteid(resent.get(0), 0).getLong("teid"))
+                .as("with the director TEID the refused one carried").isEqualTo(ScapyPeer.fteid(refusal, 0).getLong("teid"));
         assertThat(holderOf(refused)).isSameAs(accepting);
         assertThat(real(0).state()).isEqualTo(RealState.FAILED);
         for (String imsi : imsis) {
@@ -330,7 +348,7 @@ class GtpV2ScapyPeersIT {
         LoopbackCapture capture = capture("s11-sessions");
         String imsi = "262420000015001";
         Created session = create(imsi);
-        JsonObject pgw = fteid(session.answer, 1);
+        JsonObject pgw = ScapyPeer.fteid(session.answer, 1);
         assertThat(pgw).as("instance 1: the PGW's S5/S8 F-TEID, information for the MME").isNotNull();
         assertThat(pgw.getString("ipv4")).isEqualTo(S11_PGW);
         assertThat(pgw.getInteger("interface")).isEqualTo(S5S8_PGW_GTPC);
@@ -339,7 +357,7 @@ class GtpV2ScapyPeersIT {
         assertReachedOnlyTheHolder(session, MODIFY_BEARER_REQUEST, modified);
         JsonObject bearer = session.holder.call("create_bearer", "imsi", imsi);
         assertAccepted(bearer, "Create Bearer");
-        assertThat(received(requester, CREATE_BEARER_REQUEST)).singleElement()
+        assertThat(requester.received(CREATE_BEARER_REQUEST)).singleElement()
                 .satisfies(m -> assertThat(m.getLong("teid")).isEqualTo(session.requesterTeid));
         assertAccepted(requester.call("delete", "imsi", imsi), "Delete Session");
         awaitNoOpenSessions();
@@ -385,12 +403,12 @@ class GtpV2ScapyPeersIT {
         JsonObject result = requester.call("create", "imsi", imsi);
         assertAccepted(result, "Create Session of " + imsi);
         JsonObject answer = result.getJsonObject("response");
-        JsonObject control = fteid(answer, s5s8 ? 1 : 0);
+        JsonObject control = ScapyPeer.fteid(answer, s5s8 ? 1 : 0);
         assertThat(control).as("the responder's control-plane F-TEID in the answer").isNotNull();
         assertThat(control.getInteger("interface")).isEqualTo(s5s8 ? S5S8_PGW_GTPC : S11S4_SGW_GTPC);
         assertThat(control.getString("ipv4")).as("the director's address, not the responder's").isEqualTo(vip);
         if (s5s8) {
-            assertThat(fteid(answer, 0)).as("no instance 0 (Table 7.2.2-1: not sent on S5/S8)").isNull();
+            assertThat(ScapyPeer.fteid(answer, 0)).as("no instance 0 (Table 7.2.2-1: not sent on S5/S8)").isNull();
         }
         ScapyPeer holder = holderOf(imsi);
         JsonObject held = holder.sessions().stream().filter(s -> imsi.equals(s.getString("imsi"))).findFirst()
@@ -402,7 +420,7 @@ class GtpV2ScapyPeersIT {
         long realTeid = held.getLong("teid");
         assertThat(realFacing).as("a director TEID, not the requester's").isNotEqualTo(requesterTeid);
         assertThat(control.getLong("teid")).as("a director TEID, not the responder's").isNotEqualTo(realTeid);
-        JsonObject request = imsiCreates(holder, imsi).get(0);
+        JsonObject request = holder.createsFor(imsi).get(0);
         assertThat(request.getJsonArray("errors")).as("the responder's checks of the create").isEmpty();
         return new Created(imsi, holder, holder.ready().getString("address"), answer, result.getInteger("seq"),
                 control.getLong("teid"), realFacing, realTeid, requesterTeid);
@@ -412,13 +430,13 @@ class GtpV2ScapyPeersIT {
         assertThat(result.getJsonArray("errors")).as("%s: the peer's own checks (TEIDs, sequence, cause), "
                 + "result %s", what, result.encode()).isEmpty();
         assertThat(result.getJsonObject("response")).as(what).isNotNull();
-        assertThat(cause(result.getJsonObject("response"))).as("%s cause", what).isEqualTo(REQUEST_ACCEPTED);
+        assertThat(ScapyPeer.cause(result.getJsonObject("response"))).as("%s cause", what).isEqualTo(REQUEST_ACCEPTED);
     }
 
     /** The requester's request of {@code type} reached the session's responder only, under its TEID. */
     private void assertReachedOnlyTheHolder(Created session, int type, JsonObject result) throws Exception {
         assertThat(result.getLong("sent_teid")).as("sent under the director's TEID").isEqualTo(session.directorTeid);
-        List<JsonObject> got = received(session.holder, type);
+        List<JsonObject> got = session.holder.received(type);
         assertThat(got).as("type %d at %s", type, session.holder).isNotEmpty();
         JsonObject last = got.get(got.size() - 1);
         assertThat(last.getLong("teid")).as("under the responder's own TEID").isEqualTo(session.realTeid);
@@ -426,7 +444,7 @@ class GtpV2ScapyPeersIT {
         assertThat(last.getJsonArray("errors")).as("the responder's checks").isEmpty();
         for (ScapyPeer other : reals) {
             if (other != session.holder) {
-                assertThat(received(other, type)).filteredOn(m -> m.getLong("teid") == session.realTeid)
+                assertThat(other.received(type)).filteredOn(m -> m.getLong("teid") == session.realTeid)
                         .as("type %d at %s", type, other).isEmpty();
             }
         }
@@ -446,44 +464,6 @@ class GtpV2ScapyPeersIT {
         }
         assertThat(holders).as("responders holding %s", imsi).hasSize(1);
         return holders.get(0);
-    }
-
-    private static List<JsonObject> received(ScapyPeer peer, int type) throws Exception {
-        return peer.received().stream().filter(m -> m.getInteger("type", -1) == type).toList();
-    }
-
-    private static List<JsonObject> imsiCreates(ScapyPeer peer, String imsi) throws Exception {
-        return received(peer, CREATE_SESSION_REQUEST).stream().filter(m -> m.getJsonArray("ies").stream()
-                .map(JsonObject.class::cast).anyMatch(ie -> imsi.equals(ie.getString("imsi")))).toList();
-    }
-
-    /** The message-level F-TEID of that instance in a decoded message, or null. */
-    private static JsonObject fteid(JsonObject message, int instance) {
-        JsonArray ies = message.getJsonArray("ies");
-        for (int i = 0; i < ies.size(); i++) {
-            JsonObject ie = ies.getJsonObject(i);
-            if (ie.getInteger("type", -1) == 87 && ie.getInteger("instance") == instance) {
-                return ie;
-            }
-        }
-        return null;
-    }
-
-    private static Integer cause(JsonObject message) {
-        JsonArray ies = message.getJsonArray("ies");
-        for (int i = 0; i < ies.size(); i++) {
-            if (ies.getJsonObject(i).getInteger("type", -1) == 2) {
-                return ies.getJsonObject(i).getInteger("cause");
-            }
-        }
-        return null;
-    }
-
-    /** Exactly one answer under {@code sequence} reaches {@code peer}, and no second one follows. */
-    private static void awaitOneAnswer(ScapyPeer peer, int sequence) {
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> peer.received().stream()
-                .filter(m -> m.getInteger("seq", -1) == sequence && !REQUESTS.contains(m.getInteger("type", -1)))
-                .count() == 1);
     }
 
     private static GtpV2Frames.Frame only(List<GtpV2Frames.Frame> frames, int type, String from, String to,

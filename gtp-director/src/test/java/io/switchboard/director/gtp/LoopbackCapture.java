@@ -51,7 +51,8 @@ final class LoopbackCapture implements AutoCloseable {
                 file.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         LoopbackCapture capture = new LoopbackCapture(process, file, log, marker);
         try {
-            await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive() || capture.logText().contains("Capturing on"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !process.isAlive() || capture.logText().contains("Capturing on"));
         } catch (RuntimeException e) {
             capture.close();
             throw e;

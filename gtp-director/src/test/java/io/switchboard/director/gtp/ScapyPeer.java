@@ -1,5 +1,7 @@
 package io.switchboard.director.gtp;
 
+import static org.awaitility.Awaitility.await;
+
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +33,10 @@ final class ScapyPeer implements AutoCloseable {
     private static final Duration START = Duration.ofSeconds(60);
     /** A command waits at most for its request's retransmissions (T3 × (N3 + 1)) and the answer. */
     private static final Duration COMMAND = Duration.ofSeconds(30);
+
+    /** TS 29.274 Table 6.1-1: the requests the peers send and answer. */
+    static final int CREATE_SESSION_REQUEST = 32;
+    private static final Set<Integer> REQUESTS = Set.of(CREATE_SESSION_REQUEST, 34, 36, 95, 97, 99);
 
     private final String name;
     private final Process process;
@@ -118,6 +125,40 @@ final class ScapyPeer implements AutoCloseable {
             list.add(all.getJsonObject(i));
         }
         return list;
+    }
+
+    /** The messages of {@code type} the peer received. */
+    List<JsonObject> received(int type) throws IOException, InterruptedException {
+        return received().stream().filter(m -> m.getInteger("type", -1) == type).toList();
+    }
+
+    /** The Create Session Requests the peer received for {@code imsi}. */
+    List<JsonObject> createsFor(String imsi) throws IOException, InterruptedException {
+        return received(CREATE_SESSION_REQUEST).stream().filter(m -> m.getJsonArray("ies").stream()
+                .map(JsonObject.class::cast).anyMatch(ie -> imsi.equals(ie.getString("imsi")))).toList();
+    }
+
+    /** Exactly one answer under {@code sequence} reaches the peer, and no second one follows. */
+    void awaitOneAnswer(int sequence) {
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> received().stream()
+                .filter(m -> m.getInteger("seq", -1) == sequence && !REQUESTS.contains(m.getInteger("type", -1)))
+                .count() == 1);
+    }
+
+    /** The message-level F-TEID (IE 87) of that instance in a message the peer decoded, or null. */
+    static JsonObject fteid(JsonObject message, int instance) {
+        return ies(message).stream().filter(ie -> ie.getInteger("type", -1) == 87
+                && ie.getInteger("instance") == instance).findFirst().orElse(null);
+    }
+
+    /** The Cause (IE 2) of a message the peer decoded, or null. */
+    static Integer cause(JsonObject message) {
+        return ies(message).stream().filter(ie -> ie.getInteger("type", -1) == 2).findFirst()
+                .map(ie -> ie.getInteger("cause")).orElse(null);
+    }
+
+    private static List<JsonObject> ies(JsonObject message) {
+        return message.getJsonArray("ies").stream().map(JsonObject.class::cast).toList();
     }
 
     /** The sessions the peer holds (its own TEID, the peer's TEID and address, IMSI, bearers). */
