@@ -11,7 +11,9 @@ Delete Bearer Requests (Tables 7.2.4-1, 7.2.16-1, 7.2.10.2-1), a retransmitted o
 response. Commands (one JSON object a line, see gtpv2_peer.py):
 
     {"cmd": "create", "imsi": "...", "ebi": 5}
-    {"cmd": "modify", "imsi": "..."}
+    {"cmd": "modify", "imsi": "..."}                    add "relocate": true to name this node (Sender F-TEID)
+    {"cmd": "adopt", "imsi": "...", "peer_teid": N, "peer_address": "...", "ebi": 5}
+                                                        take over a session another node created
     {"cmd": "delete", "imsi": "..."}
     {"cmd": "sessions"}
     {"cmd": "drop_answers", "count": 1}   lose the next answers (as a network would)
@@ -119,13 +121,30 @@ class Requester:
         return self.send(session, msg_type, session["peer_teid"], (session["peer_address"], p.GTP_C_PORT), ies,
                          expected, session["teid"])
 
+    def adopt(self, command):
+        """Takes over a session another node of this kind created (an SGW or MME relocation): the
+        peer's control-plane TEID and address as that node knew them, and a TEID of this node's own."""
+        with self.state:
+            self.created += 1
+            own_teid = self.teid_base + self.created
+            ebi = int(command.get("ebi", 5))
+            self.sessions[command["imsi"]] = {"imsi": command["imsi"], "teid": own_teid,
+                                              "peer_teid": int(command["peer_teid"]),
+                                              "peer_address": command["peer_address"], "ebi": ebi,
+                                              "bearers": [ebi], "next_ebi": ebi + 1, "adopted": True}
+        return {"ok": True, "own_teid": own_teid}
+
     def modify(self, command):
         session = self.session(command["imsi"])
         instance, interface = self.table["modified_user"]
+        ies = []
+        if command.get("relocate"):
+            # Table 7.2.7-1: the Sender F-TEID for Control Plane (C) is sent on S11 for an MME
+            # relocation and on S5/S8 for an SGW relocation: this node now holds the session.
+            ies.append(p.fteid(0, self.table["own"], session["teid"], self.peer.address))
         # Table 7.2.7-1: Bearer Contexts to be modified: EBI (M) and the user-plane F-TEID that changed.
-        # No Sender F-TEID: the requester did not relocate.
-        ies = [p.bearer_context([p.ebi(session["ebi"]),
-                                 p.fteid(instance, interface, session["teid"] + 0x300000, self.peer.address)])]
+        ies.append(p.bearer_context([p.ebi(session["ebi"]),
+                                     p.fteid(instance, interface, session["teid"] + 0x300000, self.peer.address)]))
         return self.request_of(session, p.MODIFY_BEARER_REQUEST, ies, p.MODIFY_BEARER_RESPONSE)
 
     def delete(self, command):
@@ -258,6 +277,7 @@ def main():
     p.serve_commands(peer, {
         "create": requester.create,
         "modify": requester.modify,
+        "adopt": requester.adopt,
         "delete": requester.delete,
         "sessions": requester.list_sessions,
     }, lambda: {"interface": args.interface, "role": "sgw" if args.interface == "s5s8" else "mme"})

@@ -15,6 +15,7 @@ response again. Commands (one JSON object a line, see gtpv2_peer.py):
     {"cmd": "update_bearer", "imsi": "...", "ebi": 6}
     {"cmd": "delete_bearer", "imsi": "...", "ebi": 6}      a dedicated bearer
     {"cmd": "delete_bearer", "imsi": "...", "linked": true}   the whole PDN connection
+    {"cmd": "sender_fteid", "on": true}           S5/S8: send the Sender F-TEID (instance 0) as well
     {"cmd": "sessions"}                           the sessions it holds
     {"cmd": "drop_answers", "count": 1}           lose the next answers (as a network would)
     {"cmd": "log", "since": 0}                    every datagram received since that index
@@ -57,6 +58,7 @@ class Responder:
         self.created = 0
         self.refusals = 0
         self.refusal_cause = p.NO_RESOURCES_AVAILABLE
+        self.sender_fteid_too = False
         self.state = threading.Lock()
 
     # -- answers ------------------------------------------------------------------------------------
@@ -106,7 +108,12 @@ class Responder:
             self.sessions[own_teid] = session
         instance, interface = self.table["own"]
         user_instance, user_interface = self.table["user"]
-        ies = [p.cause(p.REQUEST_ACCEPTED), p.fteid(instance, interface, own_teid, self.peer.address)]
+        ies = [p.cause(p.REQUEST_ACCEPTED)]
+        if self.sender_fteid_too and self.interface == "s5s8":
+            # Table 7.2.2-1 calls the Sender F-TEID "not needed" on S5/S8, not forbidden: some PGWs send
+            # it too, with the same content as instance 1.
+            ies.append(p.fteid(0, interface, own_teid, self.peer.address))
+        ies.append(p.fteid(instance, interface, own_teid, self.peer.address))
         if self.interface == "s11":
             # Table 7.2.2-1: "PGW S5/S8/S2a/S2b F-TEID" (instance 1), on S11 the PGW's, as the SGW got it.
             ies.append(p.fteid(1, p.S5S8_PGW_GTPC, S11_PGW_TEID_BASE + self.created, S11_PGW_ADDRESS))
@@ -241,6 +248,11 @@ class Responder:
             self.refusal_cause = int(command.get("cause", p.NO_RESOURCES_AVAILABLE))
         return {"ok": True}
 
+    def sender_fteid(self, command):
+        with self.state:
+            self.sender_fteid_too = bool(command["on"])
+        return {"ok": True}
+
     def list_sessions(self, command):
         with self.state:
             return {"ok": True, "sessions": [dict(s) for s in self.sessions.values()]}
@@ -265,6 +277,7 @@ def main():
         "update_bearer": responder.update_bearer,
         "delete_bearer": responder.delete_bearer,
         "sessions": responder.list_sessions,
+        "sender_fteid": responder.sender_fteid,
     }, lambda: {"interface": args.interface, "role": "pgw" if args.interface == "s5s8" else "sgw"})
 
 

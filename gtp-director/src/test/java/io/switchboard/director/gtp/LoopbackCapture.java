@@ -38,11 +38,12 @@ final class LoopbackCapture implements AutoCloseable {
     }
 
     /**
-     * Starts capturing into {@code file} and returns once tshark says it is capturing.
+     * Starts capturing into {@code file} and returns once the capture holds a datagram sent after
+     * it started (tshark says "Capturing on" a little before dumpcap takes packets).
      *
      * @param filter a BPF capture filter, such as {@code udp and net 127.0.11.0/24}
-     * @param marker an address the filter keeps where nothing listens: a datagram sent there last
-     *               shows that the capture holds everything sent before it
+     * @param marker an address the filter keeps where nothing listens (its port and the next one):
+     *               a datagram sent there shows that the capture holds everything sent before it
      */
     static LoopbackCapture start(Path file, String filter, InetSocketAddress marker)
             throws IOException, InterruptedException {
@@ -53,6 +54,7 @@ final class LoopbackCapture implements AutoCloseable {
         try {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> !process.isAlive() || capture.logText().contains("Capturing on"));
+            capture.awaitMarker(marker.getPort());
         } catch (RuntimeException e) {
             capture.close();
             throw e;
@@ -69,15 +71,12 @@ final class LoopbackCapture implements AutoCloseable {
 
     /**
      * Stops the capture once it holds everything sent so far (the packets reach dumpcap a little
-     * after they were sent: it stops when its marker datagram is in the file) and returns the file.
+     * after they were sent: it stops when its end marker is in the file) and returns the file.
      */
     Path stop() throws IOException, InterruptedException {
-        byte[] end = "end of capture".getBytes(StandardCharsets.US_ASCII);
-        try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            socket.send(new DatagramPacket(end, end.length, marker));
+        if (process.isAlive()) {
+            awaitMarker(marker.getPort() + 1);
         }
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .until(() -> !process.isAlive() || holdsMarker());
         close();
         if (!Files.exists(file)) {
             throw new IOException("tshark wrote no capture: " + logText());
@@ -85,10 +84,22 @@ final class LoopbackCapture implements AutoCloseable {
         return file;
     }
 
-    /** Whether the file, as far as it is written, holds the marker datagram. */
-    private boolean holdsMarker() throws IOException, InterruptedException {
+    /** Sends a marker datagram to {@code port} of the marker address until the file holds one. */
+    private void awaitMarker(int port) {
+        InetSocketAddress to = new InetSocketAddress(marker.getAddress(), port);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            byte[] mark = "capture marker".getBytes(StandardCharsets.US_ASCII);
+            try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+                socket.send(new DatagramPacket(mark, mark.length, to));
+            }
+            return !process.isAlive() || holds(to);
+        });
+    }
+
+    /** Whether the file, as far as it is written, holds a datagram to {@code to}. */
+    private boolean holds(InetSocketAddress to) throws IOException, InterruptedException {
         Process tshark = new ProcessBuilder(Tshark.BINARY.toString(), "-n", "-r", file.toString(), "-Y",
-                "ip.dst == " + marker.getAddress().getHostAddress() + " && udp.dstport == " + marker.getPort())
+                "ip.dst == " + to.getAddress().getHostAddress() + " && udp.dstport == " + to.getPort())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         // A record being written reads as a cut-off file: what came before it still shows.
         boolean shown = tshark.getInputStream().readAllBytes().length > 0;
