@@ -342,7 +342,7 @@ def serve_commands(peer, commands, describe):
                 emit({"error": "unknown command %r" % name})
                 continue
             emit(commands[name](command))
-        except (ValueError, KeyError, TypeError) as e:
+        except Exception as e:  # a bad command (or one the peer cannot carry out) is answered, never fatal
             emit({"error": "bad command %r: %s: %s" % (line, type(e).__name__, e)})
 
 

@@ -57,6 +57,8 @@ class GtpV2ScapyPeersIT {
     private static final String S11_VIP = "127.0.11.11";
     private static final String[] S11_SGWS = {"127.0.11.4", "127.0.11.5"};
     private static final String MME = "127.0.11.30";
+    /** The MME a session relocates to. */
+    private static final String NEW_MME = "127.0.11.31";
     /** The PGW the S11 SGW stand-ins name in instance 1 (gtpv2_responder.py); nothing listens there. */
     private static final String S11_PGW = "127.0.11.99";
 
@@ -306,35 +308,48 @@ class GtpV2ScapyPeersIT {
 
     @Test
     void s5s8AnSgwRelocationTakesThePgwsRequestsToTheNewSgw() throws Exception {
-        start("s5s8", S5S8_VIP, PGWS, SGW);
+        relocationTakesTheRealsRequestsToTheNewRequester("s5s8", S5S8_VIP, PGWS, SGW, NEW_SGW);
+    }
+
+    /**
+     * A new requester (SGW on S5/S8, MME on S11) takes a session over: Table 7.2.7-1, its Modify
+     * Bearer Request names it in the Sender F-TEID; the real's requests then reach it, under its TEID.
+     */
+    private void relocationTakesTheRealsRequestsToTheNewRequester(String interfaceName, String vip,
+            String[] realAddresses, String requesterAddress, String newAddress) throws Exception {
+        start(interfaceName, vip, realAddresses, requesterAddress);
         Created session = bed.create("262420000017001");
-        ScapyPeer newSgw = bed.peer("s5s8-new-sgw", "gtpv2_requester.py", "--interface", "s5s8", "--address", NEW_SGW,
-                "--peer", S5S8_VIP, "--teid-base", "0x30000000", "--first-seq", "0x200000");
-        long newTeid = newSgw.call("adopt", "imsi", session.imsi(), "peer_teid", session.directorTeid(),
-                "peer_address", S5S8_VIP).getLong("own_teid");
-        // Table 7.2.7-1: the new SGW names itself in the Sender F-TEID of its Modify Bearer Request.
-        JsonObject moved = newSgw.call("modify", "imsi", session.imsi(), "relocate", true);
-        assertAccepted(moved, "Modify Bearer with SGW relocation"); // under the new SGW's own TEID
-        JsonObject atPgw = session.holder().received(MODIFY_BEARER_REQUEST).get(0);
-        assertThat(atPgw.getLong("teid")).isEqualTo(session.realTeid());
-        assertThat(ScapyPeer.fteid(atPgw, 0).getString("ipv4")).as("the PGW still sees the director")
-                .isEqualTo(S5S8_VIP);
+        ScapyPeer moved = bed.peer(interfaceName + "-new-requester", "gtpv2_requester.py", "--interface",
+                interfaceName, "--address", newAddress, "--peer", vip, "--teid-base", "0x30000000", "--first-seq",
+                "0x200000");
+        long newTeid = moved.call("adopt", "imsi", session.imsi(), "peer_teid", session.directorTeid(),
+                "peer_address", vip).getLong("own_teid");
+        JsonObject modified = moved.call("modify", "imsi", session.imsi(), "relocate", true);
+        assertAccepted(modified, "Modify Bearer with relocation"); // answered under the new requester's TEID
+        JsonObject atReal = session.holder().received(MODIFY_BEARER_REQUEST).get(0);
+        assertThat(atReal.getLong("teid")).isEqualTo(session.realTeid());
+        assertThat(ScapyPeer.fteid(atReal, 0).getString("ipv4")).as("the real still sees the director")
+                .isEqualTo(vip);
         JsonObject updated = session.holder().call("update_bearer", "imsi", session.imsi(), "ebi", 5);
         assertAccepted(updated, "Update Bearer");
-        assertThat(newSgw.received(UPDATE_BEARER_REQUEST)).singleElement().satisfies(m -> {
-            assertThat(m.getLong("teid")).as("under the new SGW's TEID").isEqualTo(newTeid);
-            assertThat(m.getString("from")).isEqualTo(S5S8_VIP + ":" + GTP_C);
+        assertThat(moved.received(UPDATE_BEARER_REQUEST)).singleElement().satisfies(m -> {
+            assertThat(m.getLong("teid")).as("under the new requester's TEID").isEqualTo(newTeid);
+            assertThat(m.getString("from")).isEqualTo(vip + ":" + GTP_C);
             assertThat(m.getJsonArray("errors")).isEmpty();
         });
-        assertThat(requester.received(UPDATE_BEARER_REQUEST)).as("nothing for the old SGW").isEmpty();
-        JsonObject deleted = newSgw.call("delete", "imsi", session.imsi());
-        assertAccepted(deleted, "Delete Session from the new SGW");
+        assertThat(requester.received(UPDATE_BEARER_REQUEST)).as("nothing for the old requester").isEmpty();
+        assertAccepted(moved.call("delete", "imsi", session.imsi()), "Delete Session from the new requester");
         assertThat(session.holder().received(DELETE_SESSION_REQUEST)).singleElement()
                 .satisfies(m -> assertThat(m.getLong("teid")).isEqualTo(session.realTeid()));
         bed.awaitNoOpenSessions();
     }
 
     // ---- S11 ---------------------------------------------------------------------------------------
+
+    @Test
+    void s11AnMmeRelocationTakesTheSgwsRequestsToTheNewMme() throws Exception {
+        relocationTakesTheRealsRequestsToTheNewRequester("s11", S11_VIP, S11_SGWS, MME, NEW_MME);
+    }
 
     @Test
     void s11TheSgwsInstance0IsRewrittenAndThePgwsInstance1LeftAlone() throws Exception {
