@@ -214,6 +214,41 @@ class GtpInspectCapturedPgwTest {
         assertThat(plugin.openSessions(pgw)).isZero();
     }
 
+    @Test
+    void anIndirectForwardingContextIsASessionOfItsOwnUntilItsDelete() throws Exception {
+        // S11 handover (TS 29.274 §7.2.18, §7.2.19, §7.2.22): the SGW names a control-plane endpoint
+        // for the forwarding context (Table 7.2.19-1), and the MME deletes it there.
+        byte[] mme = SGW.getAddress().getAddress();
+        byte[] sgwS11 = {10, 0, 0, 11};
+        Answer created = exchange(GtpMessages.v2CreateRequest("262420000006004", 0x20),
+                createResponse(GtpMessages.fteid(0, GtpV2InterfaceType.S11S4_SGW_GTP_C.value(), 0x1111, sgwS11, null)),
+                new ArrayList<>());
+        long session = created.view().senderControlPlane().teid();
+        byte[] forwardingRequest = GtpMessages.v2(166, session, 0x21,
+                GtpMessages.fteid(0, GtpV2InterfaceType.S11_MME_GTP_C.value(), 0x5555, mme, null));
+        ByteArrayOutputStream ies = new ByteArrayOutputStream();
+        ies.writeBytes(new byte[] {2, 0, 2, 0, 16, 0});
+        ies.writeBytes(GtpMessages.fteid(0, GtpV2InterfaceType.S11S4_SGW_GTP_C.value(), 0x2222, sgwS11, null));
+        List<byte[]> toSgw = new ArrayList<>();
+        Answer forwarding = exchange(forwardingRequest, GtpMessages.v2(167, 0, 0x21, ies.toByteArray()), toSgw);
+        assertThat(forwarding.view().cause()).isEqualTo(16); // Table 6.1-1 response: its Cause is read
+        assertThat(forwarding.view().teid()).isEqualTo(0x5555); // the TEID the MME named in its request
+        GtpControlEndpoint context = forwarding.view().senderControlPlane();
+        assertThat(context.address()).isEqualTo(VIP);
+        assertThat(context.teid()).isNotIn(session, 0x2222L);
+        assertThat(plugin.openSessions(pgw)).isEqualTo(2);
+
+        exchange(GtpMessages.v2(168, context.teid(), 0x22, new byte[0]), GtpMessages.v2(169, 0, 0x22,
+                new byte[] {2, 0, 2, 0, 16, 0}), toSgw);
+        assertThat(new GtpMessageView().wrap(Unpooled.wrappedBuffer(toSgw.get(1))).teid()).isEqualTo(0x2222);
+        assertThat(plugin.openSessions(pgw)).isEqualTo(1); // the PDN connection stays
+
+        exchange(GtpMessages.v2(36, session, 0x23, new byte[0]), GtpMessages.v2(37, 0, 0x23,
+                new byte[] {2, 0, 2, 0, 16, 0}), toSgw);
+        assertThat(new GtpMessageView().wrap(Unpooled.wrappedBuffer(toSgw.get(2))).teid()).isEqualTo(0x1111);
+        assertThat(plugin.openSessions(pgw)).isZero();
+    }
+
     private static byte[] createResponse(byte[]... fteids) {
         ByteArrayOutputStream ies = new ByteArrayOutputStream();
         ies.writeBytes(new byte[] {2, 0, 2, 0, 16, 0}); // Cause: request accepted
