@@ -70,13 +70,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST = 166;
     private static final int V2_CREATE_INDIRECT_FORWARDING_RESPONSE = 167;
     private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST = 168;
-    /**
-     * TS 29.274 §7.2.x Commands: answered by a triggered request (Create / Update / Delete Bearer) or a
-     * Failure Indication (the Command's type + 1), both under the Command's sequence number (§7.6).
-     */
-    private static final int V2_MODIFY_BEARER_COMMAND = 64;
-    private static final int V2_DELETE_BEARER_COMMAND = 66;
-    private static final int V2_BEARER_RESOURCE_COMMAND = 68;
 
     /**
      * What prepareRequest remembers for the answer.
@@ -208,7 +201,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     public boolean expectsAnswer(ByteBuf request) {
         try {
             GtpMessageView view = view(request);
-            return view.version() != 2 || !isCommand(view.messageTypeValue());
+            return view.version() != 2 || !view.v2().messageType().isCommand();
         } catch (DecodeException e) {
             return true; // classify accepted it: not reached
         }
@@ -264,7 +257,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
                 ? type == V2_DELETE_SESSION_REQUEST
                         || type == V2_DELETE_INDIRECT_FORWARDING_REQUEST && session.bearer() == GtpBearer.INDIRECT_FORWARDING
                 : type == V1_DELETE_REQUEST;
-        if (version == 2 && isCommand(type)) {
+        if (version == 2 && view.v2().messageType().isCommand()) {
             // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
             // and goes to the requester under the requester's own.
             view.setSequence(realRequests.forwardCommand(real.address().getAddress(), client, requesterSequence, session));
@@ -272,15 +265,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         messages.count(view, -1, real, GtpMessageCounters.Initiator.REQUESTER);
         return new RequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0, moved,
                 GtpBearer.NONE);
-    }
-
-    private static boolean isCommand(int type) {
-        return type == V2_MODIFY_BEARER_COMMAND || type == V2_DELETE_BEARER_COMMAND || type == V2_BEARER_RESOURCE_COMMAND;
-    }
-
-    /** TS 29.274 §7.2.x: Modify Bearer (65), Delete Bearer (67), Bearer Resource (69) Failure Indication. */
-    private static boolean isFailureIndication(int type) {
-        return isCommand(type - 1);
     }
 
     /** Subscribers with an open session, for tests. */
@@ -316,7 +300,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             } else if (request.realFacingTeid() != 0) {
                 creates.remove(request.realFacingTeid());
             }
-            if (request.session() == null && accepted(version, cause)) {
+            if (request.session() == null && GtpCauses.accepted(version, cause)) {
                 learn(view, real, request);
             }
             return ResponseVerdict.RELAY;
@@ -327,11 +311,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         }
         sessions.touch(session, now());
         int type = view.messageTypeValue();
-        if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && accepted(version, cause)) {
+        if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && GtpCauses.accepted(version, cause)) {
             relearn(view, session, request.requester());
-        } else if (version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_RESPONSE && accepted(version, cause)) {
+        } else if (version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_RESPONSE && GtpCauses.accepted(version, cause)) {
             learnForwardingContext(view, session, request.requester());
-        } else if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
+        } else if (request.delete() && (GtpCauses.accepted(version, cause) || GtpCauses.unknownContext(version, cause))) {
             sessions.end(session);
         }
         return ResponseVerdict.RELAY;
@@ -353,19 +337,6 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         } else if (session == null && request.realFacingTeid() != 0 && request.requester() != null) {
             view.setTeid(request.requester().teid());
         }
-    }
-
-    /**
-     * The real no longer knows the session (TS 29.060 §7.7.1 192 non-existent, TS 29.274 §8.4 64
-     * context not found): the session is gone there, so it ends here too.
-     */
-    static boolean unknownContext(int version, int cause) {
-        return version == 2 ? cause == 64 : cause == 192;
-    }
-
-    /** TS 29.060 §7.7.1: 128..191 accept; TS 29.274 §8.4: 16..63 accept. */
-    static boolean accepted(int version, int cause) {
-        return version == 2 ? cause >= 16 && cause <= 63 : cause >= 128 && cause <= 191;
     }
 
     /**
@@ -471,7 +442,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
             if (real != null) {
                 return real;
             }
-            return view.version() == 2 && isFailureIndication(view.messageTypeValue())
+            return view.version() == 2 && view.v2().messageType().isFailureIndication()
                     ? realRequests.failure(view, sender) : null;
         }
         return null;
@@ -492,7 +463,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (view.isRequest()) {
             return realRequests.request(view, sender);
         }
-        return view.isResponse() && isFailureIndication(view.messageTypeValue()) ? realRequests.failure(view, sender) : null;
+        return view.isResponse() && view.v2().messageType().isFailureIndication() ? realRequests.failure(view, sender) : null;
     }
 
     /** The real restarted and lost its sessions: they end here too, and so on every node. */

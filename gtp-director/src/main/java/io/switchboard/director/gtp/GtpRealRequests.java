@@ -193,7 +193,7 @@ final class GtpRealRequests {
         view.setSequence(request.realSequence());
         messages.get().count(view, cause, session.real(), GtpMessageCounters.Initiator.REAL);
         sessions.touch(session, clock.getAsLong());
-        if (request.delete() && (GtpInspectPlugin.accepted(version, cause) || GtpInspectPlugin.unknownContext(version, cause))) {
+        if (request.delete() && (GtpCauses.accepted(version, cause) || GtpCauses.unknownContext(version, cause))) {
             sessions.end(session);
         }
         return request.realSender();
