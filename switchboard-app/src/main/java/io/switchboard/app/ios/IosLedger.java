@@ -13,10 +13,10 @@ final class IosLedger {
     final IosReport report = new IosReport();
     final Map<String, IosTranslation.Source> sources = new LinkedHashMap<>();
 
-    /** The line set these keys (one YAML path each). */
+    /** The line set these keys (one YAML path each); a key set by several lines cites the first. */
     void translated(IosCommand c, List<String> paths) {
         report.add(c, IosReport.Outcome.TRANSLATED, String.join(", ", paths));
-        paths.forEach(path -> sources.put(path, new IosTranslation.Source(c.line(), c.text())));
+        paths.forEach(path -> sources.putIfAbsent(path, new IosTranslation.Source(c.line(), c.text())));
     }
 
     void translated(IosCommand c, String path) {

@@ -49,7 +49,7 @@ final class YamlOut {
     }
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_./-]*|[0-9][0-9.]*\\.[0-9]+(/[0-9]+)?"
-            + "|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(/[0-9]+)?");
+            + "|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(/[0-9]+)?|[0-9.]+:[0-9]+");
     private static final java.util.Set<String> RESERVED = java.util.Set.of("true", "false", "yes", "no", "on", "off",
             "null", "y", "n", "~");
     private static final ObjectMapper JSON = new ObjectMapper();

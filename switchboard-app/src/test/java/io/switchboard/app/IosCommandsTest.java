@@ -1,0 +1,115 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code import-ios}, {@code export-ios}, and {@code check -c} on IOS files, as a user calls them. */
+class IosCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(String... args) {
+        CommandLine cli = new CommandLine(new SwitchboardCommand());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    private Path example(String name) throws Exception {
+        try (InputStream in = getClass().getResourceAsStream("/ios/" + name)) {
+            return Files.write(dir.resolve(name), in.readAllBytes());
+        }
+    }
+
+    @Test
+    void importWritesYamlThatChecksAndAJsonReport() throws Exception {
+        Path ios = example("basic.ios");
+        Path yaml = dir.resolve("basic.yaml");
+        Path report = dir.resolve("report.json");
+
+        int exit = execute("import-ios", ios.toString(), "-o", yaml.toString(), "--report", report.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        String written = Files.readString(yaml);
+        assertThat(written).contains("weight: 8").contains("# line 12: faildetect numconns 4 numclients 2")
+                .contains("listen: 10.0.0.1:80");
+        JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+        assertThat(json.get("lines")).isNotEmpty();
+        assertThat(json.get("lines").get(0).get("outcome").asText()).isEqualTo("ignored");
+        assertThat(out.toString()).contains("translated").contains("0 unsupported");
+
+        assertThat(execute("check", "-c", yaml.toString())).as(err.toString()).isZero();
+    }
+
+    @Test
+    void unsupportedLinesExitThree() throws Exception {
+        int exit = execute("import-ios", example("firewall.ios").toString());
+
+        assertThat(exit).isEqualTo(3);
+        assertThat(out.toString()).contains("farms:");
+        assertThat(err.toString()).contains("unsupported").contains("access inbound Vlan10");
+    }
+
+    @Test
+    void anUnknownIpSlbLineExitsTwoWithItsLineAndTheNearestCommand() throws Exception {
+        Path ios = Files.writeString(dir.resolve("typo.ios"), """
+                ip slb serverfarm WEB
+                 real 10.1.1.1
+                  wieght 3
+                  inservice
+                """);
+
+        int exit = execute("import-ios", ios.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("line 3, column 3: unknown command 'wieght' in real server mode;"
+                + " nearest known command: weight").doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @Test
+    void checkAcceptsAnIosFileAndPrintsTheReport() throws Exception {
+        int exit = execute("check", "-c", example("radius.ios").toString(), "--radius-secret", "s3cret");
+
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("sticky radius framed-ip group 1");
+        assertThat(out.toString()).contains("OK (2 farms, 2 virtual servers)");
+    }
+
+    @Test
+    void aRadiusServerWithoutASecretIsRefusedWithTheLine() throws Exception {
+        int exit = execute("import-ios", example("radius.ios").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("line 14, column").contains("--radius-secret");
+    }
+
+    @Test
+    void exportWritesIosThatImportsBack() throws Exception {
+        Path yaml = dir.resolve("gtp.yaml");
+        assertThat(execute("import-ios", example("gtp-inspect.ios").toString(), "-o", yaml.toString())).isZero();
+        Path ios = dir.resolve("again.ios");
+
+        int exit = execute("export-ios", "-c", yaml.toString(), "-o", ios.toString());
+
+        assertThat(exit).as(err.toString()).isZero();
+        String text = Files.readString(ios, StandardCharsets.UTF_8);
+        assertThat(text).contains("virtual 10.10.10.10 udp 2123 service gtp-inspect")
+                .contains("serverfarm GPRS backup GPRS_BACKUP").contains("gtp notification cac 3");
+        assertThat(execute("import-ios", ios.toString(), "-o", dir.resolve("again.yaml").toString())).isZero();
+    }
+}
