@@ -106,6 +106,113 @@ class IosExamplesIT {
         assertThat(get("RESTRICTED_HTTP")).isEmpty();
     }
 
+    @Test
+    void basicExampleReassignsRefusedConnectionsAndFailsTheRealAfterFourFromTwoClients() throws Exception {
+        InetSocketAddress a = web("a");
+        InetSocketAddress b = web("b");
+        InetSocketAddress c = web("c");
+        // B is gone: nothing listens on its port any more.
+        peers.remove(peers.size() - 2).close();
+        node = IosLoopback.start("basic.ios", Optional.empty(), Map.of("10.1.1.1", a, "10.1.1.2", b, "10.1.1.3", c,
+                "10.1.1.20", a, "10.1.1.21", b));
+        var realB = node.director().farms().real("PUBLIC", "127.0.0.1:" + b.getPort());
+
+        // B's turns (weight 8, after A's eight): each connection B refuses is reassigned (reassign 2) and
+        // served by the next real. faildetect numconns 4 numclients 2: B fails at its fourth refusal,
+        // the refusals coming from clients at two addresses.
+        List<String> served = new ArrayList<>();
+        for (int i = 0; realB.state() != io.switchboard.director.real.RealState.FAILED && i < 200; i++) {
+            served.add(get("PUBLIC_HTTP", i % 48 < 24 ? "127.0.0.1" : "127.0.0.2"));
+        }
+        assertThat(realB.state()).isEqualTo(io.switchboard.director.real.RealState.FAILED);
+        assertThat(served).doesNotContain("b", "").contains("a", "c");
+        assertThat(realB.unanswered()).isEqualTo(4);
+        // retry 20: B gets nothing new for twenty seconds.
+        assertThat(realB.retryNanos()).isEqualTo(Duration.ofSeconds(20).toNanos());
+        for (int i = 0; i < 24; i++) {
+            assertThat(get("PUBLIC_HTTP", "127.0.0.3")).isIn("a", "c");
+        }
+    }
+
+    /** Like {@link #get(String)}, from a client bound to {@code from}. */
+    private String get(String vserver, String from) throws IOException {
+        try (Socket s = new Socket()) {
+            s.bind(new InetSocketAddress(from, 0));
+            s.connect(node.director().localAddress(vserver), 5000);
+            s.setSoTimeout(5000);
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (java.net.SocketException reset) {
+            return "";
+        }
+    }
+
+    // ---- probes and sticky groups: probes.ios ------------------------------------------------------
+
+    /** An HTTP server: {@code /health} answers 200 while {@code healthy}, 500 otherwise; other paths its name. */
+    private InetSocketAddress http(String name, java.util.concurrent.atomic.AtomicBoolean healthy) throws IOException {
+        ServerSocket server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        peers.add(server);
+        Thread t = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (Socket s = server.accept()) {
+                    s.setSoTimeout(5000);
+                    var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                            StandardCharsets.US_ASCII));
+                    String request = in.readLine();
+                    for (String header = in.readLine(); header != null && !header.isEmpty(); header = in.readLine()) {
+                        // headers: the probe's Host is not checked here
+                    }
+                    boolean health = request != null && request.startsWith("GET /health ");
+                    int status = !health || healthy.get() ? 200 : 500;
+                    String body = health ? "" : name;
+                    s.getOutputStream().write(("HTTP/1.1 " + status + " X\r\nContent-Length: " + body.length()
+                            + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+                } catch (IOException e) {
+                    // closed, or a client that went away
+                }
+            }
+        }, "http-" + name);
+        t.setDaemon(true);
+        t.start();
+        return new InetSocketAddress("127.0.0.1", server.getLocalPort());
+    }
+
+    /** GET / through a virtual server from {@code from}; the body. */
+    private String httpGet(String vserver, String from) throws IOException {
+        try (Socket s = new Socket()) {
+            s.bind(new InetSocketAddress(from, 0));
+            s.connect(node.director().localAddress(vserver), 5000);
+            s.setSoTimeout(5000);
+            s.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            return answer.substring(answer.indexOf("\r\n\r\n") + 4);
+        }
+    }
+
+    @Test
+    void probesExampleSharesASubnetStickyGroupAcrossHttpAndHttpsAndTakesOutARealFailingItsHttpProbe()
+            throws Exception {
+        var heavyHealthy = new java.util.concurrent.atomic.AtomicBoolean(true);
+        InetSocketAddress heavy = http("heavy", heavyHealthy);
+        InetSocketAddress light = http("light", new java.util.concurrent.atomic.AtomicBoolean(true));
+        node = IosLoopback.start("probes.ios", Optional.empty(), Map.of("10.1.1.10", heavy, "10.1.1.11", light,
+                "10.1.1.12", light, "10.20.10.1", new InetSocketAddress("127.0.0.1", 9))); // GGSN farm: unused here
+
+        // sticky 60 group 7 netmask 255.255.255.0 on WEB and WEB_TLS: clients of one /24 share a real
+        // across both virtual servers; weights 3/1 give the first subnets to "heavy".
+        String first = httpGet("WEB", "127.0.0.5");
+        assertThat(httpGet("WEB_TLS", "127.0.0.9")).isEqualTo(first);
+        assertThat(httpGet("WEB", "127.0.0.77")).isEqualTo(first);
+        assertThat(first).isEqualTo("heavy");
+
+        // probe WEB_HTTP (interval 2, faildetect 2): heavy's /health fails, heavy leaves the farm.
+        heavyHealthy.set(false);
+        var real = node.director().farms().real("WEB", "127.0.0.1:" + heavy.getPort());
+        await().atMost(Duration.ofSeconds(15)).until(() -> real.state() == io.switchboard.director.real.RealState.PROBE_FAILED);
+        assertThat(httpGet("WEB", "127.0.0.5")).isEqualTo("light");
+        assertThat(httpGet("WEB_TLS", "127.0.3.5")).isEqualTo("light");
+    }
+
     // ---- Home Agent Director: home-agent.ios -------------------------------------------------------
 
     /** A home agent that accepts every Registration Request (RFC 5944 §3.4, code 0). */
