@@ -58,22 +58,32 @@ class IosExamplesIT {
 
     // ---- generic: basic.ios ----------------------------------------------------------------------
 
-    /** A TCP server that writes its name to every connection and closes it. */
-    private InetSocketAddress web(String name) throws IOException {
+    private interface Connection {
+        void serve(Socket s) throws IOException;
+    }
+
+    /** A TCP server on 127.0.0.1 (ephemeral port) that hands each connection to {@code handler}, then closes it. */
+    private InetSocketAddress tcpServer(String name, Connection handler) throws IOException {
         ServerSocket server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
         peers.add(server);
         Thread t = new Thread(() -> {
             while (!server.isClosed()) {
                 try (Socket s = server.accept()) {
-                    s.getOutputStream().write(name.getBytes(StandardCharsets.US_ASCII));
+                    s.setSoTimeout(5000);
+                    handler.serve(s);
                 } catch (IOException e) {
-                    // closed
+                    // closed, or a client that went away
                 }
             }
-        }, "web-" + name);
+        }, "tcp-" + name);
         t.setDaemon(true);
         t.start();
         return new InetSocketAddress("127.0.0.1", server.getLocalPort());
+    }
+
+    /** A TCP server that writes its name to every connection and closes it. */
+    private InetSocketAddress web(String name) throws IOException {
+        return tcpServer(name, s -> s.getOutputStream().write(name.getBytes(StandardCharsets.US_ASCII)));
     }
 
     /** What the real behind the virtual server wrote; "" when the director closed the connection. */
@@ -150,31 +160,19 @@ class IosExamplesIT {
 
     /** An HTTP server: {@code /health} answers 200 while {@code healthy}, 500 otherwise; other paths its name. */
     private InetSocketAddress http(String name, java.util.concurrent.atomic.AtomicBoolean healthy) throws IOException {
-        ServerSocket server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-        peers.add(server);
-        Thread t = new Thread(() -> {
-            while (!server.isClosed()) {
-                try (Socket s = server.accept()) {
-                    s.setSoTimeout(5000);
-                    var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
-                            StandardCharsets.US_ASCII));
-                    String request = in.readLine();
-                    for (String header = in.readLine(); header != null && !header.isEmpty(); header = in.readLine()) {
-                        // headers: the probe's Host is not checked here
-                    }
-                    boolean health = request != null && request.startsWith("GET /health ");
-                    int status = !health || healthy.get() ? 200 : 500;
-                    String body = health ? "" : name;
-                    s.getOutputStream().write(("HTTP/1.1 " + status + " X\r\nContent-Length: " + body.length()
-                            + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
-                } catch (IOException e) {
-                    // closed, or a client that went away
-                }
+        return tcpServer(name, s -> {
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    StandardCharsets.US_ASCII));
+            String request = in.readLine();
+            for (String header = in.readLine(); header != null && !header.isEmpty(); header = in.readLine()) {
+                // headers: the probe's Host is not checked here
             }
-        }, "http-" + name);
-        t.setDaemon(true);
-        t.start();
-        return new InetSocketAddress("127.0.0.1", server.getLocalPort());
+            boolean health = request != null && request.startsWith("GET /health ");
+            int status = !health || healthy.get() ? 200 : 500;
+            String body = health ? "" : name;
+            s.getOutputStream().write(("HTTP/1.1 " + status + " X\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+        });
     }
 
     /** GET / through a virtual server from {@code from}; the body. */
