@@ -53,7 +53,7 @@ final class IosFarmReader {
         } else {
             throw c.error(0, "expected roundrobin, leastconns or route-map");
         }
-        f.predictorLine = c;
+        f.predictorLine = ledger.replacing(f.predictorLine, c);
     }
 
     private void nat(IosCommand c) {
@@ -82,24 +82,24 @@ final class IosFarmReader {
             switch (r.keyword()) {
                 case "weight" -> {
                     real.weight = IosValues.integer(r, 0, 1, 255);
-                    real.weightLine = r;
+                    real.weightLine = ledger.replacing(real.weightLine, r);
                 }
                 case "inservice" -> {
                     real.inService = !r.negated();
-                    real.inServiceLine = r;
+                    real.inServiceLine = ledger.replacing(real.inServiceLine, r);
                 }
                 case "maxconns" -> {
                     real.maxconns = OptionalInt.of(IosValues.integer(r, 0, 1, Integer.MAX_VALUE));
-                    real.maxconnsLine = r;
+                    real.maxconnsLine = ledger.replacing(real.maxconnsLine, r);
                 }
                 case "faildetect" -> faildetect(real, r);
                 case "retry" -> {
                     real.retry = Duration.ofSeconds(IosValues.integer(r, 0, 1, 3600));
-                    real.retryLine = r;
+                    real.retryLine = ledger.replacing(real.retryLine, r);
                 }
                 case "reassign" -> {
                     real.reassign = OptionalInt.of(IosValues.integer(r, 0, 1, 16));
-                    real.reassignLine = r;
+                    real.reassignLine = ledger.replacing(real.reassignLine, r);
                 }
                 case "maxclients" -> ledger.unsupported(r, "maxclients (sticky subscribers per real)");
                 case "rate" -> ledger.unsupported(r, "a connection rate limit per real (rate)");
@@ -134,7 +134,7 @@ final class IosFarmReader {
             }
             real.numclients = OptionalInt.of(IosValues.integer(r, 3, 1, real.numconns.getAsInt()));
         }
-        real.faildetectLine = r;
+        real.faildetectLine = ledger.replacing(real.faildetectLine, r);
     }
 
     /**
@@ -149,7 +149,7 @@ final class IosFarmReader {
             switch (c.keyword()) {
                 case "real" -> real(f, c, true);
                 case "predictor" -> {
-                    f.predictorLine = c;
+                    f.predictorLine = ledger.replacing(f.predictorLine, c);
                     if (!c.isKeyword(0, "hash") || !c.isKeyword(1, "address")) {
                         throw c.error(0, "a firewall farm's predictor is 'hash address [port]'");
                     }

@@ -33,6 +33,17 @@ final class IosLedger {
         report.add(c, IosReport.Outcome.IGNORED, why);
     }
 
+    /**
+     * {@code now} sets what {@code before} set (IOS keeps the last of two such lines): the earlier
+     * line, if any, is reported implied. Returns {@code now}, to be kept as the line of the value.
+     */
+    IosCommand replacing(IosCommand before, IosCommand now) {
+        if (before != null) {
+            implied(before, "replaced by line " + now.line() + " (IOS keeps the last)");
+        }
+        return now;
+    }
+
     /** Switchboard lacks the feature the line configures. */
     void unsupported(IosCommand c, String feature) {
         report.add(c, IosReport.Outcome.UNSUPPORTED, feature);

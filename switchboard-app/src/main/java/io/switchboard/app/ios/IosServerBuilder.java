@@ -102,11 +102,10 @@ final class IosServerBuilder {
             if (line == vs.stickyIdleLine) {
                 keys.add(vs.path("sticky.idle"));
             }
-            if (line.args().stream().anyMatch(w -> "group".startsWith(w.text().toLowerCase(java.util.Locale.ROOT))
-                    && w.text().length() > 1)) {
+            if (vs.groupLines.contains(line)) {
                 keys.add(vs.path("sticky.group"));
             }
-            if (vs.netmaskBits.isPresent() && line == vs.stickyIdleLine) {
+            if (vs.netmaskLines.contains(line)) {
                 keys.add(vs.path("sticky.netmask"));
             }
             ledger.translated(line, keys);

@@ -43,6 +43,9 @@ final class IosVirtualServer {
     final List<MapUse> maps = new ArrayList<>();
     final List<StickyKind> stickyKeys = new ArrayList<>();
     final List<IosCommand> stickyLines = new ArrayList<>();
+    /** The sticky lines that name a group, and those that name a netmask. */
+    final List<IosCommand> groupLines = new ArrayList<>();
+    final List<IosCommand> netmaskLines = new ArrayList<>();
     Optional<Duration> stickyIdle = Optional.empty();
     IosCommand stickyIdleLine;
     OptionalInt netmaskBits = OptionalInt.empty();

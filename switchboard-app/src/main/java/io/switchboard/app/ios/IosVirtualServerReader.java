@@ -107,14 +107,14 @@ final class IosVirtualServerReader {
             case "idle" -> idle(vs, c);
             case "delay" -> tcpOnly(vs, c, () -> {
                 vs.delay = Optional.of(seconds(c, 0));
-                vs.delayLine = c;
+                vs.delayLine = ledger.replacing(vs.delayLine, c);
             }, "tcp.delay", "datagram services keep no connection context after a close");
             case "synguard" -> tcpOnly(vs, c, () -> {
                 vs.synLimit = OptionalInt.of(IosValues.integer(c, 0, 1, Integer.MAX_VALUE));
                 if (c.hasArg(1)) {
                     vs.synInterval = Optional.of(Duration.ofMillis(IosValues.integer(c, 1, 50, 5000)));
                 }
-                vs.synLine = c;
+                vs.synLine = ledger.replacing(vs.synLine, c);
             }, "tcp.syn-guard", null);
             case "client" -> client(vs, c);
             case "inservice" -> inservice(vs, c);
@@ -209,8 +209,10 @@ final class IosVirtualServerReader {
         for (; i < c.argCount(); i += 2) {
             if (c.isKeyword(i, "group")) {
                 vs.group = Optional.of(IosValues.name(c, i + 1, "the sticky group id"));
+                vs.groupLines.add(c);
             } else if (c.isKeyword(i, "netmask") && kind == StickyKind.CLIENT_ADDRESS) {
                 vs.netmaskBits = OptionalInt.of(IosValues.maskBits(c, i + 1));
+                vs.netmaskLines.add(c);
             } else {
                 throw c.error(i, "expected group ID" + (kind == StickyKind.CLIENT_ADDRESS ? " or netmask MASK" : ""));
             }
@@ -218,6 +220,10 @@ final class IosVirtualServerReader {
         if (!vs.service.allows(kind)) {
             ledger.unsupported(c, "sticky by " + kind.configName() + " on a " + vs.service.configName()
                     + " virtual server (Switchboard allows: " + vs.service.allowedStickyKeys() + ")");
+            return;
+        }
+        if (vs.has(kind)) {
+            ledger.implied(c, "repeats an earlier sticky line for " + kind.configName());
             return;
         }
         vs.stickyKeys.add(kind);
@@ -237,7 +243,7 @@ final class IosVirtualServerReader {
             Duration idle = seconds(c, 0);
             if (vs.service == ServiceKind.UDP || vs.service == ServiceKind.TCP) {
                 vs.idle = Optional.of(idle);
-                vs.idleLine = c;
+                vs.idleLine = ledger.replacing(vs.idleLine, c);
             } else {
                 ledger.implied(c, "a request's state ends with its answer, or after response-timeout");
             }
@@ -257,7 +263,7 @@ final class IosVirtualServerReader {
         }
         if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
             vs.stickyIdle = Optional.of(seconds(c, 2));
-            vs.stickyIdleLine = c;
+            vs.stickyIdleLine = ledger.replacing(vs.stickyIdleLine, c);
         } else {
             ledger.implied(c, "the sticky line's duration is the binding's idle time");
         }
@@ -284,7 +290,7 @@ final class IosVirtualServerReader {
             return;
         }
         vs.inService = !c.negated();
-        vs.inServiceLine = c;
+        vs.inServiceLine = ledger.replacing(vs.inServiceLine, c);
     }
 
     private void gtp(IosVirtualServer vs, IosCommand c) {
@@ -292,7 +298,7 @@ final class IosVirtualServerReader {
             ledger.implied(c, "GTP sessions are tracked (gtp-inspect) or not (gtp) by the service");
         } else if (c.isKeyword(0, "notification") && c.isKeyword(1, "cac")) {
             vs.cacReassign = OptionalInt.of(c.hasArg(2) ? IosValues.integer(c, 2, 1, 16) : 2);
-            vs.cacLine = c;
+            vs.cacLine = ledger.replacing(vs.cacLine, c);
         } else {
             ledger.unsupported(c, "the GTP option '" + String.join(" ", c.args().stream().map(IosWord::text)
                     .toList()) + "'");

@@ -224,4 +224,31 @@ class IosTranslatorTest {
         assertThat(vs.sticky().orElseThrow().netmaskBits()).hasValue(24);
         assertThat(t.config().farms().get("F").reals().get(0).port()).isEqualTo(8080);
     }
+
+    @Test
+    void aSecondLineForTheSameValueReplacesTheFirstAndBothAreReported() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                  weight 3
+                  weight 5
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                 sticky 30
+                 sticky 30
+                 idle 60
+                 idle 90
+                """);
+
+        assertThat(t.config().farms().get("F").reals().get(0).weight()).isEqualTo(5);
+        assertThat(line(t, 3).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 3).detail()).isEqualTo("replaced by line 4 (IOS keeps the last)");
+        assertThat(line(t, 4).detail()).isEqualTo("farms.F.reals[0].weight");
+        assertThat(t.config().virtualServers().get("V").sticky().orElseThrow().keys()).hasSize(1);
+        assertThat(line(t, 10).detail()).startsWith("repeats an earlier sticky line");
+        assertThat(t.config().virtualServers().get("V").idle()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(line(t, 11).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+    }
 }
