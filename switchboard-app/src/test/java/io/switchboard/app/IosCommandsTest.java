@@ -82,6 +82,26 @@ class IosCommandsTest {
     }
 
     @Test
+    void runRefusesAnIosFileWithAnUnknownLineBeforeStartingAnything() throws Exception {
+        Path ios = Files.writeString(dir.resolve("broken.ios"), """
+                ip slb serverfarm WEB
+                 real 127.0.0.1 8080
+                  inservice
+                ip slb vserver HTTP
+                 virtual 127.0.0.1 tcp 8081
+                 serverfarm WEB
+                 advertize active
+                 inservice
+                """);
+
+        int exit = execute("run", "-c", ios.toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("line 7, column 2: unknown command 'advertize' in virtual server mode;"
+                + " nearest known command: advertise").doesNotContain("\tat ");
+    }
+
+    @Test
     void checkAcceptsAnIosFileAndPrintsTheReport() throws Exception {
         int exit = execute("check", "-c", example("radius.ios").toString(), "--radius-secret", "s3cret");
 

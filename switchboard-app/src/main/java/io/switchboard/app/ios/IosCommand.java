@@ -14,16 +14,18 @@ import java.util.Locale;
  * @param text    the line as written, without leading or trailing blanks
  * @param mode    the mode the command belongs to ({@link IosMode#SLB} for {@code ip slb ...})
  * @param negated the line starts with {@code no}
+ * @param end     the column just after the line's last word, where a missing argument is reported
  */
 record IosCommand(int line, String text, IosMode mode, String keyword, boolean negated, List<IosWord> args,
-        List<IosCommand> children) {
+        int end, List<IosCommand> children) {
 
     IosCommand {
         args = List.copyOf(args);
     }
 
-    static IosCommand of(int line, String text, IosMode mode, String keyword, boolean negated, List<IosWord> args) {
-        return new IosCommand(line, text, mode, keyword, negated, args, new ArrayList<>());
+    static IosCommand of(int line, String text, IosMode mode, String keyword, boolean negated, List<IosWord> args,
+            int end) {
+        return new IosCommand(line, text, mode, keyword, negated, args, end, new ArrayList<>());
     }
 
     /** The lines of the mode this command opened, in order. */
@@ -49,13 +51,9 @@ record IosCommand(int line, String text, IosMode mode, String keyword, boolean n
         return i < args.size();
     }
 
-    /** The column of argument {@code i}, or of the line's end when there is none. */
+    /** The column of argument {@code i}, or just after the line's end when there is none. */
     int column(int i) {
-        if (i < args.size()) {
-            return args.get(i).column();
-        }
-        return args.isEmpty() ? text.length() + 1 : args.get(args.size() - 1).column() + args.get(args.size() - 1)
-                .text().length() + 1;
+        return i < args.size() ? args.get(i).column() : end + 1;
     }
 
     /**

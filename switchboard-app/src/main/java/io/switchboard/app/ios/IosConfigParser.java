@@ -109,7 +109,7 @@ public final class IosConfigParser {
                     stack.pop();
                 }
                 IosCommand command = IosCommand.of(number, text, open.mode(), spec.get().keyword(), negated,
-                        body.subList(1, body.size()));
+                        body.subList(1, body.size()), end(body));
                 open.command().add(command);
                 if (!negated) {
                     spec.get().opens().ifPresent(mode -> stack.push(new Open(mode, command)));
@@ -132,12 +132,18 @@ public final class IosConfigParser {
         }
         stack.clear();
         IosCommand command = IosCommand.of(number, text, IosMode.SLB, spec.get().keyword(), negated,
-                body.subList(3, body.size()));
+                body.subList(3, body.size()), end(body));
         top.add(command);
         if (!negated) {
             spec.get().opens().ifPresent(mode -> stack.push(new Open(mode, command)));
         }
         return Optional.of(command);
+    }
+
+    /** The column just after the last word. */
+    private static int end(List<IosWord> words) {
+        IosWord last = words.get(words.size() - 1);
+        return last.column() + last.text().length();
     }
 
     private static Optional<IosMode.Command> match(int number, IosWord word, IosMode mode) {

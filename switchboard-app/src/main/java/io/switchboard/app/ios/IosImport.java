@@ -21,7 +21,8 @@ public final class IosImport {
     /** The comment opening a translated document. */
     public static String header(String source) {
         return "Translated from the IOS SLB configuration " + source + " by switchboard import-ios.\n"
-                + "Each key set by an IOS line cites it; keys without a citation hold IOS defaults.\n"
+                + "Each key set by an IOS line cites it; a key without a citation holds IOS's default, or\n"
+                + "Switchboard's where IOS has no such setting.\n"
                 + "See docs/ios-slb.md for what each IOS command becomes.";
     }
 }
