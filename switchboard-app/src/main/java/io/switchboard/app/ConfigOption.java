@@ -30,6 +30,10 @@ final class ConfigOption {
             description = "with an IOS configuration: the shared secret of the RADIUS clients")
     String radiusSecret;
 
+    @Option(names = "--firewall-links", paramLabel = "FILE",
+            description = "with an IOS configuration: the firewall farms' interfaces and MAC addresses")
+    Path firewallLinks;
+
     /** Loads and validates; on errors prints every one with its path and returns null. */
     SwitchboardConfig load(Services services, PrintWriter err) {
         ConfigLoader loader = new ConfigLoader(services.available());
@@ -38,7 +42,7 @@ final class ConfigOption {
                 return loader.load(file);
             }
             Optional<IosTranslation> translated = ImportIosCommand.translate(file, Optional.ofNullable(radiusSecret),
-                    err);
+                    Optional.ofNullable(firewallLinks), err);
             if (translated.isEmpty()) {
                 return null;
             }

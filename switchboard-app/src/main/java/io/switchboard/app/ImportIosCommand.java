@@ -2,6 +2,7 @@ package io.switchboard.app;
 
 import io.switchboard.app.config.ConfigException;
 import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.app.ios.IosFirewallLinks;
 import io.switchboard.app.ios.IosImport;
 import io.switchboard.app.ios.IosSyntaxException;
 import io.switchboard.app.ios.IosTranslation;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,6 +45,10 @@ final class ImportIosCommand implements Callable<Integer> {
             description = "shared secret of the RADIUS clients (IOS SLB configurations hold none)")
     String radiusSecret;
 
+    @Option(names = "--firewall-links", paramLabel = "FILE",
+            description = "interfaces and MAC addresses of the firewall farms' firewalls (see docs/ios-slb.md)")
+    Path firewallLinks;
+
     @Spec
     CommandSpec spec;
 
@@ -50,7 +56,8 @@ final class ImportIosCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<IosTranslation> translated = translate(file, Optional.ofNullable(radiusSecret), err);
+        Optional<IosTranslation> translated = translate(file, Optional.ofNullable(radiusSecret),
+                Optional.ofNullable(firewallLinks), err);
         if (translated.isEmpty()) {
             return 2;
         }
@@ -85,19 +92,40 @@ final class ImportIosCommand implements Callable<Integer> {
     }
 
     /** Reads and translates; on failure prints {@code FILE: line L, column C: ...} and returns empty. */
-    static Optional<IosTranslation> translate(Path file, Optional<String> radiusSecret, PrintWriter err) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            err.printf("%s: cannot read: %s%n", file, e.getMessage());
-            err.flush();
+    static Optional<IosTranslation> translate(Path file, Optional<String> radiusSecret, Optional<Path> firewallLinks,
+            PrintWriter err) {
+        Map<String, IosFirewallLinks.Farm> links = Map.of();
+        if (firewallLinks.isPresent()) {
+            Optional<String> text = read(firewallLinks.get(), err);
+            if (text.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                links = IosFirewallLinks.parse(text.get());
+            } catch (IosSyntaxException e) {
+                err.printf("%s: %s%n", firewallLinks.get(), e.getMessage());
+                err.flush();
+                return Optional.empty();
+            }
+        }
+        Optional<String> text = read(file, err);
+        if (text.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new IosTranslator(new IosTranslator.Options(radiusSecret)).translate(text));
+            return Optional.of(new IosTranslator(new IosTranslator.Options(radiusSecret, links)).translate(text.get()));
         } catch (IosSyntaxException e) {
             err.printf("%s: %s%n", file, e.getMessage());
+            err.flush();
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> read(Path file, PrintWriter err) {
+        try {
+            return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            err.printf("%s: cannot read: %s%n", file, e.getMessage());
             err.flush();
             return Optional.empty();
         }

@@ -1,5 +1,6 @@
 package io.switchboard.app.ios;
 
+import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
@@ -42,8 +43,8 @@ public final class IosExporter {
         config.probes().values().forEach(this::probe);
         config.farms().values().forEach(f -> farm(f, config));
         config.virtualServers().values().forEach(vs -> server(vs, config));
-        if (!config.dispatched().isEmpty()) {
-            line(0, "! firewall-farms and vpn-farms (dispatched mode) have no IOS form here");
+        if (!config.dispatched().vpnFarms().isEmpty()) {
+            line(0, "! vpn-farms (dispatched mode) have no IOS form here");
         }
         if (!config.routeHealth().advertised().isEmpty()) {
             line(0, "! route-health (advertise) has no IOS form here: " + config.routeHealth().advertised());
@@ -84,7 +85,8 @@ public final class IosExporter {
 
     private void farm(FarmConfig f, SwitchboardConfig config) {
         if (f.predictor() == PredictorKind.HASH) {
-            firewallFarm(f);
+            firewallFarm(f, config.dispatched().firewallFarms().values().stream()
+                    .filter(ff -> ff.farm().equals(f.name())).findFirst());
             return;
         }
         line(0, "ip slb serverfarm " + f.name());
@@ -114,9 +116,11 @@ public final class IosExporter {
 
     /**
      * A hash farm is a firewall farm's farm (IOS has the hash predictor only there): its firewalls,
-     * with the farm's probes on each, as IOS names probes per firewall.
+     * with the farm's probes on each, as IOS names probes per firewall, and the dispatched firewall
+     * farm's hashing and sticky time. The links have no IOS form: they are written as comments in
+     * the form of the firewall links file.
      */
-    private void firewallFarm(FarmConfig f) {
+    private void firewallFarm(FarmConfig f, java.util.Optional<DispatchedConfig.FirewallFarm> dispatched) {
         line(0, "ip slb firewallfarm " + f.name());
         for (RealConfig r : f.reals()) {
             line(1, "real " + r.address().getHostAddress());
@@ -124,10 +128,21 @@ public final class IosExporter {
             f.probes().forEach(p -> line(2, "probe " + p));
             line(2, r.inService() ? "inservice" : "no inservice");
         }
-        line(1, "predictor hash address");
+        line(1, "predictor hash address" + (dispatched.isPresent() && dispatched.get().hashPorts() ? " port" : ""));
         if (!f.failure().equals(io.switchboard.director.config.FailureDetection.DEFAULT)) {
             line(1, "! failure (faildetect/retry) has no IOS form for a firewall farm");
         }
+        dispatched.ifPresent(d -> {
+            for (String protocol : java.util.List.of("tcp", "datagram")) {
+                line(1, "protocol " + protocol);
+                line(2, "sticky " + seconds(d.sticky()));
+            }
+            line(1, "! firewall links: " + d.name() + " outside " + d.outside() + " inside " + d.inside());
+            d.firewalls().forEach(fw -> line(1, "! firewall links: " + d.name() + " " + fw.address().getHostAddress()
+                    + " " + fw.outside().interfaceName() + " " + fw.outside().mac() + " " + fw.inside().interfaceName()
+                    + " " + fw.inside().mac()));
+            d.framedIpGroup().ifPresent(g -> line(1, "! framed-ip-group " + g + " has no IOS form here"));
+        });
         line(0, "!");
     }
 

@@ -181,8 +181,20 @@ final class IosFarmBuilder {
         }
     }
 
+    /** Lines whose fate another part reports (a firewall farm without links): not reported as keys. */
+    private final Set<IosCommand> reportedElsewhere = new java.util.HashSet<>();
+
+    void reportedElsewhere(IosCommand line) {
+        reportedElsewhere.add(line);
+    }
+
+    /** {@code line} also set {@code path} (a key outside the farm, reported with the farm's keys). */
+    void cite(IosCommand line, String path) {
+        key(line, path);
+    }
+
     private void key(IosCommand line, String... paths) {
-        if (line != null) {
+        if (line != null && !reportedElsewhere.contains(line)) {
             List<String> list = keys.computeIfAbsent(line, k -> new ArrayList<>());
             for (String p : paths) {
                 if (!list.contains(p)) {

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.OptionalInt;
 
 /**
- * Reads {@code ip slb serverfarm} and {@code ip slb firewallfarm} modes into {@link IosFarm}s. The
+ * Reads {@code ip slb serverfarm} modes (and the reals of firewall farms) into {@link IosFarm}s. The
  * lines that set values are reported when the model is built (their keys depend on the virtual
  * servers that use the farm); the rest are reported here.
  */
@@ -69,7 +69,8 @@ final class IosFarmReader {
         }
     }
 
-    private void real(IosFarm f, IosCommand c, boolean firewall) {
+    /** A {@code real} line and its mode; a firewall farm's real has no port. */
+    void real(IosFarm f, IosCommand c, boolean firewall) {
         if (c.negated()) {
             ledger.implied(c, "a real that is not configured");
             return;
@@ -135,34 +136,5 @@ final class IosFarmReader {
             real.numclients = OptionalInt.of(IosValues.integer(r, 3, 1, real.numconns.getAsInt()));
         }
         real.faildetectLine = ledger.replacing(real.faildetectLine, r);
-    }
-
-    /**
-     * {@code ip slb firewallfarm}: its firewalls become a {@code predictor: hash} farm (weights,
-     * probes, states); the dispatched-mode links Switchboard needs for each firewall (interfaces and
-     * MAC addresses) are not in an IOS configuration, so the firewall farm itself is unsupported here.
-     */
-    IosFarm firewallFarm(IosCommand farm) {
-        IosFarm f = new IosFarm(IosValues.name(farm, 0, "the firewall farm name"), farm);
-        f.predictor = PredictorKind.HASH;
-        for (IosCommand c : farm.children()) {
-            switch (c.keyword()) {
-                case "real" -> real(f, c, true);
-                case "predictor" -> {
-                    f.predictorLine = ledger.replacing(f.predictorLine, c);
-                    if (!c.isKeyword(0, "hash") || !c.isKeyword(1, "address")) {
-                        throw c.error(0, "a firewall farm's predictor is 'hash address [port]'");
-                    }
-                }
-                case "protocol" -> IosTranslator.unsupportedWithChildren(ledger, c, "firewall farm protocol"
-                        + " settings: they belong to firewall-farms." + f.name + " (sticky), written by hand");
-                case "inservice" -> ledger.implied(c, "a firewall farm serves once configured");
-                case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node");
-                case "access" -> ledger.unsupported(c, "the firewall farm's interfaces: firewall-farms." + f.name
-                        + ".outside / inside, written by hand");
-                default -> ledger.ignored(c, "a description");
-            }
-        }
-        return f;
     }
 }

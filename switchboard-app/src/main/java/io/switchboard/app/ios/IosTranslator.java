@@ -2,8 +2,11 @@ package io.switchboard.app.ios;
 
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.config.DebugCaptureConfig;
+import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import java.util.ArrayList;
@@ -24,11 +27,21 @@ public final class IosTranslator {
     /**
      * What the translation needs that an IOS configuration does not hold.
      *
-     * @param radiusSecret the shared secret of the RADIUS clients (IOS SLB relays RADIUS without it;
-     *                     Switchboard verifies every request)
+     * @param radiusSecret  the shared secret of the RADIUS clients (IOS SLB relays RADIUS without it;
+     *                      Switchboard verifies every request)
+     * @param firewallLinks by firewall farm name, the interfaces and MAC addresses of its firewalls
      */
-    public record Options(Optional<String> radiusSecret) {
+    public record Options(Optional<String> radiusSecret, Map<String, IosFirewallLinks.Farm> firewallLinks) {
         public static final Options NONE = new Options(Optional.empty());
+
+        public Options {
+            firewallLinks = Map.copyOf(firewallLinks);
+        }
+
+        /** Without firewall links. */
+        public Options(Optional<String> radiusSecret) {
+            this(radiusSecret, Map.of());
+        }
     }
 
     private final Options options;
@@ -47,6 +60,7 @@ public final class IosTranslator {
         ios.skipped().forEach(s -> ledger.report.add(s.line(), s.text(), s.outcome(), s.why()));
         IosFarmReader farmReader = new IosFarmReader(ledger);
         IosProbes probeReader = new IosProbes(ledger);
+        IosFirewallFarms firewallReader = new IosFirewallFarms(ledger, farmReader, options.firewallLinks());
         Map<String, IosFarm> farms = new LinkedHashMap<>();
         Set<String> firewallFarms = new HashSet<>();
         Map<String, ProbeConfig> probes = new LinkedHashMap<>();
@@ -61,7 +75,7 @@ public final class IosTranslator {
             switch (c.keyword()) {
                 case "serverfarm" -> put(farms, farmReader.serverFarm(c), c);
                 case "firewallfarm" -> {
-                    IosFarm f = farmReader.firewallFarm(c);
+                    IosFarm f = firewallReader.read(c);
                     put(farms, f, c);
                     firewallFarms.add(f.name);
                 }
@@ -94,6 +108,7 @@ public final class IosTranslator {
                 throw vs.command.error(0, "a second ip slb vserver " + vs.name);
             }
         }
+        Map<String, DispatchedConfig.FirewallFarm> dispatched = firewallReader.build(farmBuilder);
         Map<String, FarmConfig> farmConfigs = farmBuilder.build();
         farmBuilder.reportUnusedReassign();
         maps.forEach((id, map) -> {
@@ -105,7 +120,8 @@ public final class IosTranslator {
             }
         });
         SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
-                servers, probes);
+                servers, probes, RouteHealthConfig.NONE, DebugCaptureConfig.DEFAULT,
+                new DispatchedConfig(dispatched, Map.of()));
         return new IosTranslation(config, ledger.report, ledger.sources);
     }
 

@@ -1,5 +1,6 @@
 package io.switchboard.app.ios;
 
+import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
@@ -21,7 +22,7 @@ import java.util.Map;
  * line set followed by a comment citing that line ({@code # line 12: weight 3}). Keys the
  * translation set from IOS defaults are written too, so the document says everything the Catalyst
  * did. It writes what the translation produces (farms, probes, virtual servers and their service
- * options), nothing else.
+ * options, firewall farms), nothing else.
  */
 public final class IosYamlWriter {
 
@@ -48,6 +49,11 @@ public final class IosYamlWriter {
         YamlOut.Mapping servers = root.child("virtual-servers", null);
         t.config().virtualServers().forEach((name, vs) -> server(servers.child(name,
                 cite("virtual-servers." + name)), vs, "virtual-servers." + name));
+        if (!t.config().dispatched().firewallFarms().isEmpty()) {
+            YamlOut.Mapping firewalls = root.child("firewall-farms", null);
+            t.config().dispatched().firewallFarms().forEach((name, f) -> firewallFarm(firewalls.child(name,
+                    cite("firewall-farms." + name)), f, "firewall-farms." + name));
+        }
         return YamlOut.render(header, root);
     }
 
@@ -77,6 +83,28 @@ public final class IosYamlWriter {
         } else if (!(p.check() instanceof ProbeCheck.Ping) && !(p.check() instanceof ProbeCheck.TcpConnect)) {
             throw new IllegalArgumentException("the IOS translation makes no " + p.check().type() + " probe");
         }
+    }
+
+    private void firewallFarm(YamlOut.Mapping m, DispatchedConfig.FirewallFarm f, String path) {
+        m.put("farm", YamlOut.string(f.farm()));
+        m.put("outside", YamlOut.string(f.outside()), "the links are from the firewall links, not IOS");
+        m.put("inside", YamlOut.string(f.inside()));
+        put(m, path, "hash-ports", YamlOut.bool(f.hashPorts()));
+        put(m, path, "sticky", YamlOut.duration(f.sticky()));
+        List<YamlOut.Node> firewalls = new java.util.ArrayList<>();
+        for (int i = 0; i < f.firewalls().size(); i++) {
+            DispatchedConfig.Firewall fw = f.firewalls().get(i);
+            firewalls.add(new YamlOut.Mapping()
+                    .put("address", YamlOut.string(fw.address().getHostAddress()), cite(path + ".firewalls[" + i + "]"))
+                    .put("outside", link(fw.outside())).put("inside", link(fw.inside())));
+        }
+        m.put("firewalls", new YamlOut.Sequence(firewalls));
+        f.framedIpGroup().ifPresent(g -> m.put("framed-ip-group", YamlOut.string(g)));
+    }
+
+    private static YamlOut.Mapping link(DispatchedConfig.Link link) {
+        return new YamlOut.Mapping().put("interface", YamlOut.string(link.interfaceName()))
+                .put("mac", YamlOut.string(link.mac()));
     }
 
     private void farm(YamlOut.Mapping m, FarmConfig f, String path) {

@@ -48,8 +48,12 @@ final class YamlOut {
         }
     }
 
+    /**
+     * Written unquoted: names, dotted addresses (with a prefix) and IPv4 endpoints. Anything else with
+     * a colon is quoted: YAML 1.1 reads {@code 12:34:56} as a base-60 number.
+     */
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_./-]*|[0-9][0-9.]*\\.[0-9]+(/[0-9]+)?"
-            + "|[0-9a-fA-F:]*:[0-9a-fA-F:.]*(/[0-9]+)?|[0-9.]+:[0-9]+");
+            + "|[0-9]+(\\.[0-9]+){3}:[0-9]+");
     private static final java.util.Set<String> RESERVED = java.util.Set.of("true", "false", "yes", "no", "on", "off",
             "null", "y", "n", "~");
     private static final ObjectMapper JSON = new ObjectMapper();

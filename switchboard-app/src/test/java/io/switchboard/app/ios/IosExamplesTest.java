@@ -71,4 +71,28 @@ class IosExamplesTest {
 
         assertThat(again).as(ios).isEqualTo(model);
     }
+
+    @org.junit.jupiter.api.Test
+    void withItsLinksTheFirewallFarmIsTranslatedLoadsBackAndRoundTrips() throws IOException {
+        IosTranslator withLinks = new IosTranslator(new IosTranslator.Options(Optional.of(SECRET),
+                IosFirewallLinks.parse(example("firewall.links"))));
+        IosTranslation t = withLinks.translate(example("firewall.ios"));
+
+        var farm = t.config().dispatched().firewallFarms().get("FIRE1");
+        assertThat(farm.hashPorts()).isTrue();
+        assertThat(farm.sticky()).isEqualTo(java.time.Duration.ofMinutes(3));
+        assertThat(farm.firewalls()).extracting(f -> f.outside().mac())
+                .containsExactly("02:00:00:00:03:01", "02:00:00:00:04:01");
+        assertThat(t.report().exitCode()).as(t.report().text()).isZero();
+        assertThat(LOADER.parse(IosYamlWriter.write(t, "firewall.ios"))).isEqualTo(t.config());
+        assertThat(withLinks.translate(IosExporter.export(t.config())).config()).isEqualTo(t.config());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aLinksFileErrorNamesItsLine() {
+        IosSyntaxException e = org.assertj.core.api.Assertions.catchThrowableOfType(IosSyntaxException.class,
+                () -> IosFirewallLinks.parse("FIRE1 outside eth0 inside eth1\nFIRE1 10.1.1.2 eth2 02:00:00:00:03:01\n"));
+
+        assertThat(e.getMessage()).startsWith("line 2, column 39: expected FARM ADDRESS OUTSIDE-INTERFACE MAC");
+    }
 }
