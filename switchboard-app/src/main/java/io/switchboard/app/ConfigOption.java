@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,13 +27,8 @@ final class ConfigOption {
             description = "YAML configuration, or an IOS SLB configuration")
     Path file;
 
-    @Option(names = "--radius-secret", paramLabel = "SECRET",
-            description = "with an IOS configuration: the shared secret of the RADIUS clients")
-    String radiusSecret;
-
-    @Option(names = "--firewall-links", paramLabel = "FILE",
-            description = "with an IOS configuration: the firewall farms' interfaces and MAC addresses")
-    Path firewallLinks;
+    @Mixin
+    IosOptions ios;
 
     /** Loads and validates; on errors prints every one with its path and returns null. */
     SwitchboardConfig load(Services services, PrintWriter err) {
@@ -41,8 +37,7 @@ final class ConfigOption {
             if (!isIos()) {
                 return loader.load(file);
             }
-            Optional<IosTranslation> translated = ImportIosCommand.translate(file, Optional.ofNullable(radiusSecret),
-                    Optional.ofNullable(firewallLinks), err);
+            Optional<IosTranslation> translated = ios.translate(file, err);
             if (translated.isEmpty()) {
                 return null;
             }

@@ -2,21 +2,18 @@ package io.switchboard.app;
 
 import io.switchboard.app.config.ConfigException;
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.app.ios.IosFirewallLinks;
 import io.switchboard.app.ios.IosImport;
-import io.switchboard.app.ios.IosSyntaxException;
 import io.switchboard.app.ios.IosTranslation;
-import io.switchboard.app.ios.IosTranslator;
 import io.switchboard.app.ios.IosYamlWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,13 +38,8 @@ final class ImportIosCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "JSON", description = "write the line-by-line report as JSON here")
     Path report;
 
-    @Option(names = "--radius-secret", paramLabel = "SECRET",
-            description = "shared secret of the RADIUS clients (IOS SLB configurations hold none)")
-    String radiusSecret;
-
-    @Option(names = "--firewall-links", paramLabel = "FILE",
-            description = "interfaces and MAC addresses of the firewall farms' firewalls (see docs/ios-slb.md)")
-    Path firewallLinks;
+    @Mixin
+    IosOptions ios;
 
     @Spec
     CommandSpec spec;
@@ -56,8 +48,7 @@ final class ImportIosCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<IosTranslation> translated = translate(file, Optional.ofNullable(radiusSecret),
-                Optional.ofNullable(firewallLinks), err);
+        Optional<IosTranslation> translated = ios.translate(file, err);
         if (translated.isEmpty()) {
             return 2;
         }
@@ -89,45 +80,5 @@ final class ImportIosCommand implements Callable<Integer> {
         reportTo.print(t.report().text());
         reportTo.flush();
         return t.report().exitCode();
-    }
-
-    /** Reads and translates; on failure prints {@code FILE: line L, column C: ...} and returns empty. */
-    static Optional<IosTranslation> translate(Path file, Optional<String> radiusSecret, Optional<Path> firewallLinks,
-            PrintWriter err) {
-        Map<String, IosFirewallLinks.Farm> links = Map.of();
-        if (firewallLinks.isPresent()) {
-            Optional<String> text = read(firewallLinks.get(), err);
-            if (text.isEmpty()) {
-                return Optional.empty();
-            }
-            try {
-                links = IosFirewallLinks.parse(text.get());
-            } catch (IosSyntaxException e) {
-                err.printf("%s: %s%n", firewallLinks.get(), e.getMessage());
-                err.flush();
-                return Optional.empty();
-            }
-        }
-        Optional<String> text = read(file, err);
-        if (text.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(new IosTranslator(new IosTranslator.Options(radiusSecret, links)).translate(text.get()));
-        } catch (IosSyntaxException e) {
-            err.printf("%s: %s%n", file, e.getMessage());
-            err.flush();
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<String> read(Path file, PrintWriter err) {
-        try {
-            return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            err.printf("%s: cannot read: %s%n", file, e.getMessage());
-            err.flush();
-            return Optional.empty();
-        }
     }
 }

@@ -164,12 +164,7 @@ class DispatchedModeNetnsIT {
                 }
             }
             if (director != null) {
-                director.destroy();
-                if (!director.waitFor(10, TimeUnit.SECONDS)) {
-                    director.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-                // For whoever reads a failed run: the director's log and its dispatched-mode counters.
-                System.out.println(Files.readString(dir.resolve("director.log")));
+                NetnsTopology.stop(director, dir.resolve("director.log"));
             }
         } finally {
             if (net != null) {

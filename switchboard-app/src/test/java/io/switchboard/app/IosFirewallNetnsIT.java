@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,11 +59,7 @@ class IosFirewallNetnsIT {
     static void stop() throws Exception {
         try {
             if (director != null) {
-                director.destroy();
-                if (!director.waitFor(10, TimeUnit.SECONDS)) {
-                    director.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-                System.out.println(Files.readString(dir.resolve("director.log")));
+                NetnsTopology.stop(director, dir.resolve("director.log"));
             }
         } finally {
             if (net != null) {

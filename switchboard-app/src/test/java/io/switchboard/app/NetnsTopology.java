@@ -71,6 +71,15 @@ final class NetnsTopology implements AutoCloseable {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
+    /** Stops a director started by {@link #director} and prints its log, for whoever reads a failed run. */
+    static void stop(Process director, Path log) throws IOException, InterruptedException {
+        director.destroy();
+        if (!director.waitFor(10, TimeUnit.SECONDS)) {
+            director.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        System.out.println(java.nio.file.Files.readString(log));
+    }
+
     static Result run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

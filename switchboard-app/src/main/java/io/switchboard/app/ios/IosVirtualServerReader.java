@@ -131,10 +131,7 @@ final class IosVirtualServerReader {
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
             case "gtp" -> gtp(vs, c);
             case "purge" -> purge(vs, c);
-            case "radius" -> ledger.unsupported(c, c.isKeyword(0, "acct")
-                    ? "local accounting acknowledgement (radius acct local-ack)"
-                    : "RADIUS attribute injection (radius inject): Switchboard's vsa-correlation names a vendor"
-                            + " attribute, write radius.vsa-correlation by hand");
+            case "radius" -> radius(vs, c);
             case "hand-off" -> ledger.unsupported(c, "the CDMA hand-off window (hand-off radius)");
             case "gw" -> ledger.unsupported(c, "a separate ASN gateway port (gw port)");
             case "slb-policy" -> ledger.unsupported(c, "SLB policies");
@@ -302,6 +299,23 @@ final class IosVirtualServerReader {
         } else {
             ledger.unsupported(c, "the GTP option '" + String.join(" ", c.args().stream().map(IosWord::text)
                     .toList()) + "'");
+        }
+    }
+
+    /**
+     * {@code radius acct local-ack key K}: the local acknowledgement is unsupported, but K is the
+     * clients' shared secret (when {@code --radius-secret} gives none). {@code radius inject}: unsupported.
+     */
+    private void radius(IosVirtualServer vs, IosCommand c) {
+        if (c.isKeyword(0, "acct") && c.isKeyword(1, "local-ack") && c.isKeyword(2, "key") && c.argCount() == 4) {
+            vs.localAckKey = Optional.of(c.arg(3));
+            ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack); its key is taken as the"
+                    + " clients' shared secret unless --radius-secret gives one");
+        } else if (c.isKeyword(0, "acct")) {
+            ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack)");
+        } else {
+            ledger.unsupported(c, "RADIUS attribute injection (radius inject): Switchboard's vsa-correlation names"
+                    + " a vendor attribute, write radius.vsa-correlation by hand");
         }
     }
 

@@ -251,4 +251,20 @@ class IosTranslatorTest {
         assertThat(t.config().virtualServers().get("V").idle()).isEqualTo(Duration.ofSeconds(90));
         assertThat(line(t, 11).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
     }
+
+    @Test
+    void aLocalAckKeyIsTheRadiusSecretWhenNoneIsGiven() {
+        IosTranslation t = new IosTranslator(IosTranslator.Options.NONE).translate("""
+                ip slb serverfarm AAA
+                 real 10.1.1.1
+                ip slb vserver ACCT
+                 virtual 10.0.0.1 udp 1813 service radius
+                 serverfarm AAA
+                 radius acct local-ack key k3y
+                """);
+
+        assertThat(t.config().virtualServers().get("ACCT").options(RadiusOptions.class).clients())
+                .extracting(RadiusOptions.Client::secret).containsExactly("k3y");
+        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+    }
 }
