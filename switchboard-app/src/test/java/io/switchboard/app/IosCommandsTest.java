@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -131,5 +132,39 @@ class IosCommandsTest {
         assertThat(text).contains("virtual 10.10.10.10 udp 2123 service gtp-inspect")
                 .contains("serverfarm GPRS backup GPRS_BACKUP").contains("gtp notification cac 3");
         assertThat(execute("import-ios", ios.toString(), "-o", dir.resolve("again.yaml").toString())).isZero();
+    }
+
+    @Test
+    void whatIfRunsACaptureThroughAnIosConfiguration() throws Exception {
+        // The RADIUS part of WhatIfCommandTest's lab configuration, as IOS SLB would have said it.
+        Path ios = Files.writeString(dir.resolve("aaa.ios"), """
+                ip slb serverfarm AAA
+                 real 10.0.0.2
+                  weight 1
+                  inservice
+                 real 10.0.0.3
+                  weight 1
+                  inservice
+                ip slb vserver RADIUS_AUTH
+                 virtual 127.0.0.1 udp 1812 service radius
+                 serverfarm AAA
+                 sticky radius calling-station-id
+                 sticky radius username
+                 inservice
+                """);
+
+        int exit = execute("whatif", "-c", ios.toString(), "--radius-secret", "testing123",
+                "src/test/resources/pcaps/radius/radius_localhost.pcap",
+                "src/test/resources/pcaps/radius/RADIUS-RFC4675.pcap");
+
+        assertThat(exit).as(err.toString()).isZero();
+        List<String> lines = out.toString().lines().toList();
+        JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1)).get("summary");
+        // As with the YAML lab: weights 1/1 over new users, each user kept on its real.
+        assertThat(summary.get("requests").asInt()).isEqualTo(14);
+        assertThat(summary.at("/per_real/AAA~110.0.0.2:1812").asInt()).isEqualTo(8);
+        assertThat(summary.at("/per_real/AAA~110.0.0.3:1812").asInt()).isEqualTo(2);
+        assertThat(summary.get("stickiness_violations").asInt()).isZero();
+        assertThat(err.toString()).contains("sticky radius username");
     }
 }
