@@ -211,6 +211,58 @@ class IosExamplesIT {
         assertThat(httpGet("WEB_TLS", "127.0.3.5")).isEqualTo("light");
     }
 
+    /** A UDP real that records each datagram and answers nothing (generic UDP forwards and relays). */
+    private final class Echo extends LoopbackResponder {
+        Echo(String name) throws IOException {
+            super(name, capture, arrivals);
+            start();
+        }
+
+        @Override
+        protected byte[] answer(byte[] request, InetSocketAddress sender) {
+            return request;
+        }
+    }
+
+    @Test
+    void aStickyBindingLastsItsDurationAfterTheClientsLastDatagram() throws Exception {
+        Echo one = peer(new Echo("one"));
+        Echo two = peer(new Echo("two"));
+        node = IosLoopback.startText("""
+                ip slb serverfarm DNS
+                 real 10.1.1.1
+                  weight 1
+                  inservice
+                 real 10.1.1.2
+                  weight 1
+                  inservice
+                ip slb vserver DNS
+                 virtual 10.0.0.53 udp 53
+                 serverfarm DNS
+                 sticky 1
+                 idle 1
+                 inservice
+                """, Optional.empty(), Map.of("10.1.1.1", one.address(), "10.1.1.2", two.address()));
+        InetSocketAddress vip = node.director().localAddress("DNS");
+        var table = node.director().virtualServers().get("DNS").selector().sticky();
+        StickyKey client = StickyKey.parse(StickyKind.CLIENT_ADDRESS, "127.0.0.1");
+
+        // sticky 1: within the second, the client stays on its real whatever round robin's turn.
+        for (int i = 0; i < 3; i++) {
+            assertThat(ask(vip, new byte[] {1, 2, (byte) i})).isNotNull();
+        }
+        assertThat(arrivals).containsExactly("one", "one", "one");
+        // A second after its last datagram the binding is gone (swept as the director's housekeeping
+        // sweeps; a lookup would refresh it), and round robin gives the next real.
+        assertThat(table.lookup(client, System.nanoTime())).isNotNull();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            table.expire(System.nanoTime());
+            return table.size() == 0;
+        });
+        assertThat(ask(vip, new byte[] {9})).isNotNull();
+        assertThat(arrivals).containsExactly("one", "one", "one", "two");
+    }
+
     // ---- Home Agent Director: home-agent.ios -------------------------------------------------------
 
     /** A home agent that accepts every Registration Request (RFC 5944 §3.4, code 0). */

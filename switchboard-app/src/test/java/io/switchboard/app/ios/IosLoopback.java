@@ -44,20 +44,26 @@ public final class IosLoopback {
         }
     }
 
-    /** The example as {@code run -c} loads it, reals moved to {@code reals} (IOS address to stand-in). */
-    public static SwitchboardConfig load(String example, Optional<String> radiusSecret,
-            Map<String, InetSocketAddress> reals) throws IOException {
-        IosTranslation t = new IosTranslator(new IosTranslator.Options(radiusSecret)).translate(example(example));
+    /** IOS text as {@code run -c} loads it, reals moved to {@code reals} (IOS address to stand-in). */
+    public static SwitchboardConfig load(String iosText, Optional<String> radiusSecret,
+            Map<String, InetSocketAddress> reals) {
+        IosTranslation t = new IosTranslator(new IosTranslator.Options(radiusSecret)).translate(iosText);
         SwitchboardConfig loaded = new ConfigLoader(Services.discover().available())
-                .parse(IosYamlWriter.write(t, IosImport.header(example)));
+                .parse(IosYamlWriter.write(t, "a test's IOS configuration"));
         return onLoopback(loaded, reals);
     }
 
-    /** A node running the example on loopback, started. */
+    /** A node running the example of src/test/resources/ios on loopback, started. */
     public static Node start(String example, Optional<String> radiusSecret, Map<String, InetSocketAddress> reals)
             throws Exception {
+        return startText(example(example), radiusSecret, reals);
+    }
+
+    /** A node running IOS text on loopback, started. */
+    public static Node startText(String iosText, Optional<String> radiusSecret, Map<String, InetSocketAddress> reals)
+            throws Exception {
         Services services = Services.discover();
-        Node node = new Node(load(example, radiusSecret, reals), services);
+        Node node = new Node(load(iosText, radiusSecret, reals), services);
         try {
             node.startAndWait();
         } catch (Exception e) {
