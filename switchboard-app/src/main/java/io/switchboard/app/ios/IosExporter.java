@@ -102,6 +102,10 @@ public final class IosExporter {
                 .filter(vs -> vs.farm().equals(f.name()) && vs.options() instanceof TcpOptions)
                 .mapToInt(vs -> vs.options(TcpOptions.class).reassign()).findFirst();
         for (RealConfig r : f.reals()) {
+            if (!(r.address() instanceof Inet4Address)) {
+                line(1, "! real " + r.endpoint() + ": IPv6 reals have no IOS form here");
+                continue;
+            }
             line(1, "real " + r.address().getHostAddress() + " " + r.port());
             line(2, "weight " + r.weight());
             r.maxconns().ifPresent(n -> line(2, "maxconns " + n));
@@ -153,10 +157,17 @@ public final class IosExporter {
                 line(1, "apn " + map.apn());
             }
         }
-        line(0, "ip slb vserver " + vs.name());
         if (!(vs.listen().address() instanceof Inet4Address)) {
-            line(1, "! listen " + vs.listen() + ": IPv6 virtual servers have no IOS form here");
+            line(0, "! virtual server " + vs.name() + " listens on " + vs.listen()
+                    + ": IPv6 virtual servers have no IOS form here");
+            return;
         }
+        if (vs.listen().port() == 0) {
+            line(0, "! virtual server " + vs.name() + " listens on an ephemeral port (0), which has no IOS form:"
+                    + " IOS's port 0 is every port");
+            return;
+        }
+        line(0, "ip slb vserver " + vs.name());
         String transport = vs.service() == ServiceKind.TCP ? "tcp" : "udp";
         String service = switch (vs.service()) {
             case TCP, UDP -> "";
