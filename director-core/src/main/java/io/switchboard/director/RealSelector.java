@@ -89,6 +89,17 @@ public final class RealSelector {
         return null;
     }
 
+    /**
+     * The selection of a request a plug-in pinned to the real holding its session
+     * ({@code TransactionPlugin.route}): that real whatever its state (FAILED, OUTOFSERVICE, ...: the
+     * session lives there and nowhere else, so no other real could answer); null when the binding
+     * names no configured real. The live upstream and offline what-if both decide it here.
+     */
+    public Selection pinned(StickyBinding binding) {
+        RealServer holder = farms.real(binding.farm(), binding.real());
+        return holder == null ? null : new Selection(holder, Selection.Reason.STICKY);
+    }
+
     public ServerFarm farm() {
         return farm;
     }

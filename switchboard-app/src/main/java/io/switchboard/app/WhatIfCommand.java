@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.pcap.CaptureException;
 import io.switchboard.pcap.WhatIf;
+import io.switchboard.pcap.WhatIfFailure;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -59,9 +60,9 @@ final class WhatIfCommand implements Callable<Integer> {
         }
         WhatIf run;
         try {
-            List<WhatIf.Failure> failures = new ArrayList<>();
+            List<WhatIfFailure> failures = new ArrayList<>();
             for (String f : fail) {
-                failures.add(WhatIf.Failure.parse(f));
+                failures.add(WhatIfFailure.parse(f));
             }
             run = new WhatIf(loaded, services::forVirtualServer, failures);
         } catch (IllegalArgumentException e) {

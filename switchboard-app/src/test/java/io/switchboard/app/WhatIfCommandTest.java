@@ -218,15 +218,45 @@ class WhatIfCommandTest {
     }
 
     @Test
-    void evictedBindingsAreStickinessViolationsAndExitNonZero() throws Exception {
-        // 10 of the 51 subscribers get a binding; the others are chosen afresh by round robin in
-        // each round, and with 41 picks between their turns each lands on the other real.
+    void bindingsAFullTableRefusedAreNoViolationsAndTheLinesSaySo() throws Exception {
+        // 10 of the 51 subscribers get a binding; the table refuses the others, which are chosen
+        // afresh by round robin in each round, and with 41 picks between their turns each lands on
+        // the other real: the live policy kept no binding for them, so that is no violation.
         Path capture = subscribers(51, 2);
         assertThat(execute("whatif", "-c", "src/test/resources/whatif/small-table.yaml", capture.toString()))
-                .isEqualTo(1);
-        assertThat(summary().get("stickiness_violations").asInt()).isPositive();
-        assertThat(lines()).anySatisfy(n -> assertThat(n.path("violation").asBoolean()).isTrue());
-        assertThat(err.toString()).contains("stickiness violation");
+                .isZero();
+        List<JsonNode> second = lines().subList(51, 102);
+        assertThat(second).filteredOn(n -> n.has("binding")).hasSize(41)
+                .allSatisfy(n -> assertThat(n.get("binding").asText()).isEqualTo("refused"));
+        assertThat(second).filteredOn(n -> !n.has("binding"))
+                .allSatisfy(n -> assertThat(n.get("reason").asText()).isEqualTo("sticky"));
+        assertThat(summary().get("stickiness_violations").asInt()).isZero();
+        assertThat(summary().at("/bindings_ended/refused").asInt()).isEqualTo(41);
+    }
+
+    @Test
+    void aSubscriberWhoseSessionEndedAttachesAfreshWithoutAViolation() throws Exception {
+        // crafted/gtpv2-reattach.pcap: IMSI ...009 is created (frame 1), deleted (3), created again (5)
+        // and modified (7). unstick-on-delete (the default) ends its binding with the Delete.
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/gtp-inspect.yaml",
+                PCAPS + "crafted/gtpv2-reattach.pcap")).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines.subList(0, 4)).extracting(n -> n.get("frame").asInt() + " " + n.get("real").asText() + " "
+                + n.get("reason").asText() + " " + n.path("binding").asText("-")).containsExactly(
+                "1 sgw/10.0.2.2:2123 predictor -", "3 sgw/10.0.2.2:2123 sticky -",
+                "5 sgw/10.0.2.3:2123 predictor released", "7 sgw/10.0.2.3:2123 sticky -");
+        assertThat(lines).noneSatisfy(n -> assertThat(n.has("violation")).isTrue());
+        assertThat(summary().at("/bindings_ended/released").asInt()).isEqualTo(1);
+        assertThat(summary().get("stickiness_violations").asInt()).isZero();
+
+        out.getBuffer().setLength(0);
+        Path keep = dir.resolve("keep.yaml");
+        java.nio.file.Files.writeString(keep, java.nio.file.Files.readString(
+                Path.of("src/test/resources/whatif/gtp-inspect.yaml")) + "    gtp: { unstick-on-delete: false }\n");
+        assertThat(execute("whatif", "-c", keep.toString(), PCAPS + "crafted/gtpv2-reattach.pcap")).isZero();
+        assertThat(lines().get(2).get("real").asText()).isEqualTo("sgw/10.0.2.2:2123");
+        assertThat(lines().get(2).get("reason").asText()).isEqualTo("sticky");
+        assertThat(summary().has("bindings_ended")).isFalse();
     }
 
     @Test
