@@ -23,7 +23,7 @@ final class CapturePlayback {
         void unreadable(int frame, String reason);
     }
 
-    private long now = 1;
+    private volatile long now = 1;
     private long fileBase;
 
     /** The run's clock: nanoseconds of capture time since the run began, from 1. */

@@ -22,6 +22,7 @@ import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,7 @@ public final class WhatIf extends WhatIfRun {
 
     private final Director director;
     private final Map<RealServer, Long> directorIds = new IdentityHashMap<>();
+    private final Map<String, PendingRequests> pending = new HashMap<>();
 
     /** @param services the plug-in of each virtual server (the launcher's {@code Services}) */
     public WhatIf(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
@@ -60,6 +62,18 @@ public final class WhatIf extends WhatIfRun {
         return director;
     }
 
+    @Override
+    protected void housekeep(long nowNanos) {
+        for (VirtualServer vs : director.virtualServers().values()) {
+            pendingAt(vs).expire(nowNanos);
+            vs.plugin().housekeep(nowNanos);
+        }
+    }
+
+    private PendingRequests pendingAt(VirtualServer vs) {
+        return pending.computeIfAbsent(vs.name(), n -> new PendingRequests(vs.config().responseTimeout().toNanos()));
+    }
+
     /** As the live lane takes a datagram sent to the virtual address (UdpLane.request), then the upstream. */
     @Override
     protected Direction direct(VirtualServer vs, UdpDatagram d, SignalingProtocol protocol, byte[] bytes,
@@ -73,6 +87,7 @@ public final class WhatIf extends WhatIfRun {
         InetSocketAddress sender = new InetSocketAddress(d.source(), d.sourcePort());
         TransactionPlugin transactions = vs.plugin() instanceof TransactionPlugin t ? t : null;
         StickyKey key = null;
+        long clientId = 0;
         Selection selection;
         BindingEnd ended;
         try {
@@ -88,6 +103,15 @@ public final class WhatIf extends WhatIfRun {
             }
             key = vs.plugin().classify(Unpooled.wrappedBuffer(bytes), sender);
             ended = ObservedStickyTables.ended(vs.selector().sticky(), key, now());
+            if (transactions != null) {
+                clientId = transactions.clientTransactionId(Unpooled.wrappedBuffer(bytes));
+                PendingRequests.Pending resent = pendingAt(vs).find(sender, clientId, now());
+                if (resent != null) {
+                    Exchange exchange = retransmission(transactions, vs, protocol, bytes, sender, clientId, d.frame(),
+                            resent, answers);
+                    return new Direction(key, ended, exchange.real(), "retransmitted", exchange.answer(), List.of());
+                }
+            }
             StickyBinding pinned = transactions == null ? null : transactions.route(Unpooled.wrappedBuffer(bytes));
             selection = pinned != null ? vs.selector().pinned(pinned) : vs.selector().select(key, now());
         } catch (DecodeException e) {
@@ -97,7 +121,7 @@ public final class WhatIf extends WhatIfRun {
             return Direction.notSent(key, "dropped:" + DropReason.NO_REAL_AVAILABLE.name());
         }
         Exchange exchange = transactions == null ? Exchange.oneWay(selection)
-                : exchange(transactions, vs, protocol, bytes, sender, d.frame(), key, selection, answers);
+                : exchange(transactions, vs, protocol, bytes, sender, clientId, d.frame(), key, selection, answers);
         if (exchange.dropped() != null) {
             return Direction.notSent(key, "dropped:" + exchange.dropped());
         }
@@ -130,23 +154,24 @@ public final class WhatIf extends WhatIfRun {
      * GTP sessions are learnt — and the simulated client learns what the director rewrote in it.
      */
     private Exchange exchange(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, byte[] bytes,
-                              InetSocketAddress sender, int frame, StickyKey key, Selection selection,
+                              InetSocketAddress sender, long clientId, int frame, StickyKey key, Selection selection,
                               CapturedAnswers answers) {
         RealServer real = selection.real();
         Selection.Reason reason = selection.reason();
         ByteBuf request = Unpooled.wrappedBuffer(bytes.clone());
-        long clientId;
         Object context;
+        long directorId;
         try {
-            clientId = plugin.clientTransactionId(request);
             if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(request)) {
                 plugin.prepareRequest(request, clientId & mask(plugin), real, sender);
                 if (reason != Selection.Reason.STICKY) {
                     real.releaseClaim();
                 }
+                pendingAt(vs).add(sender, clientId, real, clientId & mask(plugin), null, true, now());
                 return Exchange.oneWay(selection);
             }
-            context = plugin.prepareRequest(request, nextId(plugin, real), real, sender);
+            directorId = nextId(plugin, real);
+            context = plugin.prepareRequest(request, directorId, real, sender);
         } catch (DecodeException e) {
             real.releaseClaim();
             return Exchange.dropped(e.reason().name());
@@ -155,21 +180,58 @@ public final class WhatIf extends WhatIfRun {
         byte[] captured = answers.take(protocol, sender.getAddress(), MessageDirection.transactionId(protocol, bytes),
                 frame);
         if (captured == null) {
-            real.requestAnswered();
+            pendingAt(vs).add(sender, clientId, real, directorId, context, false, now());
             return new Exchange(real, reason, "accepted", List.of(), null);
         }
+        return answered(plugin, vs, protocol, bytes, sender, clientId, key, real, reason, context,
+                MessageDirection.transactionId(protocol, request.array()), captured);
+    }
+
+    /**
+     * A request sent again while its first sending is pending, as the live upstream resends it: to
+     * the same real under the same director id, not balanced again; answered by the capture's answer
+     * to it, if any.
+     */
+    private Exchange retransmission(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, byte[] bytes,
+                                    InetSocketAddress sender, long clientId, int frame, PendingRequests.Pending resent,
+                                    CapturedAnswers answers) {
+        RealServer real = resent.real();
+        ByteBuf request = Unpooled.wrappedBuffer(bytes.clone());
+        try {
+            plugin.prepareRequest(request, resent.directorId(), real, sender);
+        } catch (DecodeException e) {
+            return Exchange.dropped(e.reason().name());
+        }
+        if (resent.oneWay()) {
+            return new Exchange(real, Selection.Reason.STICKY, null, List.of(), null);
+        }
+        byte[] captured = answers.take(protocol, sender.getAddress(), MessageDirection.transactionId(protocol, bytes),
+                frame);
+        if (captured == null) {
+            return new Exchange(real, Selection.Reason.STICKY, "accepted", List.of(), null);
+        }
+        pendingAt(vs).answered(sender, clientId);
+        return answered(plugin, vs, protocol, bytes, sender, clientId, null, real, Selection.Reason.STICKY,
+                resent.context(), MessageDirection.transactionId(protocol, request.array()), captured);
+    }
+
+    /** The real answers with the capture's answer: inspected, refused elsewhere or relayed, as live. */
+    private Exchange answered(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, byte[] bytes,
+                              InetSocketAddress sender, long clientId, StickyKey key, RealServer real,
+                              Selection.Reason reason, Object context, long forwardedId, byte[] captured) {
         answersUsed++;
         List<String> refusedBy = new ArrayList<>();
         ByteBuf answer = Unpooled.wrappedBuffer(captured.clone());
         try {
-            plugin.simulateAnswerOf(answer, MessageDirection.transactionId(protocol, request.array()), real, context);
+            plugin.simulateAnswerOf(answer, forwardedId, real, context);
             real.requestAnswered();
             ResponseVerdict verdict = plugin.inspectResponse(answer, real, context);
             if (verdict == ResponseVerdict.RETRY_ELSEWHERE) {
                 // As TransactionUpstream does: the refusing real fails, the request goes to the real
                 // the selector picks now; the capture has no answer from that one: it accepts.
                 real.failInBand(now(), "refused a request for lack of resources (what-if)");
-                Selection next = refusedBy.size() < plugin.reassignLimit() ? vs.selector().select(key, now()) : null;
+                Selection next = key != null && refusedBy.size() < plugin.reassignLimit()
+                        ? vs.selector().select(key, now()) : null;
                 if (next != null && next.real() == real) {
                     next.real().releaseClaim();
                     next = null;
@@ -178,9 +240,10 @@ public final class WhatIf extends WhatIfRun {
                     refusedBy.add(realName(real));
                     real = next.real();
                     ByteBuf resent = Unpooled.wrappedBuffer(bytes.clone());
-                    plugin.prepareRequest(resent, nextId(plugin, real), real, sender);
+                    long resentId = nextId(plugin, real);
+                    Object resentContext = plugin.prepareRequest(resent, resentId, real, sender);
                     real.requestForwarded();
-                    real.requestAnswered();
+                    pendingAt(vs).add(sender, clientId, real, resentId, resentContext, false, now());
                     reassignedAfterRefusal++;
                     return new Exchange(real, Selection.Reason.REASSIGNED, "accepted", refusedBy, null);
                 }

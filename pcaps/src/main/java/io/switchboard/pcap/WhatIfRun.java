@@ -145,6 +145,7 @@ public abstract class WhatIfRun {
         }
         applyFailures(d.frame());
         director().farms().tick(now());
+        housekeep(now());
         requests++;
         StickyTable table = vs.selector().sticky();
         if (table != null) {
@@ -178,6 +179,13 @@ public abstract class WhatIfRun {
         emit(out, new WhatIfOutcome(label, d.frame(), vs.name(), keyKind, key, realName, direction.reason(),
                 verdict.violation(), null, direction.answer(), direction.refusedBy(), verdict.binding()));
     }
+
+    /**
+     * The timers the live director runs besides the farms' (the plug-ins' housekeeping: idle GTP
+     * sessions, relayed requests), at {@code nowNanos}, before each request: both runs move time
+     * at the same points.
+     */
+    protected abstract void housekeep(long nowNanos);
 
     /**
      * Directs one request of the capture, sent to {@code vs} of {@link #director()}.
