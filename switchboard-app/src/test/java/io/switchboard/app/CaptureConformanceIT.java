@@ -1,0 +1,94 @@
+package io.switchboard.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import picocli.CommandLine;
+
+/**
+ * The capture conformance suite: every sample capture the project ships goes through
+ * {@code golden.yaml} offline and through a live director on loopback ({@code whatif --compare}),
+ * and the two must agree on every line and every summary field. A planted divergence — the live
+ * run's {@code gtp-inspect} plug-in wrapped so that it never resends a refused create — must make
+ * {@code --compare} fail.
+ */
+class CaptureConformanceIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(WhatIfCommand command, String... args) {
+        CommandLine cli = new CommandLine(command);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> offlineAndLiveAgreeOnEverySampleCapture() throws Exception {
+        List<Path> captures = SampleCaptures.all();
+        assertThat(captures).hasSizeGreaterThanOrEqualTo(30);
+        return captures.stream().map(capture -> DynamicTest.dynamicTest(SampleCaptures.PCAPS.relativize(capture).toString(),
+                () -> {
+                    int status = execute(new WhatIfCommand(), "--compare", "--quiet", "-c",
+                            SampleCaptures.CONFIG.toString(), capture.toString());
+                    assertThat(status).as("--compare exit status; out: %s; err: %s", out, err).isZero();
+                    JsonNode summary = JSON.readTree(out.toString().strip()).get("summary");
+                    assertThat(summary.get("requests").asInt()).isGreaterThanOrEqualTo(0);
+                    assertThat(out.toString()).doesNotContain("live:");
+                }));
+    }
+
+    @Test
+    void theLiveRunPrintsWhatTheDirectorDid() throws Exception {
+        // crafted/gtpv2-resource-cause.pcap through live gtp-inspect: the refused Create is resent
+        // to the other real, which keeps the session's Modify and Delete (see WhatIfCommandTest).
+        assertThat(execute(new WhatIfCommand(), "--live", "-c", SampleCaptures.CONFIG.toString(),
+                SampleCaptures.PCAPS.resolve("crafted/gtpv2-resource-cause.pcap").toString())).isZero();
+        List<JsonNode> lines = out.toString().lines().map(CaptureConformanceIT::read).toList();
+        assertThat(lines.get(0).get("reason").asText()).isEqualTo("reassigned");
+        assertThat(lines.get(0).get("refused_by").get(0).asText()).isEqualTo("sgw/10.0.2.2:2123");
+        assertThat(lines.subList(1, 4)).extracting(n -> n.get("real").asText() + " " + n.get("reason").asText())
+                .containsExactly("sgw/10.0.2.3:2123 predictor", "sgw/10.0.2.3:2123 sticky", "sgw/10.0.2.3:2123 sticky");
+        assertThat(lines.get(lines.size() - 1).at("/summary/reassigned_after_refusal").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aDecisionChangedInOneRunMakesCompareFail() throws Exception {
+        WhatIfCommand planted = new WhatIfCommand();
+        planted.liveServices = services -> vs -> NoReassignPlugin.service(services.apply(vs));
+        int status = execute(planted, "--compare", "-c", SampleCaptures.CONFIG.toString(),
+                SampleCaptures.PCAPS.resolve("crafted/gtpv2-resource-cause.pcap").toString());
+        assertThat(status).isEqualTo(1);
+        List<String> lines = out.toString().lines().toList();
+        // Offline resent frame 1's refused Create to 10.0.2.3; the planted live run relayed the refusal.
+        String offline = lines.get(lines.size() - 2);
+        String live = lines.get(lines.size() - 1);
+        assertThat(offline).startsWith("offline: ");
+        assertThat(read(offline.substring("offline: ".length())).get("real").asText()).isEqualTo("sgw/10.0.2.3:2123");
+        assertThat(live).startsWith("live:    ");
+        JsonNode liveLine = read(live.substring("live:    ".length()));
+        assertThat(liveLine.get("frame").asInt()).isEqualTo(1);
+        assertThat(liveLine.get("real").asText()).isEqualTo("sgw/10.0.2.2:2123");
+        assertThat(err.toString()).contains("offline and live differ");
+    }
+
+    private static JsonNode read(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (Exception e) {
+            throw new AssertionError("not a JSON line: " + line, e);
+        }
+    }
+}
