@@ -12,7 +12,7 @@ import java.util.UUID;
  * replication lag from a bind on the first member to a lookup hit on the last, on an idle cluster
  * and while the load runs (both ends stamped with the host's monotonic clock); and each member's
  * used heap per binding, after full GCs, at {@code count} bindings. Not a test
- * ({@code cluster/bench.sh} runs it):
+ * ({@code benchmarks/cluster/run.sh} runs it):
  *
  * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count [member -Xmx]]</pre>
  */

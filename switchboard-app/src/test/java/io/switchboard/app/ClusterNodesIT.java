@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealState;
-import io.switchboard.director.sim.SimulatedUdpBackend;
-import io.switchboard.director.sim.SimulatedUdpClient;
+import io.switchboard.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpClient;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;

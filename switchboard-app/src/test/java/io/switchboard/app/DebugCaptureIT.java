@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpBackend;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;

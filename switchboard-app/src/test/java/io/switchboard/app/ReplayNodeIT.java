@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.pcap.CaptureEvent;
 import io.switchboard.pcap.CaptureFile;
 import io.switchboard.pcap.PcapWriter;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpBackend;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;

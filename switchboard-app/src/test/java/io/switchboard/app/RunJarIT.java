@@ -3,8 +3,8 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.switchboard.director.sim.SimulatedUdpBackend;
-import io.switchboard.director.sim.SimulatedUdpClient;
+import io.switchboard.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpClient;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;

@@ -13,7 +13,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
-import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpBackend;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.io.IOException;

@@ -29,6 +29,12 @@ final class GtpBearer {
 
     static final int NONE = 0;
     private static final int PRESENT = 0x1000;
+    /**
+     * Not a bearer: the temporary context an SGW opens for indirect data forwarding during a handover
+     * (TS 29.274 §7.2.18, §7.2.19), named by the Sender F-TEID of its Create Indirect Data Forwarding
+     * Tunnel Response and ended by a Delete Indirect Data Forwarding Tunnel Request (§7.2.22).
+     */
+    static final int INDIRECT_FORWARDING = 0x2000;
 
     private GtpBearer() {
     }

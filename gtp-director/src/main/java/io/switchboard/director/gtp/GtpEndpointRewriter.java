@@ -21,7 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Puts the director's control-plane endpoint into GTP messages, in place, where a peer names its own:
  * v0/v1 the first GSN Address (for signalling) and, in v1, the TEID Control Plane when present; v2 the
- * sender F-TEID (IE 87 instance 0), IPv4 and/or IPv6. User-plane addresses and TEIDs are not touched.
+ * F-TEID that names the sender's control plane, IPv4 and/or IPv6: instance 0, or in a Create Session
+ * Response from a PGW on S5/S8, S2a or S2b the instance-1 PGW F-TEID it sends instead (TS 29.274 Table
+ * 7.2.2-1, {@code GtpV2SenderFteid}). The PGW F-TEID of a response on S11 names another node and is
+ * left alone. User-plane addresses and TEIDs are not touched.
  * Rewriting in place keeps lengths: an address is only replaced by the director's of its own family.
  */
 final class GtpEndpointRewriter {
@@ -98,12 +101,12 @@ final class GtpEndpointRewriter {
             }
             ByteBuf buf = view.v2().buffer();
             GtpControlEndpoint own = GtpMessageView.fteidEndpoint(buf, ie);
-            GtpV2Ies.setFteidTeid(buf, ie, teid);
-            if (own.ipv4() != null && (ipv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, ipv4))) {
-                skipped.increment();
-            }
-            if (own.ipv6() != null && (ipv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, ipv6))) {
-                skipped.increment();
+            // A PGW on S5/S8 that sends its endpoint twice (instance 0 and the instance 1 Table 7.2.2-1
+            // calls identical) has both rewritten, so that its peer reads the director in either.
+            int twin = view.senderFteidTwin(ie);
+            writeFteid(buf, ie, own, teid);
+            if (twin >= 0) {
+                writeFteid(buf, twin, own, teid);
             }
             // The other side's requests leave the virtual address's socket: to an address of its family.
             InetAddress to = vip instanceof Inet6Address && own.ipv6() != null ? own.ipv6()
@@ -136,6 +139,17 @@ final class GtpEndpointRewriter {
             }
         }
         return new Endpoint(ownTeid, peer(new InetSocketAddress(own, version == 0 ? GTP_V0_PORT : GTP_C_PORT)));
+    }
+
+    /** The director's TEID and address of each family in place of the endpoint {@code own} at {@code ie}. */
+    private void writeFteid(ByteBuf buf, int ie, GtpControlEndpoint own, long teid) {
+        GtpV2Ies.setFteidTeid(buf, ie, teid);
+        if (own.ipv4() != null && (ipv4 == null || !GtpV2Ies.setFteidIpv4(buf, ie, ipv4))) {
+            skipped.increment();
+        }
+        if (own.ipv6() != null && (ipv6 == null || !GtpV2Ies.setFteidIpv6(buf, ie, ipv6))) {
+            skipped.increment();
+        }
     }
 
     /** The address object already held for {@code address}, else {@code address}. */

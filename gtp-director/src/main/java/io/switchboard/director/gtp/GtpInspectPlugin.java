@@ -82,6 +82,10 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private static final int V2_MODIFY_BEARER_RESPONSE = 35;
     private static final int V2_DELETE_SESSION_REQUEST = 36;
     private static final int V2_DELETE_BEARER_REQUEST = 99;
+    /** TS 29.274 §7.2.18 / §7.2.19 / §7.2.22: the indirect data forwarding context of a handover. */
+    private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST = 166;
+    private static final int V2_CREATE_INDIRECT_FORWARDING_RESPONSE = 167;
+    private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST = 168;
     /**
      * TS 29.274 §7.2.x Commands: answered by a triggered request (Create / Update / Delete Bearer) or a
      * Failure Indication (the Command's type + 1), both under the Command's sequence number (§7.6).
@@ -399,13 +403,20 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (version != 0) {
             view.setTeid(session.realTeid());
         }
-        if (session.requester() != null
-                && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST) || view.createsTunnel())) {
+        if (session.requester() != null && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST)
+                || version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_REQUEST || view.createsTunnel())) {
             // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
-            // area update; v2 on MME / SGW relocation; a secondary context too): the real sees the director's.
+            // area update; v2 on MME / SGW relocation, TS 29.274 Table 7.2.7-1, and in a Create Indirect
+            // Data Forwarding Tunnel Request, Table 7.2.18-1; a secondary context too): the real sees
+            // the director's, and the answer goes to the TEID the requester named there.
             moved = rewriter.rewrite(view, session.realFacingTeid());
         }
-        boolean delete = version == 2 ? type == V2_DELETE_SESSION_REQUEST : type == V1_DELETE_REQUEST;
+        // TS 29.274 §7.2.22: a Delete Indirect Data Forwarding Tunnel Request ends the forwarding
+        // context it is sent to; sent to the PDN connection's own TEID (no separate context), it ends nothing.
+        boolean delete = version == 2
+                ? type == V2_DELETE_SESSION_REQUEST
+                        || type == V2_DELETE_INDIRECT_FORWARDING_REQUEST && session.bearer() == GtpBearer.INDIRECT_FORWARDING
+                : type == V1_DELETE_REQUEST;
         if (version == 2 && isCommand(type)) {
             // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
             // and goes to the requester under the requester's own.
@@ -497,6 +508,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         int type = view.messageTypeValue();
         if (type == (version == 2 ? V2_MODIFY_BEARER_RESPONSE : V1_UPDATE_RESPONSE) && accepted(version, cause)) {
             relearn(view, session, request.requester());
+        } else if (version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_RESPONSE && accepted(version, cause)) {
+            learnForwardingContext(view, session, request.requester());
         } else if (request.delete() && (accepted(version, cause) || unknownContext(version, cause))) {
             end(session);
         }
@@ -624,6 +637,35 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         if (current != null && !changed.equals(current)) {
             table.put(changed.directorTeid(), changed.refreshed(clusterMillis(now())));
         }
+    }
+
+    /**
+     * An accepted Create Indirect Data Forwarding Tunnel Response: when it names a control-plane
+     * endpoint of the real (TS 29.274 Table 7.2.19-1, Sender F-TEID for Control Plane) other than the
+     * PDN connection's, that is a context of its own, to which the requester sends the Delete Indirect
+     * Data Forwarding Tunnel Request (§7.2.22). It becomes a session of the same real and subscriber
+     * under a director TEID of its own, so the Delete comes through the director to that real. The
+     * PDN connection's own endpoint named again is rewritten as the session's.
+     */
+    private void learnForwardingContext(GtpMessageView view, GtpSession session, Endpoint requester)
+            throws DecodeException {
+        GtpControlEndpoint endpoint = view.senderControlPlane();
+        if (endpoint == null) {
+            return;
+        }
+        if (endpoint.teid() == session.realTeid()) {
+            rewriter.rewrite(view, session.directorTeid());
+            return;
+        }
+        long teid = allocateTeidPair() | 1;
+        rewriter.rewrite(view, teid);
+        long requesterTeid = requester != null && requester.teid() != GtpEndpointRewriter.UNCHANGED
+                ? requester.teid() : session.requesterTeid();
+        GtpSession forwarding = new GtpSession(2, session.real(), session.imsi(), session.binding(), teid, teid & ~1L,
+                endpoint.teid(), requesterTeid, requester != null ? requester.address() : session.requester(),
+                clusterMillis(now()), GtpBearer.INDIRECT_FORWARDING);
+        sessions.put(teid, forwarding);
+        opened(forwarding);
     }
 
     /**

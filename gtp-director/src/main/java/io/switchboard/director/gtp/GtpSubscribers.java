@@ -57,7 +57,9 @@ final class GtpSubscribers {
     }
 
     private static boolean hasBearer(GtpSession session) {
-        return session.bearer() != GtpBearer.NONE && session.version() != 0; // v0: the TID is the bearer
+        // v0: the TID is the bearer; an indirect forwarding context replaces no bearer's session
+        return session.bearer() != GtpBearer.NONE && session.bearer() != GtpBearer.INDIRECT_FORWARDING
+                && session.version() != 0;
     }
 
     /**

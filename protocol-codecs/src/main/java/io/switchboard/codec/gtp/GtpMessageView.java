@@ -15,6 +15,7 @@ import io.switchboard.codec.gtp.v2.GtpV2Header;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
+import io.switchboard.codec.gtp.v2.GtpV2SenderFteid;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -220,8 +221,8 @@ public final class GtpMessageView {
 
     /**
      * Where the sender wants control-plane messages for this session, or {@code null}: v1 TEID Control
-     * Plane (IE 17) with the first GSN Address (IE 133); v2 Sender F-TEID for Control Plane (IE 87
-     * instance 0). GTPv0 has no TEID (sessions are known by TID): always {@code null}.
+     * Plane (IE 17) with the first GSN Address (IE 133); v2 the F-TEID {@link #senderFteid} locates.
+     * GTPv0 has no TEID (sessions are known by TID): always {@code null}.
      */
     public GtpControlEndpoint senderControlPlane() throws DecodeException {
         switch (version()) {
@@ -249,27 +250,25 @@ public final class GtpMessageView {
     }
 
     /**
-     * GTPv2: the offset of the sender's control-plane F-TEID (the first F-TEID IE, instance 0) when it
-     * carries a TEID and an address of a flagged family (TS 29.274 §8.22), else -1 (and -1 for v0/v1).
-     * Lets a caller that reads and rewrites it find it once, without building the endpoint.
+     * GTPv2: the offset of the F-TEID naming the sender's control plane ({@link GtpV2SenderFteid}:
+     * instance 0, or a PGW's instance 1 in a Create Session Response without it, TS 29.274 Table
+     * 7.2.2-1) when it carries a TEID and an address of a flagged family (TS 29.274 §8.22), else -1
+     * (and -1 for v0/v1). Lets a caller that reads and rewrites it find it once, without building
+     * the endpoint.
      */
     public int senderFteid() throws DecodeException {
         if (version() != 2 || !v2.messageType().isKnown()) {
             return -1;
         }
-        ByteBuf buf = v2.buffer();
-        int ie = GtpV2Ies.indexOf(buf, v2.bodyOffset(), v2.endOffset(), GtpV2IeType.F_TEID.value(), 0);
-        if (ie < 0) {
-            return -1;
-        }
-        int length = GtpV2Ies.valueLength(buf, ie);
-        if (length < 5) {
-            return -1;
-        }
-        int flags = buf.getUnsignedByte(ie + GtpV2Ies.IE_HEADER_LENGTH);
-        boolean hasV4 = (flags & GtpV2Ies.FTEID_V4) != 0;
-        boolean hasV6 = (flags & GtpV2Ies.FTEID_V6) != 0;
-        return (!hasV4 && !hasV6) || length < 5 + (hasV4 ? 4 : 0) + (hasV6 ? 16 : 0) ? -1 : ie;
+        return GtpV2SenderFteid.locate(v2.buffer(), v2);
+    }
+
+    /**
+     * GTPv2: in a Create Session Response, an instance-1 PGW F-TEID identical to the sender F-TEID at
+     * {@code senderFteid} (a PGW on S5/S8 that sent both), else -1: it is rewritten with it.
+     */
+    public int senderFteidTwin(int senderFteid) throws DecodeException {
+        return version() != 2 ? -1 : GtpV2SenderFteid.twin(v2.buffer(), v2, senderFteid);
     }
 
     /** The endpoint an F-TEID at {@code ie} names ({@link #senderFteid} checked its lengths). */
@@ -303,7 +302,7 @@ public final class GtpMessageView {
 
     /**
      * Rewrites the sender's control-plane IPv4 address in place, as a director under server NAT
-     * does: v0/v1 the first GSN Address, v2 the IPv4 of the Sender F-TEID for Control Plane. Returns
+     * does: v0/v1 the first GSN Address, v2 the IPv4 of the F-TEID {@link #senderFteid} locates. Returns
      * false, writing nothing, when the message has no such IPv4 address.
      */
     public boolean setSenderIpv4(Inet4Address address) throws DecodeException {

@@ -72,6 +72,25 @@ class GtpMessageViewTest {
     }
 
     @Test
+    void theCauseOfEveryGtpV2ResponseIsRead() throws Exception {
+        // TS 29.274 §8.4: Cause is mandatory in every response; Table 6.1-1 names which types are.
+        java.util.List<Integer> responses = new java.util.ArrayList<>();
+        for (int type = 0; type < 256; type++) {
+            io.switchboard.codec.gtp.v2.GtpV2MessageType t = io.switchboard.codec.gtp.v2.GtpV2MessageType.of(type);
+            if (!t.isResponse()) {
+                continue;
+            }
+            responses.add(type);
+            // T = 1, TEID 0x10, sequence 7, Cause 73 ("no resources available")
+            byte[] bytes = {0x48, (byte) type, 0, 14, 0, 0, 0, 0x10, 0, 0, 7, 0, 2, 0, 2, 0, 73, 0};
+            assertThat((int) decode(bytes, buf -> new GtpMessageView().wrap(buf).cause())).as("type %d", type).isEqualTo(73);
+        }
+        // Create Indirect Data Forwarding Tunnel Response (167), Context Response (131), Forward
+        // Relocation Response (134), Modify Access Bearers Response (212) among them
+        assertThat(responses).contains(33, 35, 37, 96, 98, 100, 131, 134, 167, 169, 171, 212);
+    }
+
+    @Test
     void oneViewForEveryVersion() throws Exception {
         GtpMessageView view = new GtpMessageView(GtpV0TidOrder.LIBGTP_REVERSED);
         decode(frame("/pcaps/osmo-ggsn/sgsnemu-v1-v0.pcap", 9), buf -> {

@@ -4,7 +4,7 @@ import io.switchboard.app.Node;
 import io.switchboard.app.Services;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.config.SwitchboardConfig;
-import io.switchboard.director.sim.SimulatedUdpBackend;
+import io.switchboard.sim.SimulatedUdpBackend;
 import java.io.PrintWriter;
 import java.util.List;
 

@@ -250,12 +250,12 @@ public final class GtpV2Ies {
     }
 
     /**
-     * Rewrites the IPv4 address of the sender F-TEID for control plane (IE 87 instance 0, TS 29.274
-     * §7.2.1) in place; false when there is none with IPv4.
+     * Rewrites the IPv4 address of the F-TEID naming the sender's control plane ({@link
+     * GtpV2SenderFteid#locate}) in place; false when there is none with IPv4.
      */
     public static boolean setSenderFteidIpv4(ByteBuf buf, GtpV2Header header, Inet4Address address)
             throws DecodeException {
-        int ie = indexOf(buf, header.bodyOffset(), header.endOffset(), GtpV2IeType.F_TEID.value(), 0);
+        int ie = GtpV2SenderFteid.locate(buf, header);
         return ie >= 0 && setFteidIpv4(buf, ie, address);
     }
 }

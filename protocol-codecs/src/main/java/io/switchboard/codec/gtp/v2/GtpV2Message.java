@@ -62,15 +62,19 @@ public interface GtpV2Message {
         return first(GtpV2Ie.Recovery.class, 0).map(GtpV2Ie.Recovery::restartCounter);
     }
 
-    /** The Sender F-TEID for Control Plane (IE 87, instance 0, TS 29.274 §7.2.1/§7.2.2). */
+    /**
+     * Where the sender wants control-plane messages: the Sender F-TEID for Control Plane (IE 87
+     * instance 0), or in a Create Session Response from a PGW on S5/S8, S2a or S2b, which leaves it
+     * out, the PGW's GTP-C F-TEID of instance 1 (TS 29.274 Table 7.2.2-1; see {@link GtpV2SenderFteid}).
+     */
     default Optional<GtpControlEndpoint> senderControlPlane() {
-        return first(GtpV2Ie.Fteid.class, 0).map(f -> new GtpControlEndpoint(f.teid(), f.ipv4(), f.ipv6()));
+        return GtpV2SenderFteid.of(this).map(f -> new GtpControlEndpoint(f.teid(), f.ipv4(), f.ipv6()));
     }
 
     /**
      * The PGW S5/S8 F-TEID for Control Plane (IE 87, instance 1) of a Create Session Response, TS
-     * 29.274 §7.2.2. Some PGWs answer with this one and no Sender F-TEID (seen in the nDPI and magma
-     * captures), so a director in front of PGWs may need it when {@link #senderControlPlane()} is empty.
+     * 29.274 §7.2.2. On S5/S8, S2a and S2b it is the PGW's own, and the only one it sends (seen in the
+     * nDPI and magma captures); on S11/S4 it is the PGW's endpoint told to the MME.
      */
     default Optional<GtpControlEndpoint> pgwControlPlane() {
         return first(GtpV2Ie.Fteid.class, 1).map(f -> new GtpControlEndpoint(f.teid(), f.ipv4(), f.ipv6()));

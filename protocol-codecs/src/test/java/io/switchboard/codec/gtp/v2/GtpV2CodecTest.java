@@ -93,9 +93,11 @@ class GtpV2CodecTest {
         assertThat(m.teid()).isEqualTo(0x35529204L);
         assertThat(m.cause()).contains(GtpV2Cause.REQUEST_ACCEPTED);
         assertThat(m.cause().orElseThrow().isAccepted()).isTrue();
-        assertThat(m.senderControlPlane()).isEmpty();
-        assertThat(m.pgwControlPlane()).contains(
-                new GtpControlEndpoint(0x35529206L, (Inet4Address) InetAddress.getByName("10.102.0.2"), null));
+        // On S5/S8 that instance-1 F-TEID is the PGW's own control plane (TS 29.274 Table 7.2.2-1:
+        // the Sender F-TEID "is not needed because its content would be identical").
+        GtpControlEndpoint pgw = new GtpControlEndpoint(0x35529206L, (Inet4Address) InetAddress.getByName("10.102.0.2"), null);
+        assertThat(m.pgwControlPlane()).contains(pgw);
+        assertThat(m.senderControlPlane()).contains(pgw);
         // nsa_connection frame 33: the SGW's response carries Sender F-TEID S11/S4 SGW GTP-C (11)
         GtpV2Message fromSgw = decode(frame(NSA, 33), GtpV2Codec::decode);
         assertThat(fromSgw.senderControlPlane()).contains(

@@ -1,4 +1,4 @@
-package io.switchboard.director.sim;
+package io.switchboard.sim;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Issue 7's cluster benchmark (StickyClusterBenchmark): 1, 2 and 3 members, each a JVM of its own on
-# 127.0.0.1, in one run. Usage: cluster/bench.sh [bindings (default 1000000) [member -Xmx (default 1536m)]]
+# 127.0.0.1, in one run. Usage: benchmarks/cluster/run.sh [bindings (default 1000000) [member -Xmx (default 1536m)]]
 # Then the one-member split of the heap per binding: BindingFootprint (replica vs IMap entry).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mvn -q -B -pl cluster -am test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath >&2
 cp="cluster/target/test-classes:cluster/target/classes:$(cat cluster/target/bench.classpath)"
 opens="--add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED"
