@@ -31,7 +31,6 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -51,10 +50,10 @@ import java.util.function.Function;
  *
  * <p>One request at a time: each is sent, and its outcome awaited (within {@link #WAIT_NANOS}),
  * before the next. The director's clock is the capture's ({@link WhatIfRun#now}), moved only
- * between requests; when it passes the response timeout of a request that its real left unanswered
- * (the capture had no answer), the run waits for the director to expire it, and the plug-ins'
- * housekeeping runs then too ({@link ObservedPlugin#housekeepAt}), so that a run is the same each
- * time.
+ * between requests, and after each move the run waits for the lane's housekeeping at the new time
+ * ({@link ObservedPlugin#housekeptAt}): what expires then (a request a real left unanswered because
+ * the capture had no answer, an idle flow, a plug-in's timers) has expired before the next request,
+ * so that a run is the same each time.
  */
 public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
 
@@ -62,18 +61,12 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final long POLL_MILLIS = 2;
 
-    /** A request its real took without answer, pending in the director until its response timeout. */
-    private record Unanswered(String virtualServer, long deadlineNanos) {
-    }
-
     private final LoopbackLayout layout = new LoopbackLayout();
     private final LoopbackPeers peers;
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final Map<String, ObservedPlugin> plugins = new HashMap<>();
     private final Map<RealServer, String> configuredIds = new IdentityHashMap<>();
     private final Map<String, RealServer> realsByName = new HashMap<>();
-    private final List<Unanswered> unanswered = new ArrayList<>();
-    private final Map<String, Long> expectedExpiries = new HashMap<>();
     private final Director director;
     private Vertx vertx;
 
@@ -108,7 +101,8 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
                 }
             }
             checkFailures();
-            this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            // One event loop: one lane per virtual server, whose housekeeping the run can wait for.
+            this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(1));
             await(director.start(vertx));
         } catch (IOException | RuntimeException e) {
             close();
@@ -182,31 +176,23 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     }
 
     /**
-     * The requests its reals left unanswered whose response timeout the clock passed are expired by
-     * the director (its lanes' timers): awaited here, so that the next request meets the reals as a
-     * live director's would, every time. Then the plug-ins' housekeeping.
+     * Waits until the lane of each virtual server has run its housekeeping at {@code nowNanos} (every
+     * 20 ms of real time, the clock standing still meanwhile): what expires at that time — requests
+     * its reals left unanswered (counted at the real, as in-band failure detection does), idle flows,
+     * the plug-in's own timers — has expired before the next request, as on a director whose clock
+     * ran, and the same each time.
      */
     @Override
     protected void housekeep(long nowNanos) {
-        for (Iterator<Unanswered> it = unanswered.iterator(); it.hasNext(); ) {
-            Unanswered u = it.next();
-            if (u.deadlineNanos() - nowNanos <= 0) {
-                it.remove();
-                expectedExpiries.merge(u.virtualServer(), 1L, Long::sum);
-            }
-        }
-        expectedExpiries.forEach((vs, expected) -> {
+        for (ObservedPlugin plugin : plugins.values()) {
             long deadline = System.nanoTime() + WAIT_NANOS;
-            while (DirectorCounters.of(registry, vs).count("expired") < expected && System.nanoTime() - deadline < 0) {
+            while (plugin.housekeptAt() < nowNanos && System.nanoTime() - deadline < 0) {
                 try {
                     peers.poll(POLL_MILLIS); // nothing is expected to arrive: a bounded wait
                 } catch (IOException e) {
                     return;
                 }
             }
-        });
-        for (ObservedPlugin plugin : plugins.values()) {
-            plugin.housekeepAt(nowNanos);
         }
     }
 
@@ -288,8 +274,8 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
         /** A simulated real received the request (or, after a refusal, its resend). */
         private Direction atReal(LoopbackPeers.Arrival a) throws IOException {
             RealServer at = realsByName.get(a.real());
-            if (transactions == null || !transactions.answersThroughDirector()
-                    || !transactions.expectsAnswer(Unpooled.wrappedBuffer(a.payload()))) {
+            if (transactions != null && (!transactions.answersThroughDirector()
+                    || !transactions.expectsAnswer(Unpooled.wrappedBuffer(a.payload())))) {
                 real = at;
                 return direction(null); // answered elsewhere, or not at all
             }
@@ -306,30 +292,26 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
                 return unanswered();
             }
             answersUsed++;
-            long id = MessageDirection.transactionId(protocol, a.payload());
             byte[] answer = captured.clone();
-            if (transactions.rewritesTransactionId()) {
-                MessageDirection.setTransactionId(protocol, answer, id);
-            }
-            try {
-                transactions.plugin().simulateAnswerOf(Unpooled.wrappedBuffer(answer), id, at, transactions.context(at, id));
-            } catch (DecodeException e) {
-                // sent as captured: the director refuses it with its reason
+            if (transactions != null) {
+                long id = MessageDirection.transactionId(protocol, a.payload());
+                if (transactions.rewritesTransactionId()) {
+                    MessageDirection.setTransactionId(protocol, answer, id);
+                }
+                try {
+                    transactions.plugin().simulateAnswerOf(Unpooled.wrappedBuffer(answer), id, at,
+                            transactions.context(at, id));
+                } catch (DecodeException e) {
+                    // sent as captured: the director refuses it with its reason
+                }
             }
             peers.sendFromReal(a.real(), answer, a.from());
             return null;
         }
 
-        /**
-         * The real takes it silently: the director keeps it pending until its response timeout (a
-         * retransmission of a pending request was pending already).
-         */
+        /** The real takes it silently: the director keeps it pending until its response timeout. */
         private Direction unanswered() {
-            Direction direction = direction("accepted");
-            if (!"retransmitted".equals(direction.reason())) {
-                unanswered.add(new Unanswered(vs.name(), now() + vs.config().responseTimeout().toNanos()));
-            }
-            return direction;
+            return direction("accepted");
         }
 
         /** The requester received the director's answer: relayed from the real, or the director's own. */

@@ -18,9 +18,10 @@ import java.net.InetSocketAddress;
  * plug-in's own answer, and the run notes what it cannot see on the wire — the sticky key of the
  * request it sent (and how that key's binding had ended when it was classified), what the director
  * kept for each request it forwarded (what the simulated real needs to answer as a real would,
- * {@code simulateAnswerOf}), and why an answer was refused. The plug-in's housekeeping runs when
- * the run moves its clock ({@link #housekeepAt}), between two requests as in an offline run, not
- * whenever an event loop's timer fires, so that a run is the same each time.
+ * {@code simulateAnswerOf}), and why an answer was refused — and the clock time of the lane's
+ * last housekeeping ({@link #housekeptAt}): the run waits for it after moving its clock, so that
+ * what expires at that time (pending requests, idle flows, the plug-in's own timers) has expired
+ * before the next request, each time.
  */
 class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
 
@@ -29,6 +30,7 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
     private volatile Ticker ticker = () -> 0;
     private volatile StickyKey key;
     private volatile BindingEnd ended;
+    private volatile long housekept = Long.MIN_VALUE;
 
     ObservedPlugin(DatagramPlugin plugin) {
         this.plugin = plugin;
@@ -60,9 +62,9 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
         return ended;
     }
 
-    /** Runs the plug-in's housekeeping at the run's clock. */
-    void housekeepAt(long nowNanos) {
-        plugin.housekeep(nowNanos);
+    /** The clock time of the lane's last housekeeping (its upstream's, then the plug-in's), or Long.MIN_VALUE. */
+    long housekeptAt() {
+        return housekept;
     }
 
     @Override
@@ -85,9 +87,13 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
         plugin.realRestarted(real);
     }
 
-    /** The event loops' timer: the run calls {@link #housekeepAt} instead. */
+    /** The lane's timer, after its upstream's housekeeping at the same time. */
     @Override
     public void housekeep(long nowNanos) {
+        plugin.housekeep(nowNanos);
+        if (nowNanos > housekept) {
+            housekept = nowNanos;
+        }
     }
 
     @Override

@@ -48,6 +48,19 @@ final class PendingRequests {
         pending.put(key, new Pending(real, nowNanos + timeoutNanos, directorId, context, oneWay));
     }
 
+    /**
+     * Whether a request is pending at {@code real} under {@code directorId}: a plug-in that keeps the
+     * client's ids (Mobile IP, R6) cannot send another one under it there ({@code pending-full}).
+     */
+    boolean pendingAt(RealServer real, long directorId, long nowNanos) {
+        for (Pending p : pending.values()) {
+            if (!p.oneWay() && p.real() == real && p.directorId() == directorId && p.deadlineNanos() - nowNanos > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The real answered it at last (a retransmission's answer). */
     void answered(InetSocketAddress client, long transactionId) {
         pending.remove(new Client(client, transactionId));

@@ -47,6 +47,7 @@ public final class WhatIf extends WhatIfRun {
     private final Director director;
     private final Map<RealServer, Long> directorIds = new IdentityHashMap<>();
     private final Map<String, PendingRequests> pending = new HashMap<>();
+    private final Map<String, OfflineFlows> flows = new HashMap<>();
 
     /** @param services the plug-in of each virtual server (the launcher's {@code Services}) */
     public WhatIf(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
@@ -65,9 +66,18 @@ public final class WhatIf extends WhatIfRun {
     @Override
     protected void housekeep(long nowNanos) {
         for (VirtualServer vs : director.virtualServers().values()) {
-            pendingAt(vs).expire(nowNanos);
+            if (vs.plugin() instanceof TransactionPlugin) {
+                pendingAt(vs).expire(nowNanos);
+            } else {
+                flowsAt(vs).housekeep(nowNanos);
+            }
             vs.plugin().housekeep(nowNanos);
         }
+    }
+
+    private OfflineFlows flowsAt(VirtualServer vs) {
+        return flows.computeIfAbsent(vs.name(), n -> new OfflineFlows(vs.config().idle().toNanos(),
+                vs.config().responseTimeout().toNanos()));
     }
 
     private PendingRequests pendingAt(VirtualServer vs) {
@@ -113,14 +123,16 @@ public final class WhatIf extends WhatIfRun {
                 }
             }
             StickyBinding pinned = transactions == null ? null : transactions.route(Unpooled.wrappedBuffer(bytes));
-            selection = pinned != null ? vs.selector().pinned(pinned) : vs.selector().select(key, now());
+            selection = pinned != null ? vs.selector().pinned(pinned)
+                    : transactions == null ? flowsAt(vs).select(sender, key, vs.selector(), now())
+                    : vs.selector().select(key, now());
         } catch (DecodeException e) {
             return Direction.notSent(key, "dropped:" + e.reason().name());
         }
         if (selection == null) {
             return Direction.notSent(key, "dropped:" + DropReason.NO_REAL_AVAILABLE.name());
         }
-        Exchange exchange = transactions == null ? Exchange.oneWay(selection)
+        Exchange exchange = transactions == null ? flowExchange(vs, protocol, bytes, sender, d.frame(), selection, answers)
                 : exchange(transactions, vs, protocol, bytes, sender, clientId, d.frame(), key, selection, answers);
         if (exchange.dropped() != null) {
             return Direction.notSent(key, "dropped:" + exchange.dropped());
@@ -144,6 +156,19 @@ public final class WhatIf extends WhatIfRun {
         static Exchange dropped(String reason) {
             return new Exchange(null, null, null, List.of(), reason);
         }
+    }
+
+    /** A generic UDP request on its client's flow: the real answers with the capture's answer, or leaves it unanswered. */
+    private Exchange flowExchange(VirtualServer vs, SignalingProtocol protocol, byte[] bytes, InetSocketAddress sender,
+                                  int frame, Selection selection, CapturedAnswers answers) {
+        byte[] captured = answers.take(protocol, sender.getAddress(), MessageDirection.transactionId(protocol, bytes),
+                frame);
+        if (captured != null) {
+            answersUsed++;
+        }
+        flowsAt(vs).sent(sender, captured != null, now());
+        return new Exchange(selection.real(), selection.reason(), captured != null ? "captured" : "accepted", List.of(),
+                null);
     }
 
     /**
@@ -170,7 +195,12 @@ public final class WhatIf extends WhatIfRun {
                 pendingAt(vs).add(sender, clientId, real, clientId & mask(plugin), null, true, now());
                 return Exchange.oneWay(selection);
             }
-            directorId = nextId(plugin, real);
+            // As the live upstream: a fresh id of the director's, or the client's own where the plug-in keeps it.
+            directorId = plugin.rewritesTransactionId() ? nextId(plugin, real) : clientId & mask(plugin);
+            if (pendingAt(vs).pendingAt(real, directorId, now())) {
+                real.releaseClaim();
+                return Exchange.dropped(DropReason.PENDING_FULL.name());
+            }
             context = plugin.prepareRequest(request, directorId, real, sender);
         } catch (DecodeException e) {
             real.releaseClaim();
@@ -240,7 +270,7 @@ public final class WhatIf extends WhatIfRun {
                     refusedBy.add(realName(real));
                     real = next.real();
                     ByteBuf resent = Unpooled.wrappedBuffer(bytes.clone());
-                    long resentId = nextId(plugin, real);
+                    long resentId = plugin.rewritesTransactionId() ? nextId(plugin, real) : clientId & mask(plugin);
                     Object resentContext = plugin.prepareRequest(resent, resentId, real, sender);
                     real.requestForwarded();
                     pendingAt(vs).add(sender, clientId, real, resentId, resentContext, false, now());
@@ -268,7 +298,6 @@ public final class WhatIf extends WhatIfRun {
 
     /** The director's next transaction id toward {@code real} (per real, like the live director's). */
     private long nextId(TransactionPlugin plugin, RealServer real) {
-        long id = directorIds.merge(real, 1L, Long::sum);
-        return plugin.rewritesTransactionId() ? id & mask(plugin) : id;
+        return directorIds.merge(real, 1L, Long::sum) & mask(plugin);
     }
 }
