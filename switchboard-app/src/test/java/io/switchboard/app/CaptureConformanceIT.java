@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -71,6 +72,15 @@ class CaptureConformanceIT {
         assertThat(execute(new WhatIfCommand(), "--compare", "-c", "src/test/resources/whatif/gtp-inspect.yaml",
                 "--fail", "10.0.2.3:2123@5", SampleCaptures.PCAPS.resolve("crafted/gtpv2-resource-cause.pcap").toString()))
                 .as("out: %s; err: %s", out, err).isZero();
+    }
+
+    @Test
+    void requestsLeftUnansweredFailTheRealsAlikeInBoth(@TempDir Path dir) throws Exception {
+        // WhatIfCommandTest's capture: 20 unanswered Access-Requests, 3 s apart; both reals fail.
+        Path capture = WhatIfCommandTest.unansweredRequests(dir.resolve("unanswered.pcap"));
+        assertThat(execute(new WhatIfCommand(), "--compare", "-c", "src/test/resources/whatif/lab.yaml",
+                capture.toString())).as("out: %s; err: %s", out, err).isZero();
+        assertThat(out.toString()).contains("dropped:no-real-available");
     }
 
     @Test

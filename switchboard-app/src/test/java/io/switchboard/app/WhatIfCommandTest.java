@@ -260,6 +260,63 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void aSessionsRequestsGoToItsRealWhateverItsState() throws Exception {
+        // crafted/gtpv2-resource-cause.pcap: IMSI ...002's session is on 10.0.2.3; taken out of
+        // service at frame 5, it still gets the session's Modify and Delete (the live upstream sends a
+        // pinned request to its holder whatever its state: the session is nowhere else).
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/gtp-inspect.yaml", "--fail", "10.0.2.3:2123@5",
+                PCAPS + "crafted/gtpv2-resource-cause.pcap")).isZero();
+        assertThat(lines().subList(2, 4)).extracting(n -> n.get("frame").asInt() + " " + n.get("real").asText() + " "
+                + n.get("reason").asText()).containsExactly("5 sgw/10.0.2.3:2123 sticky", "7 sgw/10.0.2.3:2123 sticky");
+        // IMSI ...003's Create finds no real: .2 refused frame 1's, .3 is out of service.
+        assertThat(lines().get(4).get("reason").asText()).isEqualTo("dropped:no-real-available");
+    }
+
+    @Test
+    void aRequestSentAgainWithinTheResponseTimeoutIsARetransmission() throws Exception {
+        // The capture has no answers: each Access-Request stays pending for the response timeout (2 s).
+        Path file = dir.resolve("again.pcap");
+        InetAddress nas = InetAddress.getByName("198.51.100.1");
+        InetAddress vip = InetAddress.getByName("192.0.2.1");
+        byte[] request = accessRequest(7, "user7", "4420000000107");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.timeMicros(1_700_000_000_000_000L).udp(nas, 40000, vip, 1812, request);
+            writer.timeMicros(1_700_000_001_000_000L).udp(nas, 40000, vip, 1812, request);
+            writer.timeMicros(1_700_000_004_000_000L).udp(nas, 40000, vip, 1812, request);
+        }
+        assertThat(execute("whatif", "-c", LAB, file.toString())).isZero();
+        assertThat(lines().subList(0, 3)).extracting(n -> n.get("real").asText() + " " + n.get("reason").asText())
+                .containsExactly("aaa/10.0.0.2:1812 predictor", "aaa/10.0.0.2:1812 retransmitted",
+                        "aaa/10.0.0.2:1812 sticky");
+    }
+
+    @Test
+    void requestsLeftUnansweredFailTheirRealsAsInBandFailureDetectionDoes() throws Exception {
+        // numconns 8 numclients 2 (the default): .2 fails once its 8th request's timeout passed,
+        // before frame 16; .3 (which took frame 16 too) before frame 17; then no real is left.
+        assertThat(execute("whatif", "-c", LAB, unansweredRequests(dir.resolve("unanswered.pcap")).toString())).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines.subList(0, 14)).extracting(n -> n.get("real").asText()).containsOnly(
+                "aaa/10.0.0.2:1812", "aaa/10.0.0.3:1812");
+        assertThat(lines.get(15).get("real").asText()).isEqualTo("aaa/10.0.0.3:1812");
+        assertThat(lines.subList(16, 20)).allSatisfy(n -> assertThat(n.get("reason").asText())
+                .isEqualTo("dropped:no-real-available"));
+    }
+
+    /** 20 Access-Requests of 20 users from 4 NASes, 3 s apart, none answered. */
+    static Path unansweredRequests(Path file) throws Exception {
+        InetAddress vip = InetAddress.getByName("192.0.2.1");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            for (int i = 0; i < 20; i++) {
+                writer.timeMicros(1_700_000_000_000_000L + i * 3_000_000L).udp(
+                        InetAddress.getByName("198.51.100." + (1 + i % 4)), 40000, vip, 1812,
+                        accessRequest(i, "user" + i, "4420000000" + (100 + i)));
+            }
+        }
+        return file;
+    }
+
+    @Test
     void badInputIsNamedWithoutAStackTrace() throws Exception {
         assertThat(execute("whatif", "-c", LAB, "--fail", "10.9.9.9:1812@3",
                 PCAPS + "radius/radius_localhost.pcap")).isEqualTo(2);
