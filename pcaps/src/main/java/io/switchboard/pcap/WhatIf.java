@@ -32,10 +32,16 @@ import java.util.function.Function;
  * An offline what-if run: the requests of captures go through a configuration's virtual servers with
  * the engine of a live director — the same plug-ins ({@code classify}), the same
  * {@link io.switchboard.director.RealSelector}s, sticky tables and predictors, built by
- * {@link Director} — but no sockets, and a manual clock driven by the capture timestamps. The
- * simulated reals accept every request; a real can be taken out of service at a given frame
- * ({@link WhatIfFailure}) to see where its subscribers go. {@link LiveWhatIf} runs the same captures
- * through a live director and must agree line by line ({@code whatif --compare}).
+ * {@link Director} — but no sockets, and a manual clock driven by the capture timestamps. What the
+ * live upstream decides itself is done here as it does it: a session's pinned real
+ * ({@code RealSelector.pinned}), requests pending until their answer or response timeout
+ * ({@link PendingRequests}: retransmissions, unanswered requests counted at the real,
+ * {@code pending-full}), generic UDP client flows ({@link OfflineFlows}), resends after a refusal.
+ * The simulated reals answer with the capture's answers or take a request silently; a real can be
+ * taken out of service at a given frame ({@link WhatIfFailure}) to see where its subscribers go.
+ * {@link LiveWhatIf} runs the same captures through a live director and must agree line by line
+ * ({@code whatif --compare}): until one engine serves both, this class is the second copy of those
+ * decisions, and the comparison is what keeps the copies equal.
  *
  * <p>A request belongs to the virtual server whose port it was sent to, and address unless the
  * virtual server listens on a wildcard address. Answers ({@link MessageDirection}) are skipped.
