@@ -219,7 +219,7 @@ public final class WhatIf extends WhatIfRun {
             pendingAt(vs).add(sender, clientId, real, directorId, context, false, now());
             return new Exchange(real, reason, "accepted", List.of(), null);
         }
-        return answered(plugin, vs, protocol, bytes, sender, clientId, key, real, reason, context,
+        return answered(plugin, vs, protocol, request, sender, clientId, key, real, reason, context,
                 MessageDirection.transactionId(protocol, request.array()), captured);
     }
 
@@ -247,12 +247,13 @@ public final class WhatIf extends WhatIfRun {
             return new Exchange(real, Selection.Reason.STICKY, "accepted", List.of(), null);
         }
         pendingAt(vs).answered(sender, clientId);
-        return answered(plugin, vs, protocol, bytes, sender, clientId, null, real, Selection.Reason.STICKY,
+        return answered(plugin, vs, protocol, request, sender, clientId, null, real, Selection.Reason.STICKY,
                 resent.context(), MessageDirection.transactionId(protocol, request.array()), captured);
     }
 
     /** The real answers with the capture's answer: inspected, refused elsewhere or relayed, as live. */
-    private Exchange answered(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, byte[] bytes,
+    /** @param prepared the request as sent to {@code real}; resent as it is after a refusal, as live */
+    private Exchange answered(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, ByteBuf prepared,
                               InetSocketAddress sender, long clientId, StickyKey key, RealServer real,
                               Selection.Reason reason, Object context, long forwardedId, byte[] captured) {
         answersUsed++;
@@ -263,11 +264,11 @@ public final class WhatIf extends WhatIfRun {
             real.requestAnswered();
             ResponseVerdict verdict = plugin.inspectResponse(answer, real, context);
             if (verdict == ResponseVerdict.RETRY_ELSEWHERE) {
-                // As TransactionUpstream does: the refusing real fails, the request goes to the real
-                // the selector picks now; the capture has no answer from that one: it accepts.
+                // As TransactionUpstream.retryElsewhere: the refusing real fails, the request goes where
+                // RealSelector.afterRefusal says; the capture has no answer from that real: it takes it.
                 real.failInBand(now(), "refused a request for lack of resources (what-if)");
-                Selection next = key != null && refusedBy.size() < plugin.reassignLimit()
-                        ? vs.selector().select(key, now()) : null;
+                Selection next = key == null || refusedBy.size() >= plugin.reassignLimit() ? null
+                        : afterRefusal(plugin, vs, prepared, key);
                 if (next != null && next.real() == real) {
                     next.real().releaseClaim();
                     next = null;
@@ -275,9 +276,8 @@ public final class WhatIf extends WhatIfRun {
                 if (next != null) {
                     refusedBy.add(realName(real));
                     real = next.real();
-                    ByteBuf resent = Unpooled.wrappedBuffer(bytes.clone());
                     long resentId = plugin.rewritesTransactionId() ? nextId(plugin, real) : clientId & mask(plugin);
-                    Object resentContext = plugin.prepareRequest(resent, resentId, real, sender);
+                    Object resentContext = plugin.prepareRequest(prepared, resentId, real, sender);
                     real.requestForwarded();
                     pendingAt(vs).add(sender, clientId, real, resentId, resentContext, false, now());
                     reassignedAfterRefusal++;
@@ -296,6 +296,14 @@ public final class WhatIf extends WhatIfRun {
             answersRefused.merge(e.reason().name(), 1, Integer::sum);
         }
         return new Exchange(real, reason, "captured", refusedBy, null);
+    }
+
+    private Selection afterRefusal(TransactionPlugin plugin, VirtualServer vs, ByteBuf prepared, StickyKey key) {
+        try {
+            return vs.selector().afterRefusal(plugin.route(prepared), key, now());
+        } catch (DecodeException e) {
+            return null;
+        }
     }
 
     private static long mask(TransactionPlugin plugin) {

@@ -683,11 +683,7 @@ final class TransactionUpstream implements Upstream {
         Selection next;
         try {
             // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
-            StickyBinding routed = plugin.route(refused.retained);
-            RealServer holder = routed == null ? null : farms.real(routed.farm(), routed.real());
-            next = routed == null ? lane.virtualServer.selector().select(refused.key, now)
-                    : holder == null || !holder.servesBoundClients() ? null
-                    : new Selection(holder, Selection.Reason.STICKY);
+            next = lane.virtualServer.selector().afterRefusal(plugin.route(refused.retained), refused.key, now);
         } catch (DecodeException e) {
             return false;
         }
