@@ -67,6 +67,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     private final Map<String, ObservedPlugin> plugins = new HashMap<>();
     private final Map<RealServer, String> configuredIds = new IdentityHashMap<>();
     private final Map<String, RealServer> realsByName = new HashMap<>();
+    private final ObservedStickyTables tables = new ObservedStickyTables(StickyTableFactory.IN_MEMORY);
     private final Director director;
     private Vertx vertx;
 
@@ -93,7 +94,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             }
             this.director = new Director(LoopbackLayout.live(config, bound),
                     vs -> observed(services.apply(config.virtualServers().get(vs.name()))), registry,
-                    this::now, new ObservedStickyTables(StickyTableFactory.IN_MEMORY));
+                    this::now, tables);
             for (ServerFarm farm : director.farms().all()) {
                 for (RealServer real : farm.reals()) {
                     configuredIds.put(real, configured.get(real.address()));
@@ -152,6 +153,11 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     @Override
     protected Director director() {
         return director;
+    }
+
+    @Override
+    protected ObservedStickyTables stickyTables() {
+        return tables;
     }
 
     @Override

@@ -19,10 +19,21 @@ import java.util.Map;
  * its real), idleness (expired), or a bind the full table refused. The audit of stickiness
  * ({@link StickinessAudit}) asks it, so that a request whose binding the live policy had ended is not
  * called a violation. Every method may be called from any event loop (the live run's lanes).
+ *
+ * <p>The director's own sweep of idle bindings runs on a timer of real time (every 5 s), which has
+ * nothing to do with a capture's clock: these tables ignore it, and the run sweeps them instead
+ * ({@link #sweep}) every {@link #SWEEP_NANOS} of capture time, at the same points offline and live.
+ * A sweep only gives memory back (lookups ignore idle bindings already), but in a full table that
+ * memory is the room for new bindings.
  */
 public final class ObservedStickyTables implements StickyTableFactory {
 
+    /** The director's sweep interval ({@code Director.STICKY_SWEEP_MILLIS}), in capture time. */
+    static final long SWEEP_NANOS = 5_000_000_000L;
+
     private final StickyTableFactory tables;
+    private final java.util.List<Table> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private long nextSweepNanos = Long.MIN_VALUE;
 
     public ObservedStickyTables(StickyTableFactory tables) {
         this.tables = tables;
@@ -30,7 +41,20 @@ public final class ObservedStickyTables implements StickyTableFactory {
 
     @Override
     public StickyTable create(String name, Duration idle, int maxEntries) {
-        return new Table(tables.create(name, idle, maxEntries), idle.toNanos());
+        Table table = new Table(tables.create(name, idle, maxEntries), idle.toNanos());
+        made.add(table);
+        return table;
+    }
+
+    /** Drops idle bindings from every table, when {@link #SWEEP_NANOS} of capture time went by since the last sweep. */
+    public void sweep(long nowNanos) {
+        if (nextSweepNanos != Long.MIN_VALUE && nowNanos - nextSweepNanos < 0) {
+            return;
+        }
+        nextSweepNanos = nowNanos + SWEEP_NANOS;
+        for (Table table : made) {
+            table.sweep(nowNanos);
+        }
     }
 
     /**
@@ -165,8 +189,12 @@ public final class ObservedStickyTables implements StickyTableFactory {
             return removed;
         }
 
+        /** The director's timer: the run sweeps on capture time instead ({@link ObservedStickyTables#sweep}). */
         @Override
-        public synchronized void expire(long nowNanos) {
+        public void expire(long nowNanos) {
+        }
+
+        synchronized void sweep(long nowNanos) {
             table.expire(nowNanos);
             for (Iterator<Map.Entry<StickyKey, Shadow>> it = bound.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<StickyKey, Shadow> e = it.next();

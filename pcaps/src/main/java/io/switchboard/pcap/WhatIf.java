@@ -50,6 +50,7 @@ import java.util.function.Function;
  */
 public final class WhatIf extends WhatIfRun {
 
+    private final ObservedStickyTables tables = new ObservedStickyTables(StickyTableFactory.IN_MEMORY);
     private final Director director;
     private final Map<RealServer, Long> directorIds = new IdentityHashMap<>();
     private final Map<String, PendingRequests> pending = new HashMap<>();
@@ -60,13 +61,18 @@ public final class WhatIf extends WhatIfRun {
                   List<WhatIfFailure> failures) {
         super(config, failures);
         this.director = new Director(config, services, new SimpleMeterRegistry(), this::now,
-                new ObservedStickyTables(StickyTableFactory.IN_MEMORY));
+                tables);
         checkFailures();
     }
 
     @Override
     protected Director director() {
         return director;
+    }
+
+    @Override
+    protected ObservedStickyTables stickyTables() {
+        return tables;
     }
 
     @Override

@@ -72,6 +72,9 @@ public abstract class WhatIfRun {
     /** The director that directs the requests (its farms name the reals {@link #find} looks up). */
     protected abstract Director director();
 
+    /** The director's sticky tables, as the run watches and sweeps them. */
+    protected abstract ObservedStickyTables stickyTables();
+
     /** Checks that every {@code --fail} names a real; call once the director is built. */
     protected final void checkFailures() {
         for (WhatIfFailure f : failures) {
@@ -145,6 +148,7 @@ public abstract class WhatIfRun {
         }
         applyFailures(d.frame());
         director().farms().tick(now());
+        stickyTables().sweep(now());
         housekeep(now());
         requests++;
         StickyTable table = vs.selector().sticky();

@@ -21,8 +21,8 @@ class StickinessAuditTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long IDLE = 60 * SECOND;
 
-    private final StickyTable table = new ObservedStickyTables(StickyTableFactory.IN_MEMORY)
-            .create("t", Duration.ofNanos(IDLE), 2);
+    private final ObservedStickyTables tables = new ObservedStickyTables(StickyTableFactory.IN_MEMORY);
+    private final StickyTable table = tables.create("t", Duration.ofNanos(IDLE), 2);
     private final RealServer a = real("10.0.0.2", 0);
     private final RealServer b = real("10.0.0.3", 1);
     private final StickyKey key = imsi("001010000000001");
@@ -72,11 +72,21 @@ class StickinessAuditTest {
     }
 
     @Test
-    void aSweepExpiresWhatWasIdle() {
+    void theRunsSweepOnCaptureTimeExpiresWhatWasIdleAndTheDirectorsTimerDoesNothing() {
+        StickyKey later = imsi("001010000000002");
         table.bindIfAbsent(key, a.binding(), 1);
-        table.expire(2 + IDLE);
+        table.bindIfAbsent(later, a.binding(), 2);
+        table.expire(2 + IDLE); // the director's real-time timer
+        assertThat(table.size()).isEqualTo(2);
+        tables.sweep(2 + IDLE); // key idle for IDLE + 1, later for IDLE: not yet idle
         assertThat(ObservedStickyTables.ended(table, key, 2 + IDLE)).isEqualTo(BindingEnd.EXPIRED);
+        assertThat(table.size()).isEqualTo(1);
+        tables.sweep(3 + IDLE); // within 5 s of capture time since the last sweep: no sweep
+        assertThat(table.size()).isEqualTo(1);
+        tables.sweep(2 + IDLE + ObservedStickyTables.SWEEP_NANOS);
         assertThat(table.size()).isZero();
+        assertThat(ObservedStickyTables.ended(table, later, 3 + IDLE + ObservedStickyTables.SWEEP_NANOS))
+                .isEqualTo(BindingEnd.EXPIRED);
     }
 
     @Test
