@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Director;
+import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
@@ -29,6 +30,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -67,6 +69,8 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     private final Map<String, ObservedPlugin> plugins = new HashMap<>();
     private final Map<RealServer, String> configuredIds = new IdentityHashMap<>();
     private final Map<String, RealServer> realsByName = new HashMap<>();
+    /** Each configured real's place in the configuration, farm by farm. */
+    private final Map<String, Integer> realOrder = new HashMap<>();
     private final ObservedStickyTables tables = new ObservedStickyTables(StickyTableFactory.IN_MEMORY);
     private final Director director;
     private Vertx vertx;
@@ -87,6 +91,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             for (FarmConfig farm : config.farms().values()) {
                 for (RealConfig real : farm.reals()) {
                     String name = farm.name() + "/" + real.endpoint();
+                    realOrder.put(name, realOrder.size());
                     InetSocketAddress at = peers.openReal(name, real.address());
                     bound.put(name, at);
                     configured.put(at, real.endpoint().toString());
@@ -232,6 +237,10 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
         RealServer real;
         /** The capture's answer the real sent, null when none (yet). */
         byte[] captured;
+        /** Copies of a fanned-out request yet to arrive at the other reals. */
+        int copiesLeft;
+        /** The outcome of a fanned-out request, waiting for its last copies. */
+        Direction finished;
 
         Exchange(VirtualServer vs, ObservedPlugin plugin, UdpDatagram d, SignalingProtocol protocol, byte[] bytes,
                  CapturedAnswers answers) {
@@ -249,7 +258,10 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
         Direction await() throws IOException {
             long deadline = System.nanoTime() + WAIT_NANOS;
             while (System.nanoTime() - deadline < 0) {
-                for (LoopbackPeers.Arrival a : peers.poll(POLL_MILLIS)) {
+                List<LoopbackPeers.Arrival> arrivals = new ArrayList<>(peers.poll(POLL_MILLIS));
+                // The copies of a fanned-out request leave in the farm's order: read them so.
+                arrivals.sort(Comparator.comparingInt(a -> a.real() == null ? Integer.MAX_VALUE : realOrder.get(a.real())));
+                for (LoopbackPeers.Arrival a : arrivals) {
                     Direction done = a.real() != null ? atReal(a) : source.equals(a.requester()) ? atRequester(a) : null;
                     if (done != null) {
                         return done;
@@ -277,13 +289,38 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             return selection != null ? selection : now.since(before, "retransmitted") > 0 ? "retransmitted" : "unknown";
         }
 
-        /** A simulated real received the request (or, after a refusal, its resend). */
+        /** Whether the director sent the request to every real of the farm (TransactionPlugin.fanOut). */
+        private boolean fannedOut() {
+            return DirectorCounters.of(registry, vs.name()).since(before, "selection:" + Selection.Reason.FAN_OUT.tag()) > 0;
+        }
+
+        /**
+         * An outcome, once every copy of a fanned-out request has arrived (the copies the run did not
+         * wait for would be read as the next request's); until then null.
+         */
+        private Direction finish(Direction outcome) {
+            if (copiesLeft > 0) {
+                finished = outcome;
+                return null;
+            }
+            return outcome;
+        }
+
+        /** A simulated real received the request (or, after a refusal, its resend, or a copy of it). */
         private Direction atReal(LoopbackPeers.Arrival a) throws IOException {
             RealServer at = realsByName.get(a.real());
             if (transactions != null && (!transactions.answersThroughDirector()
                     || !transactions.expectsAnswer(Unpooled.wrappedBuffer(a.payload())))) {
                 real = at;
                 return direction(null); // answered elsewhere, or not at all
+            }
+            if (real != null && copiesLeft > 0) {
+                copiesLeft--; // another real's copy: taken silently
+                return copiesLeft == 0 ? finished : null;
+            }
+            if (real == null && fannedOut()) {
+                copiesLeft = (int) director.farms().farm(vs.config().farm()).reals().stream()
+                        .filter(RealServer::servesBoundClients).count() - 1;
             }
             if (real != null) {
                 // Resent after the capture's refusal: the capture has no answer from this real.
@@ -295,7 +332,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             real = at;
             captured = answers.take(protocol, d.source(), MessageDirection.transactionId(protocol, bytes), d.frame());
             if (captured == null) {
-                return unanswered();
+                return finish(unanswered());
             }
             answersUsed++;
             byte[] answer = captured.clone();
@@ -328,7 +365,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             if (captured != null) {
                 clients.learn(protocol, captured, Unpooled.wrappedBuffer(a.payload()));
             }
-            return direction("captured");
+            return finish(direction("captured"));
         }
 
         /** Outcomes that only the director's counters show: drops, answers it did not relay, relays to peers. */

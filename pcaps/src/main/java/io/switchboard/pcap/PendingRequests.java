@@ -2,8 +2,10 @@ package io.switchboard.pcap;
 
 import io.switchboard.director.real.RealServer;
 import java.net.InetSocketAddress;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,7 +14,7 @@ import java.util.Map;
  * took it without answer (the capture has none) waits for its response timeout, and then counts as
  * unanswered at its real (in-band failure detection); a request forwarded one way is remembered as
  * long. Meanwhile the same client's request with the same transaction id is a retransmission: to the
- * same real, not balanced again.
+ * same real, not balanced again. A fanned-out request has one entry per real it went to.
  */
 final class PendingRequests {
 
@@ -27,9 +29,13 @@ final class PendingRequests {
     private record Client(InetSocketAddress address, long transactionId) {
     }
 
+    private record Entry(Client client, Pending pending) {
+    }
+
     private final long timeoutNanos;
     /** Oldest first: all share one timeout. */
-    private final LinkedHashMap<Client, Pending> pending = new LinkedHashMap<>();
+    private final ArrayDeque<Entry> byAge = new ArrayDeque<>();
+    private final Map<Client, List<Pending>> byClient = new HashMap<>();
 
     PendingRequests(long timeoutNanos) {
         this.timeoutNanos = timeoutNanos;
@@ -37,15 +43,16 @@ final class PendingRequests {
 
     /** The request of {@code client} with {@code transactionId} still pending at {@code nowNanos}, or null. */
     Pending find(InetSocketAddress client, long transactionId, long nowNanos) {
-        Pending p = pending.get(new Client(client, transactionId));
-        return p != null && p.deadlineNanos() - nowNanos > 0 ? p : null;
+        List<Pending> legs = byClient.get(new Client(client, transactionId));
+        return legs == null || legs.isEmpty() || legs.get(0).deadlineNanos() - nowNanos <= 0 ? null : legs.get(0);
     }
 
     void add(InetSocketAddress client, long transactionId, RealServer real, long directorId, Object context,
              boolean oneWay, long nowNanos) {
         Client key = new Client(client, transactionId);
-        pending.remove(key); // an expired one-way entry: the new one goes to the end
-        pending.put(key, new Pending(real, nowNanos + timeoutNanos, directorId, context, oneWay));
+        Pending pending = new Pending(real, nowNanos + timeoutNanos, directorId, context, oneWay);
+        byClient.computeIfAbsent(key, k -> new ArrayList<>()).add(pending);
+        byAge.addLast(new Entry(key, pending));
     }
 
     /**
@@ -53,7 +60,8 @@ final class PendingRequests {
      * client's ids (Mobile IP, R6) cannot send another one under it there ({@code pending-full}).
      */
     boolean pendingAt(RealServer real, long directorId, long nowNanos) {
-        for (Pending p : pending.values()) {
+        for (Entry e : byAge) {
+            Pending p = e.pending();
             if (!p.oneWay() && p.real() == real && p.directorId() == directorId && p.deadlineNanos() - nowNanos > 0) {
                 return true;
             }
@@ -61,22 +69,26 @@ final class PendingRequests {
         return false;
     }
 
-    /** The real answered it at last (a retransmission's answer). */
-    void answered(InetSocketAddress client, long transactionId) {
-        pending.remove(new Client(client, transactionId));
+    /** The real of {@code answered} answered it at last (a retransmission's answer). */
+    void answered(InetSocketAddress client, long transactionId, Pending answered) {
+        List<Pending> legs = byClient.get(new Client(client, transactionId));
+        if (legs != null) {
+            legs.remove(answered);
+        }
+        byAge.removeIf(e -> e.pending() == answered);
     }
 
     /** Ends what waited for its timeout: an unanswered request counts at its real, as the live director counts it. */
     void expire(long nowNanos) {
-        for (Iterator<Map.Entry<Client, Pending>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Client, Pending> e = it.next();
-            Pending p = e.getValue();
-            if (p.deadlineNanos() - nowNanos > 0) {
-                return;
+        while (!byAge.isEmpty() && byAge.peekFirst().pending().deadlineNanos() - nowNanos <= 0) {
+            Entry e = byAge.pollFirst();
+            List<Pending> legs = byClient.get(e.client());
+            legs.remove(e.pending());
+            if (legs.isEmpty()) {
+                byClient.remove(e.client());
             }
-            it.remove();
-            if (!p.oneWay()) {
-                p.real().requestUnanswered(e.getKey().address().getAddress(), nowNanos);
+            if (!e.pending().oneWay()) {
+                e.pending().real().requestUnanswered(e.client().address().getAddress(), nowNanos);
             }
         }
     }

@@ -134,6 +134,12 @@ public final class WhatIf extends WhatIfRun {
                     return new Direction(key, ended, exchange.real(), "retransmitted", exchange.answer(), List.of());
                 }
             }
+            if (transactions != null && transactions.rewritesTransactionId() && transactions.answersThroughDirector()
+                    && transactions.fanOut(Unpooled.wrappedBuffer(bytes))) {
+                Exchange exchange = fanOut(transactions, vs, protocol, bytes, sender, clientId, d.frame(), answers);
+                return exchange.dropped() != null ? Direction.notSent(key, "dropped:" + exchange.dropped())
+                        : new Direction(key, ended, exchange.real(), exchange.reason().tag(), exchange.answer(), List.of());
+            }
             StickyBinding pinned = transactions == null ? null : transactions.route(Unpooled.wrappedBuffer(bytes));
             selection = pinned != null ? vs.selector().pinned(pinned)
                     : transactions == null ? flowsAt(vs).select(sender, key, vs.selector(), now())
@@ -168,6 +174,42 @@ public final class WhatIf extends WhatIfRun {
         static Exchange dropped(String reason) {
             return new Exchange(null, null, null, List.of(), reason);
         }
+    }
+
+    /**
+     * A request every real of the farm must see (TransactionPlugin.fanOut), as the live upstream
+     * sends it: a copy to each real that serves its bound clients, in the farm's order; the first
+     * answers with the capture's answer (the one relayed), the others take it silently.
+     */
+    private Exchange fanOut(TransactionPlugin plugin, VirtualServer vs, SignalingProtocol protocol, byte[] bytes,
+                            InetSocketAddress sender, long clientId, int frame, CapturedAnswers answers) {
+        Exchange first = null;
+        for (RealServer real : director.farms().farm(vs.config().farm()).reals()) {
+            if (!real.servesBoundClients()) {
+                continue;
+            }
+            ByteBuf copy = Unpooled.wrappedBuffer(bytes.clone());
+            long id = nextId(plugin, real);
+            Object context;
+            try {
+                context = plugin.prepareRequest(copy, id, real, sender);
+            } catch (DecodeException e) {
+                continue; // that copy is dropped; the others go
+            }
+            real.requestForwarded();
+            byte[] captured = first == null
+                    ? answers.take(protocol, sender.getAddress(), MessageDirection.transactionId(protocol, bytes), frame)
+                    : null;
+            if (captured == null) {
+                pendingAt(vs).add(sender, clientId, real, id, context, false, now());
+                first = first != null ? first : new Exchange(real, Selection.Reason.FAN_OUT, "accepted", List.of(), null);
+            } else {
+                Exchange answered = answered(plugin, vs, protocol, copy, sender, clientId, null, real,
+                        Selection.Reason.FAN_OUT, context, id, captured);
+                first = new Exchange(real, Selection.Reason.FAN_OUT, answered.answer(), List.of(), null);
+            }
+        }
+        return first != null ? first : Exchange.dropped(DropReason.NO_REAL_AVAILABLE.name());
     }
 
     /** A generic UDP request on its client's flow: the real answers with the capture's answer, or leaves it unanswered. */
@@ -252,7 +294,7 @@ public final class WhatIf extends WhatIfRun {
         if (captured == null) {
             return new Exchange(real, Selection.Reason.STICKY, "accepted", List.of(), null);
         }
-        pendingAt(vs).answered(sender, clientId);
+        pendingAt(vs).answered(sender, clientId, resent);
         return answered(plugin, vs, protocol, request, sender, clientId, null, real, Selection.Reason.STICKY,
                 resent.context(), MessageDirection.transactionId(protocol, request.array()), captured);
     }

@@ -84,6 +84,14 @@ class CaptureConformanceIT {
     }
 
     @Test
+    void anAccountingOnFannedOutAgreesInBoth(@TempDir Path dir) throws Exception {
+        Path capture = WhatIfCommandTest.accountingOn(dir.resolve("on.pcap"));
+        assertThat(execute(new WhatIfCommand(), "--compare", "-c", SampleCaptures.CONFIG.toString(), capture.toString()))
+                .as("out: %s; err: %s", out, err).isZero();
+        assertThat(out.toString()).contains("\"reason\":\"fan-out\"");
+    }
+
+    @Test
     void theLiveRunPrintsWhatTheDirectorDid() throws Exception {
         // crafted/gtpv2-resource-cause.pcap through live gtp-inspect: the refused Create is resent
         // to the other real, which keeps the session's Modify and Delete (see WhatIfCommandTest).

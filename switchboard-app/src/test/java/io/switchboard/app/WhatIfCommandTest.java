@@ -317,6 +317,47 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void anAccountingOnGoesToEveryRealAndTheFirstAnswers() throws Exception {
+        // golden.yaml: radius-acct (accounting-on-off: all-reals, the default) over two reals.
+        assertThat(execute("whatif", "-c", "src/test/resources/golden/golden.yaml",
+                accountingOn(dir.resolve("on.pcap")).toString())).isZero();
+        JsonNode on = lines().get(0);
+        assertThat(on.get("vserver").asText()).isEqualTo("radius-acct");
+        assertThat(on.get("reason").asText()).isEqualTo("fan-out");
+        assertThat(on.get("real").asText()).isEqualTo("aaa-acct/10.0.0.2:1813");
+        assertThat(on.get("answer").asText()).isEqualTo("captured");
+        assertThat(summary().get("answers_used").asInt()).isEqualTo(1);
+    }
+
+    /**
+     * A NAS's Accounting-On (RFC 2866 §5.1 Acct-Status-Type 7) to port 1813 with its
+     * Accounting-Response, both signed with testing123 (RFC 2866 §3: the Request Authenticator is the
+     * MD5 of the packet with 16 zero octets in its place, then the secret; the Response Authenticator
+     * of the response with the request's, then the secret).
+     */
+    static Path accountingOn(Path file) throws Exception {
+        InetAddress nas = InetAddress.getByName("198.51.100.9");
+        InetAddress server = InetAddress.getByName("192.0.2.1");
+        byte[] secret = "testing123".getBytes(StandardCharsets.US_ASCII);
+        byte[] request = {4, 42, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 6, 0, 0, 0, 7};
+        System.arraycopy(md5(request, secret), 0, request, 4, 16);
+        byte[] response = {5, 42, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        System.arraycopy(request, 4, response, 4, 16);
+        System.arraycopy(md5(response, secret), 0, response, 4, 16);
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.timeMicros(1_700_000_000_000_000L).udp(nas, 40001, server, 1813, request);
+            writer.timeMicros(1_700_000_000_010_000L).udp(server, 1813, nas, 40001, response);
+        }
+        return file;
+    }
+
+    private static byte[] md5(byte[] packet, byte[] secret) throws Exception {
+        java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+        md5.update(packet);
+        return md5.digest(secret);
+    }
+
+    @Test
     void badInputIsNamedWithoutAStackTrace() throws Exception {
         assertThat(execute("whatif", "-c", LAB, "--fail", "10.9.9.9:1812@3",
                 PCAPS + "radius/radius_localhost.pcap")).isEqualTo(2);
