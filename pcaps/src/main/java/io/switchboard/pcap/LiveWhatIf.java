@@ -99,7 +99,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             }
             this.director = new Director(LoopbackLayout.live(config, bound),
                     vs -> observed(services.apply(config.virtualServers().get(vs.name()))), registry,
-                    this::now, tables);
+                    this::directorNow, tables);
             for (ServerFarm farm : director.farms().all()) {
                 for (RealServer real : farm.reals()) {
                     configuredIds.put(real, configured.get(real.address()));

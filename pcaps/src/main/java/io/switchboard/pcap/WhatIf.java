@@ -60,7 +60,7 @@ public final class WhatIf extends WhatIfRun {
     public WhatIf(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
                   List<WhatIfFailure> failures) {
         super(config, failures);
-        this.director = new Director(config, services, new SimpleMeterRegistry(), this::now,
+        this.director = new Director(config, services, new SimpleMeterRegistry(), this::directorNow,
                 tables);
         checkFailures();
     }
@@ -131,7 +131,8 @@ public final class WhatIf extends WhatIfRun {
                 if (resent != null) {
                     Exchange exchange = retransmission(transactions, vs, protocol, bytes, sender, clientId, d.frame(),
                             resent, answers);
-                    return new Direction(key, ended, exchange.real(), "retransmitted", exchange.answer(), List.of());
+                    return exchange.dropped() != null ? Direction.notSent(key, "dropped:" + exchange.dropped())
+                            : new Direction(key, ended, exchange.real(), "retransmitted", exchange.answer(), List.of());
                 }
             }
             if (transactions != null && transactions.rewritesTransactionId() && transactions.answersThroughDirector()

@@ -47,6 +47,7 @@ public abstract class WhatIfRun {
     private final List<WhatIfFailure> failures;
     private final List<WhatIfFailure> applied = new ArrayList<>();
     private final CapturePlayback playback = new CapturePlayback();
+    private volatile long directorClock = 1;
     private final StickinessAudit audit = new StickinessAudit();
     /** What the clients of the capture learnt from the director's answers (GTP TEIDs). */
     protected final SimulatedClients clients = new SimulatedClients();
@@ -114,6 +115,14 @@ public abstract class WhatIfRun {
     }
 
     /**
+     * The director's clock (its {@code Ticker}): the capture time of the request being directed,
+     * moved to it once the farms' timers ran at that time.
+     */
+    protected final long directorNow() {
+        return directorClock;
+    }
+
+    /**
      * Runs one capture; its clock starts where the previous capture's ended. Unreadable frames are
      * counted and skipped.
      *
@@ -147,7 +156,10 @@ public abstract class WhatIfRun {
             return;
         }
         applyFailures(d.frame());
+        // The farms' timers first, then the director sees the new time (its lanes expire what is due
+        // then): one order for both runs, though a live director's own timers fire when they like.
         director().farms().tick(now());
+        directorClock = now();
         stickyTables().sweep(now());
         housekeep(now());
         requests++;

@@ -68,6 +68,13 @@ class CaptureConformanceIT {
                     .as("%s: out: %s; err: %s", config, out, err).isZero();
         }
         out.getBuffer().setLength(0);
+        // Reals failing on every unanswered request and tested again 3 s later, one taken out of
+        // service too: the farms' timers and the expiries run in one order in both.
+        List<String> failing = new java.util.ArrayList<>(List.of("--compare", "--quiet", "-c",
+                "src/test/resources/whatif/fail-fast.yaml", "--fail", "aaa-auth/10.0.0.2:1812@+1s"));
+        failing.addAll(captures);
+        assertThat(execute(new WhatIfCommand(), failing.toArray(String[]::new))).as("out: %s; err: %s", out, err).isZero();
+        out.getBuffer().setLength(0);
         // A real failed at a frame: its sessions' requests still go to it, in both.
         assertThat(execute(new WhatIfCommand(), "--compare", "-c", "src/test/resources/whatif/gtp-inspect.yaml",
                 "--fail", "10.0.2.3:2123@5", SampleCaptures.PCAPS.resolve("crafted/gtpv2-resource-cause.pcap").toString()))
