@@ -13,7 +13,7 @@ the benchmark directs what a real one would carry:
 default bearer (EBI 5) again and again: a create for a bearer that has a session replaces it, as
 TS 29.274 §7.2.1 says, and the director holds N sessions, not one per request.
 
-The GTPv2 bytes are built with struct (scapy 2.5 gets GTPv2 lengths wrong, see INTEROP.md); scapy
+The GTPv2 bytes are built with struct (scapy 2.5 gets GTPv2 lengths wrong, see docs/interop.md); scapy
 only wraps them in Ethernet/IPv4/UDP and writes the file. Run with /usr/bin/python3 (Debian's
 python3-scapy). Check:
   tshark -r create-session.pcap -T fields -e gtpv2.message_type -e e212.imsi -e gtpv2.ebi -e gtpv2.apn

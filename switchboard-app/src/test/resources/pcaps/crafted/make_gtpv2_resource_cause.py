@@ -13,7 +13,7 @@
   9 Create Session Request   IMSI 001010000000003, seq 5
  10 Create Session Response  cause 16, SGW S11 F-TEID 0x0000b003, seq 5
 
-The GTPv2 bytes are built here with struct (scapy 2.5 gets GTPv2 lengths wrong, see INTEROP.md);
+The GTPv2 bytes are built here with struct (scapy 2.5 gets GTPv2 lengths wrong, see docs/interop.md);
 scapy only wraps them in Ethernet/IPv4/UDP and writes the file. Check:
   tshark -r gtpv2-resource-cause.pcap -T fields -e frame.number -e gtpv2.message_type -e gtpv2.cause -e gtpv2.imsi
 Run with /usr/bin/python3 (Debian's python3-scapy).

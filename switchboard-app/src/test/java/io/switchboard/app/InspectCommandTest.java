@@ -55,7 +55,7 @@ class InspectCommandTest {
 
     @Test
     void readsLibgtpTidsInTheirOwnOrderWhenAsked() throws Exception {
-        // INTEROP.md: sgsnemu writes the v0 TID byte-reversed; its IMSI was 262420000000002
+        // docs/interop.md: sgsnemu writes the v0 TID byte-reversed; its IMSI was 262420000000002
         assertThat(execute("inspect", "--gtpv0-tid-order=LIBGTP_REVERSED", SGSNEMU)).isZero();
         assertThat(lines()).filteredOn(n -> n.path("proto").asText().equals("gtpv0") && n.path("type").asInt() == 16)
                 .singleElement().satisfies(n -> assertThat(n.get("imsi").asText()).isEqualTo("262420000000002"));

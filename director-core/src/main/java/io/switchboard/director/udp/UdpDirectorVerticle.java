@@ -121,7 +121,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
                 .option(ChannelOption.SO_SNDBUF, 4 << 20);
         if (reusePort) {
             // recvmmsg: one system call reads up to RECVMMSG_BATCH datagrams, each into its own slot
-            // of one buffer (DESIGN.md §2: datagram batching is the lever past the bare relay).
+            // of one buffer (docs/architecture.md: datagram batching is the lever past the bare relay).
             b.option(EpollChannelOption.SO_REUSEPORT, true)
                     .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot)
                     .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * RECVMMSG_BATCH));

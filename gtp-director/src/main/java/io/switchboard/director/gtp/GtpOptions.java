@@ -21,7 +21,7 @@ import java.util.Set;
  * @param resourceCausesV1 GTPv0/v1 causes that mean "this real has no resources" (TS 29.060 §7.7.1)
  * @param resourceCausesV2 GTPv2 causes with the same meaning (TS 29.274 §8.4)
  * @param carrierCodes     allowed MCC+MNC prefixes of the IMSI (5 or 6 digits); empty allows every IMSI
- * @param v0TidOrder       how GTPv0 peers write the TID (see INTEROP.md: libgtp reverses it)
+ * @param v0TidOrder       how GTPv0 peers write the TID (see docs/interop.md: libgtp reverses it)
  * @param recovery         the restart counter the director sends in its own Echo Responses
  *                         (TS 29.060 §7.7.11, TS 29.274 §8.5) when no {@code recoveryFile} is set
  * @param recoveryFile     a file holding the restart counter: read, incremented (modulo 256) and

@@ -228,6 +228,11 @@ class OsmoGgsnIT {
         try {
             await().atMost(WAIT).until(() -> total(CREATED) >= createsBefore + contexts);
             await().atMost(WAIT).until(() -> total(DELETED) >= deletesBefore + contexts);
+            // The GGSN logs a delete before its answer reaches sgsnemu: sgsnemu is killed only once it
+            // has written every answer to its log (on a loaded machine it lagged the GGSNs' logs).
+            Path log = home.resolve("log");
+            await().atMost(WAIT).until(() -> Pattern.compile("Received delete PDP context response")
+                    .matcher(Files.readString(log)).results().count() >= contexts);
         } catch (RuntimeException e) {
             throw new AssertionError("sgsnemu " + name + " did not finish; its log:\n"
                     + Files.readString(home.resolve("log")) + "\nGGSN logs:\n" + log(0) + "\n" + log(1)

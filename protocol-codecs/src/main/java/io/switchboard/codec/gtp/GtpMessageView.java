@@ -37,7 +37,7 @@ public final class GtpMessageView {
     private final GtpV0TidOrder tidOrder;
     private int version = -1;
 
-    /** A view reading GTPv0 TIDs in the given order (a per-virtual-server setting, see INTEROP.md). */
+    /** A view reading GTPv0 TIDs in the given order (a per-virtual-server setting, see docs/interop.md). */
     public GtpMessageView(GtpV0TidOrder tidOrder) {
         this.tidOrder = tidOrder;
     }

@@ -11,7 +11,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every message of the GTP table in PROTOCOLS.md (echo, create, update, delete; request and response;
+ * Every message of the GTP table in docs/protocols.md (echo, create, update, delete; request and response;
  * three versions) has at least one vector, which the round-trip and malformed-input tests then use.
  */
 class GtpMessageTableCoverageTest {

@@ -163,6 +163,20 @@ public final class GtpV2MessageType extends GtpMessageTypeCode {
         return CODES.of(value);
     }
 
+    /**
+     * TS 29.274 §7.2.x: a Command (Modify Bearer 64, Delete Bearer 66, Bearer Resource 68), answered
+     * not by a response but by the request it triggers or a Failure Indication, both under the
+     * Command's sequence number (§7.6).
+     */
+    public boolean isCommand() {
+        return this == MODIFY_BEARER_COMMAND || this == DELETE_BEARER_COMMAND || this == BEARER_RESOURCE_COMMAND;
+    }
+
+    /** The Failure Indication that answers a Command: the Command's type + 1 (65, 67, 69). */
+    public boolean isFailureIndication() {
+        return value() > 0 && of(value() - 1).isCommand();
+    }
+
     /** A type this codec knows; its body is decoded as information elements, an unknown one is kept raw. */
     public boolean isKnown() {
         return isNamed();

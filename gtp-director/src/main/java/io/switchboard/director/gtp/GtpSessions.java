@@ -1,0 +1,319 @@
+package io.switchboard.director.gtp;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.shared.SharedTable;
+import io.switchboard.director.shared.SharedTables;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.SessionListing;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+/**
+ * {@code gtp-inspect}'s session table and the life of a session in it: opened by an accepted create,
+ * refreshed while used, ended by a Delete, idleness ({@code session-idle}) or a restart of its real;
+ * and the accounting that follows each session: open sessions per real (its connections, for
+ * {@code leastconns}, and a gauge) and per subscriber (its sticky binding ends with the last one).
+ *
+ * <p>Sessions are kept in a {@link SharedTable} per virtual server ({@code PluginContext.tables()}):
+ * a concurrent map on a single node, shared by the nodes of a cluster, so that any node finds a
+ * session by its TEID (read locally) after the node that created it is gone. A session is written
+ * when it is created, when an Update changes its TEIDs or requester, and at most once every
+ * {@code session-idle / 8} while it is used (its refresh time, the base of the cluster-wide idle
+ * expiry), never per message.
+ */
+final class GtpSessions {
+
+    private final GtpOptions options;
+    /** How long a session lives without a message, in cluster-clock milliseconds. */
+    private final long sessionIdleMillis;
+    /**
+     * A session used more than this long after its last write is written again (refreshed). Its
+     * refresh time thus lags its last message by less than this, and a session ends when it is older
+     * than {@code session-idle} plus this: never before session-idle after its last message, on any node.
+     */
+    private final long refreshMillis;
+    /**
+     * How often idle sessions are looked for: every second, or every {@code session-idle / 64} when
+     * that is longer, so that a session ends at most that much after its idle time and slack.
+     */
+    private final long sweepNanos;
+    /** Written by the event loop that won the second's housekeeping only. */
+    private volatile long nextSweepNanos = Long.MIN_VALUE;
+    /** v1/v2 sessions by director TEID (odd; the real-facing TEID is the even one below it). */
+    private volatile SharedTable<Long, GtpSession> sessions = SharedTables.IN_MEMORY.open("sessions", null, null);
+    /** GTPv0 sessions by TID. */
+    private volatile SharedTable<Long, GtpSession> v0Sessions = SharedTables.IN_MEMORY.open("v0-sessions", null, null);
+    /** The cluster clock: epoch nanoseconds minus the ticker's, taken once at attach. */
+    private volatile long clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+    /** Open sessions per IMSI (its binding ends with the last) and the session of each of its bearers. */
+    private final GtpSubscribers subscribers = new GtpSubscribers();
+    private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
+    private volatile StickyTable sticky;
+    private volatile MeterRegistry registry = new SimpleMeterRegistry();
+    private volatile Tags tags = Tags.empty();
+    private volatile Counter expired;
+    private volatile Counter purged;
+    private volatile Counter replaced;
+
+    GtpSessions(GtpOptions options) {
+        this.options = options;
+        this.sessionIdleMillis = options.sessionIdle().toMillis();
+        this.refreshMillis = Math.max(1, sessionIdleMillis / 8);
+        this.sweepNanos = Math.max(1_000_000_000L, options.sessionIdle().toNanos() / 64);
+        counters(registry, tags);
+    }
+
+    void attach(PluginContext context, Tags tags) {
+        this.sticky = context.sticky();
+        counters(context.registry(), tags);
+        for (ServerFarm farm : context.farms().all()) {
+            for (RealServer real : farm.reals()) {
+                open(real);
+            }
+        }
+        this.clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - context.ticker().nanos();
+        GtpSessionCodec codec = new GtpSessionCodec(context.farms());
+        String name = context.config().name();
+        this.sessions = context.tables().open("gtp-inspect/sessions/" + name, GtpSessionCodec.TEID, codec);
+        this.v0Sessions = context.tables().open("gtp-inspect/v0-sessions/" + name, GtpSessionCodec.TID, codec);
+        recount(); // the sessions other nodes hold already count
+    }
+
+    private void counters(MeterRegistry registry, Tags tags) {
+        this.registry = registry;
+        this.tags = tags;
+        this.expired = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
+        this.purged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
+        this.replaced = counter("switchboard.gtp.sessions.replaced",
+                "Sessions ended because a create for the same subscriber and bearer was accepted");
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /** The cluster clock in epoch milliseconds at ticker time {@code nowNanos}. */
+    long clusterMillis(long nowNanos) {
+        return (nowNanos + clusterClockOffsetNanos) / 1_000_000L;
+    }
+
+    /** The v1/v2 session of a director TEID, or null. */
+    GtpSession byTeid(long directorTeid) {
+        return sessions.get(directorTeid);
+    }
+
+    /** The v0 session of a TID, or null. */
+    GtpSession byTid(long tid) {
+        return v0Sessions.get(tid);
+    }
+
+    /** The session as the table holds it now (an Update may have changed it since it was read), or null. */
+    GtpSession current(GtpSession session) {
+        return table(session).get(session.directorTeid());
+    }
+
+    /** Whether other nodes write into these tables too (a cluster). */
+    boolean sharedWithOtherNodes() {
+        return sessions.sharedWithOtherNodes() || v0Sessions.sharedWithOtherNodes();
+    }
+
+    private SharedTable<Long, GtpSession> table(GtpSession session) {
+        return session.version() == 0 ? v0Sessions : sessions;
+    }
+
+    /**
+     * A message of the session was seen: it is written again (to every node) only when its refresh
+     * time is older than {@link #refreshMillis}, from the table's current value.
+     */
+    void touch(GtpSession session, long nowNanos) {
+        long millis = clusterMillis(nowNanos);
+        if (millis - session.refreshedMillis() < refreshMillis) {
+            return;
+        }
+        SharedTable<Long, GtpSession> table = table(session);
+        GtpSession current = table.get(session.directorTeid());
+        if (current != null && millis - current.refreshedMillis() >= refreshMillis) {
+            table.put(current.directorTeid(), current.refreshed(millis));
+        }
+    }
+
+    /** Writes a session that changed (new TEIDs, a new requester), refreshed at {@code nowNanos}. */
+    void update(GtpSession changed, long nowNanos) {
+        table(changed).put(changed.directorTeid(), changed.refreshed(clusterMillis(nowNanos)));
+    }
+
+    /**
+     * A new session (a create accepted, an indirect forwarding context opened): put into the table
+     * and counted. A create for a bearer that has a session already replaces it (TS 29.274 §7.2.1,
+     * TS 29.060 §7.3.1; see {@link GtpBearer}): the real deleted the old context when it accepted the
+     * new one; counted before the old one ends, so that the IMSI's binding stays throughout. GTPv0:
+     * the same TID created again means the requester lost the old context.
+     */
+    void open(GtpSession session) {
+        GtpSession replacedV0 = null;
+        if (session.version() == 0) {
+            replacedV0 = v0Sessions.get(session.directorTeid());
+            v0Sessions.put(session.directorTeid(), session);
+        } else {
+            sessions.put(session.directorTeid(), session);
+        }
+        session.real().sessionOpened();
+        open(session.real()).incrementAndGet();
+        long previous = subscribers.opened(session);
+        if (replacedV0 != null) {
+            closed(replacedV0);
+        } else if (previous != GtpSubscribers.NONE) {
+            // Looked up in this node's index of the sessions it learnt or (in a cluster) read at the
+            // last recount: a replacement that reaches another node before the original's session
+            // reached this one ends with its idle time instead.
+            GtpSession old = sessions.get(previous);
+            if (old != null && GtpSubscribers.sameBearer(session, old) && end(old)) {
+                replaced.increment();
+            }
+        }
+    }
+
+    /** A session ended (Delete, idleness, restart of its real): gone from the table, on every node. */
+    boolean end(GtpSession session) {
+        if (table(session).remove(session.directorTeid())) {
+            closed(session);
+            return true;
+        }
+        return false;
+    }
+
+    private void closed(GtpSession session) {
+        session.real().sessionClosed();
+        open(session.real()).decrementAndGet();
+        // The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise).
+        StickyTable table = sticky;
+        if (subscribers.closed(session) && options.unstickOnDelete() && table != null) {
+            table.remove(GtpPlugin.imsiKey(session.binding()));
+        }
+    }
+
+    /**
+     * The real restarted and lost its sessions: they end here too, and so on every node (whichever
+     * node notices first removes them from the shared table).
+     */
+    void purge(RealServer real) {
+        for (GtpSession session : all()) {
+            if (session.real() == real && end(session)) {
+                purged.increment();
+            }
+        }
+    }
+
+    /**
+     * Once a second: ends the sessions idle for longer than {@code session-idle} plus the refresh
+     * slack, every {@link #sweepNanos} (a pass over every session, which a node holding a million
+     * would otherwise make every second for sessions that idle for a day); in a cluster, recounts.
+     */
+    void housekeep(long now) {
+        long due = nextSweepNanos;
+        if (due == Long.MIN_VALUE || now - due >= 0) {
+            nextSweepNanos = now + sweepNanos;
+            long oldest = clusterMillis(now) - sessionIdleMillis - refreshMillis;
+            // Straight over the tables (a concurrent map's iteration tolerates the removals): no list
+            // of every session per sweep.
+            BiConsumer<Long, GtpSession> expire = (key, session) -> {
+                if (session.refreshedMillis() < oldest && end(session)) {
+                    expired.increment();
+                }
+            };
+            sessions.forEach(expire);
+            v0Sessions.forEach(expire);
+        }
+        // Alone, every session was counted as it opened and ended here: nothing to recount (a pass
+        // that would hash every session and IMSI each second).
+        if (sharedWithOtherNodes()) {
+            recount();
+        }
+    }
+
+    /**
+     * Sets the open-session counts (per real: its connections for {@code leastconns}, and the gauge;
+     * per IMSI: when its binding ends) to what this node's copy of the table holds: every node's
+     * sessions, so in a cluster each node counts the whole cluster's sessions per real. Between two
+     * recounts, the sessions this node opens and ends count at once; those of other nodes at the next.
+     */
+    private void recount() {
+        Map<RealServer, Integer> perReal = new HashMap<>();
+        List<GtpSession> all = all();
+        for (GtpSession session : all) {
+            perReal.merge(session.real(), 1, Integer::sum);
+        }
+        openPerReal.forEach((real, count) -> {
+            int delta = perReal.getOrDefault(real, 0) - count.get();
+            count.addAndGet(delta);
+            for (; delta > 0; delta--) {
+                real.sessionOpened();
+            }
+            for (; delta < 0; delta++) {
+                real.sessionClosed();
+            }
+        });
+        subscribers.recount(all);
+    }
+
+    private List<GtpSession> all() {
+        List<GtpSession> all = new ArrayList<>();
+        sessions.forEach((k, s) -> all.add(s));
+        v0Sessions.forEach((k, s) -> all.add(s));
+        return all;
+    }
+
+    /** The open-session count of a real, with its gauge registered on first use. */
+    private AtomicInteger open(RealServer real) {
+        return openPerReal.computeIfAbsent(real, r -> {
+            AtomicInteger count = new AtomicInteger();
+            Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
+                    .description("Open gtp-inspect sessions per real").tags(tags).tag("real", r.id()).register(registry);
+            return count;
+        });
+    }
+
+    /** Open sessions held by {@code real}. */
+    int openSessions(RealServer real) {
+        AtomicInteger count = openPerReal.get(real);
+        return count == null ? 0 : count.get();
+    }
+
+    /** Subscribers with an open session, for tests. */
+    int subscribers() {
+        return subscribers.size();
+    }
+
+    /** The open sessions by director TEID (v1/v2) or TID (v0), for tests. */
+    Map<Long, GtpSession> snapshot() {
+        Map<Long, GtpSession> all = new HashMap<>();
+        sessions.forEach(all::put);
+        v0Sessions.forEach(all::put);
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** The sessions as the admin API lists them. */
+    List<SessionListing.Session> listing() {
+        List<SessionListing.Session> list = new ArrayList<>();
+        sessions.forEach((teid, s) -> list.add(new SessionListing.Session(String.format("0x%08x", teid), s.imsi(),
+                s.real().farm(), s.real().id(), String.format("real TEID-C 0x%08x", s.realTeid())
+                        + (s.requester() == null ? ""
+                        : String.format(", requester TEID-C 0x%08x at %s", s.requesterTeid(), s.requester())))));
+        v0Sessions.forEach((tid, s) -> list.add(new SessionListing.Session(String.format("tid 0x%016x", tid), s.imsi(),
+                s.real().farm(), s.real().id(), "GTPv0")));
+        return list;
+    }
+}
