@@ -166,6 +166,11 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     }
 
     @Override
+    protected MeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
     protected String realId(RealServer real) {
         return configuredIds.getOrDefault(real, real.id());
     }

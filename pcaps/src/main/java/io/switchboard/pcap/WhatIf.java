@@ -51,6 +51,7 @@ import java.util.function.Function;
 public final class WhatIf extends WhatIfRun {
 
     private final ObservedStickyTables tables = new ObservedStickyTables(StickyTableFactory.IN_MEMORY);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final Director director;
     private final Map<RealServer, Long> directorIds = new IdentityHashMap<>();
     private final Map<String, PendingRequests> pending = new HashMap<>();
@@ -60,7 +61,7 @@ public final class WhatIf extends WhatIfRun {
     public WhatIf(SwitchboardConfig config, Function<VirtualServerConfig, DatagramService> services,
                   List<WhatIfFailure> failures) {
         super(config, failures);
-        this.director = new Director(config, services, new SimpleMeterRegistry(), this::directorNow,
+        this.director = new Director(config, services, registry, this::directorNow,
                 tables);
         checkFailures();
     }
@@ -73,6 +74,11 @@ public final class WhatIf extends WhatIfRun {
     @Override
     protected ObservedStickyTables stickyTables() {
         return tables;
+    }
+
+    @Override
+    protected SimpleMeterRegistry registry() {
+        return registry;
     }
 
     @Override

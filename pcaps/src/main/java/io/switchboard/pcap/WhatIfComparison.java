@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * {@code whatif --compare}: the same captures through an offline and a live run, line by line and
- * then summary against summary — every field of each line (real, reason, key, answer, refusals,
- * binding, violation) and of the summary — up to the first difference. It is the safety net of any
+ * {@code whatif --compare}: the same captures through an offline and a live run, line by line, then
+ * summary against summary — every field of each line (real, reason, key, answer, refusals, binding,
+ * violation) and of the summary — and last each real as the runs left it
+ * ({@link WhatIfRun#realsAtEnd}), up to the first difference. It is the safety net of any
  * change to either (one engine for both is the goal): a decision that one makes and the other does
  * not shows here.
  */
@@ -80,6 +81,14 @@ public final class WhatIfComparison {
         }
         if (!offline.summary().equals(live.summary())) {
             return new Difference(summary(offline), summary(live));
+        }
+        Map<String, Map<String, Object>> offlineReals = offline.realsAtEnd();
+        Map<String, Map<String, Object>> liveReals = live.realsAtEnd();
+        for (String real : offlineReals.keySet()) {
+            if (!offlineReals.get(real).equals(liveReals.get(real))) {
+                return new Difference(Map.of("real_at_end", Map.of(real, offlineReals.get(real))),
+                        Map.of("real_at_end", liveReals.get(real) == null ? Map.of() : Map.of(real, liveReals.get(real))));
+            }
         }
         return null;
     }

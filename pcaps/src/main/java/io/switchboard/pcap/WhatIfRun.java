@@ -1,5 +1,8 @@
 package io.switchboard.pcap;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Director;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -75,6 +78,9 @@ public abstract class WhatIfRun {
 
     /** The director's sticky tables, as the run watches and sweeps them. */
     protected abstract ObservedStickyTables stickyTables();
+
+    /** The director's meter registry. */
+    protected abstract MeterRegistry registry();
 
     /** Checks that every {@code --fail} names a real; call once the director is built. */
     protected final void checkFailures() {
@@ -252,6 +258,42 @@ public abstract class WhatIfRun {
 
     public int violations() {
         return audit.violations();
+    }
+
+    /**
+     * Each real as the director's registry shows it now, by {@code farm/address:port} as configured:
+     * its state, requests sent, answered, unanswered, times failed, connections in flight, weight,
+     * and open {@code gtp-inspect} sessions — what the lines and the summary do not show of how the
+     * run left the reals, which {@code --compare} holds against the other run's too.
+     */
+    public Map<String, Map<String, Object>> realsAtEnd() {
+        Map<String, Map<String, Object>> reals = new TreeMap<>();
+        MeterRegistry registry = registry();
+        for (ServerFarm farm : director().farms().all()) {
+            for (RealServer real : farm.reals()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                for (Gauge state : registry.find("switchboard.real.state").tags("farm", farm.name(), "real", real.id())
+                        .gauges()) {
+                    if (state.value() == 1) {
+                        m.put("state", state.getId().getTag("state"));
+                    }
+                }
+                for (String counter : List.of("requests", "answered", "unanswered", "failures")) {
+                    FunctionCounter c = registry.find("switchboard.real." + counter)
+                            .tags("farm", farm.name(), "real", real.id()).functionCounter();
+                    m.put(counter, c == null ? null : Math.round(c.count()));
+                }
+                for (String gauge : List.of("connections", "weight")) {
+                    Gauge g = registry.find("switchboard.real." + gauge).tags("farm", farm.name(), "real", real.id()).gauge();
+                    m.put(gauge, g == null ? null : Math.round(g.value()));
+                }
+                long sessions = Math.round(registry.find("switchboard.gtp.sessions.open").tag("real", real.id()).gauges()
+                        .stream().mapToDouble(Gauge::value).sum());
+                m.put("gtp_sessions_open", sessions);
+                reals.put(realName(real), m);
+            }
+        }
+        return reals;
     }
 
     /** Requests per real, reasons, bindings created and ended, violations, and what was skipped. */

@@ -113,6 +113,27 @@ class CaptureConformanceIT {
     }
 
     @Test
+    void bothRunsLeaveTheRealsAlike() throws Exception {
+        // crafted/gtpv2-reattach.pcap: the second session stays open on 10.0.2.3 (no Delete follows).
+        Services services = Services.discover();
+        io.switchboard.director.config.SwitchboardConfig config =
+                new io.switchboard.app.config.ConfigLoader(services.available()).load(SampleCaptures.CONFIG);
+        Path capture = SampleCaptures.PCAPS.resolve("crafted/gtpv2-reattach.pcap");
+        io.switchboard.pcap.WhatIf offline = new io.switchboard.pcap.WhatIf(config, services::forVirtualServer, List.of());
+        offline.run(capture, null, o -> { });
+        try (io.switchboard.pcap.LiveWhatIf live = new io.switchboard.pcap.LiveWhatIf(config, services::forVirtualServer,
+                List.of())) {
+            live.run(capture, null, o -> { });
+            assertThat(live.realsAtEnd()).isEqualTo(offline.realsAtEnd());
+        }
+        assertThat(offline.realsAtEnd().get("sgw/10.0.2.3:2123")).containsEntry("state", "OPERATIONAL")
+                .containsEntry("gtp_sessions_open", 1L).containsEntry("requests", 2L).containsEntry("answered", 2L)
+                .containsEntry("connections", 1L); // the open session counts as a connection
+        assertThat(offline.realsAtEnd().get("sgw/10.0.2.2:2123")).containsEntry("gtp_sessions_open", 0L)
+                .containsEntry("requests", 2L);
+    }
+
+    @Test
     void aDecisionChangedInOneRunMakesCompareFail() throws Exception {
         WhatIfCommand planted = new WhatIfCommand();
         planted.liveServices = services -> vs -> NoReassignPlugin.service(services.apply(vs));
