@@ -26,6 +26,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -221,7 +222,8 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
         try {
             peers.sendFromRequester(exchange.source, bytes, director.localAddress(vs.name()));
             return exchange.await();
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            // a requester that cannot be bound, a datagram loopback cannot carry: named on the line
             return Direction.notSent(plugin.key(), "lost:" + e.getMessage());
         }
     }
