@@ -79,7 +79,10 @@ public final class RealSelector {
 
     /** The farm's pick, skipping excluded reals (each pick moves the predictor on, so it ends). */
     private static RealServer pick(ServerFarm farm, StickyKey key, java.util.Set<RealServer> excluded) {
-        for (int tries = 0; tries <= excluded.size(); tries++) {
+        // Weighted round robin gives a real as many consecutive turns as its weight (IOS order): an
+        // excluded real may come up that many times in a row before another real's turn.
+        int limit = 1 + excluded.stream().mapToInt(RealServer::weight).sum();
+        for (int tries = 0; tries < limit; tries++) {
             RealServer real = farm.pick(key.hash() + tries);
             if (real == null || !excluded.contains(real)) {
                 return real;

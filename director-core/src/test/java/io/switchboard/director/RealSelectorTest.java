@@ -75,6 +75,19 @@ class RealSelectorTest {
     }
 
     @Test
+    void aRefusedRealIsSkippedForAllItsConsecutiveTurns() {
+        // IOS default weight 8: a real that refused a connection has eight turns in a row; the
+        // reassigned connection (IOS reassign) still reaches the next real.
+        Farms weighted = farms(farm("web", PredictorKind.ROUNDROBIN, FAIL_AT_ONCE, real(A, 8), real(B, 8)));
+        RealServer first = weighted.real("web", id(A));
+        RealSelector selector = new RealSelector(weighted, weighted.farm("web"), null);
+
+        Selection reassigned = selector.select(ALICE, ticker.nanos(), java.util.Set.of(first));
+
+        assertThat(reassigned.real()).isSameAs(weighted.real("web", id(B)));
+    }
+
+    @Test
     void aNewKeyIsGivenThePredictorsChoiceAndBound() {
         RealSelector selector = selector(table);
 

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "Switchboard 0.1.0",
         description = "Signaling director for mobile packet cores.",
         subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class,
-            InspectCommand.class, WhatIfCommand.class, ReplayCommand.class})
+            InspectCommand.class, WhatIfCommand.class, ReplayCommand.class, ImportIosCommand.class,
+            ExportIosCommand.class})
 public final class SwitchboardCommand implements Runnable {
 
     @CommandLine.Spec

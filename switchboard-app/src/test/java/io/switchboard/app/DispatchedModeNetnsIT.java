@@ -12,12 +12,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DispatchedModeNetnsIT {
 
-    private static final Path JAR = Path.of("target", "switchboard.jar");
-    private static final Path TOPOLOGY = Path.of("src", "test", "resources", "netns", "topology.sh");
     private static final int ADMIN_PORT = 8080; // inside the director's own namespace
-    private static final Pattern COUNTER = Pattern.compile("packets (\\d+) bytes \\d+ comment \"([a-z-]+)\"");
     /** The RADIUS test servers' configuration builder, shared with radius-director's FreeRadiusIT. */
     private static final Path FREERADIUS_INSTANCE = Path.of("..", "radius-director", "src", "test", "resources",
             "freeradius", "make-instance.sh");
@@ -57,7 +51,7 @@ class DispatchedModeNetnsIT {
     @TempDir
     static Path dir;
 
-    private static String suffix;
+    private static NetnsTopology net;
     private static Process director;
     /** The gateways' FreeRADIUS servers (one in each firewall namespace), by firewall. */
     private static final Map<String, Process> gatewayServers = new HashMap<>();
@@ -66,17 +60,7 @@ class DispatchedModeNetnsIT {
 
     @BeforeAll
     static void network() throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
-                "dispatched-mode namespaces need root (ip netns, veth pairs, raw sockets)");
-        for (String tool : List.of("ip", "nft", "ping", "python3", "freeradius", "radclient")) {
-            Assumptions.assumeTrue(run(List.of("sh", "-c", "command -v " + tool)).exit == 0,
-                    tool + " is not installed (.ci/run installs iproute2, nftables, iputils-ping, freeradius, freeradius-utils)");
-        }
-        Assumptions.assumeTrue(run(List.of("ip", "netns", "list")).exit == 0, "ip netns is not available here");
-        assertThat(JAR).as("the shaded jar is built in the package phase").exists();
-        suffix = Integer.toString(ThreadLocalRandom.current().nextInt(0x10000, 0xfffff), 16);
-        Result up = run(List.of("bash", TOPOLOGY.toString(), "up", suffix));
-        assertThat(up.exit).as("topology: %s", up.output).isZero();
+        net = NetnsTopology.up("freeradius", "radclient");
 
         Path config = Files.writeString(dir.resolve("switchboard.yaml"), """
                 admin: { listen: 127.0.0.1:%d }
@@ -154,10 +138,7 @@ class DispatchedModeNetnsIT {
                       - { address: 10.2.1.2, interface: f1o, mac: "02:00:00:00:03:01" }
                       - { address: 10.2.2.2, interface: f2o, mac: "02:00:00:00:04:01" }
                 """.formatted(ADMIN_PORT, GATEWAY_SECRET, NAS_SECRET));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        director = new ProcessBuilder("ip", "netns", "exec", ns("d"), java, "-Xmx256m", "-jar", JAR.toString(),
-                "run", "-c", config.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("director.log").toFile()).start();
+        director = net.director(dir.resolve("director.log"), "run", "-c", config.toString());
         // The gateways' AAA servers start while the director's JVM does (they are ready long before it).
         for (String fw : List.of("f1", "f2")) {
             Path instance = gatewayInstance(fw);
@@ -183,16 +164,11 @@ class DispatchedModeNetnsIT {
                 }
             }
             if (director != null) {
-                director.destroy();
-                if (!director.waitFor(10, TimeUnit.SECONDS)) {
-                    director.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-                // For whoever reads a failed run: the director's log and its dispatched-mode counters.
-                System.out.println(Files.readString(dir.resolve("director.log")));
+                NetnsTopology.stop(director, dir.resolve("director.log"));
             }
         } finally {
-            if (suffix != null) {
-                run(List.of("bash", TOPOLOGY.toString(), "down", suffix));
+            if (net != null) {
+                net.close();
             }
         }
     }
@@ -203,20 +179,15 @@ class DispatchedModeNetnsIT {
     }
 
     private static String ns(String name) {
-        return "sb-" + suffix + "-" + name;
+        return net.ns(name);
     }
 
     private record Result(int exit, String output) {
     }
 
     private static Result run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("timed out: " + command);
-        }
-        return new Result(p.exitValue(), out);
+        NetnsTopology.Result r = NetnsTopology.run(command);
+        return new Result(r.exit(), r.output());
     }
 
     /** Pings the server from one client address; how many echo replies came back. */
@@ -224,12 +195,8 @@ class DispatchedModeNetnsIT {
         return ping("c", from, "10.4.0.2", count);
     }
 
-    /** Pings {@code to} from address {@code from} of namespace {@code namespace}; how many replies came back. */
     private static int ping(String namespace, String from, String to, int count) throws Exception {
-        Result r = run(List.of("ip", "netns", "exec", ns(namespace), "ping", "-n", "-q", "-c", Integer.toString(count),
-                "-i", "0.05", "-W", "1", "-I", from, to));
-        Matcher m = Pattern.compile("(\\d+) received").matcher(r.output);
-        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        return net.ping(namespace, from, to, count);
     }
 
     /**
@@ -253,50 +220,16 @@ class DispatchedModeNetnsIT {
         assertThat(r.exit).as(r.output).isZero();
     }
 
-    /** A firewall's nftables counters: out-in, in-out (forwarded), esp, gre, ike (received). */
-    private static Map<String, Long> counters(String firewall) throws Exception {
-        Result r = run(List.of("ip", "netns", "exec", ns(firewall), "nft", "list", "table", "ip", "sb"));
-        Map<String, Long> counters = new HashMap<>();
-        Matcher m = COUNTER.matcher(r.output);
-        while (m.find()) {
-            counters.put(m.group(2), Long.parseLong(m.group(1)));
-        }
-        assertThat(counters).as(r.output).containsKeys("out-in", "in-out", "esp", "gre", "ike", "natt", "pptp");
-        return counters;
-    }
-
     private static Map<String, Map<String, Long>> snapshot() throws Exception {
-        return Map.of("f1", counters("f1"), "f2", counters("f2"));
+        return net.snapshot();
     }
 
-    /** How much each counter of each firewall grew since {@code before}. */
     private static Map<String, Map<String, Long>> delta(Map<String, Map<String, Long>> before) throws Exception {
-        Map<String, Map<String, Long>> now = snapshot();
-        Map<String, Map<String, Long>> delta = new HashMap<>();
-        now.forEach((fw, counters) -> {
-            Map<String, Long> d = new HashMap<>();
-            counters.forEach((name, value) -> d.put(name, value - before.get(fw).get(name)));
-            delta.put(fw, d);
-        });
-        return delta;
+        return net.delta(before);
     }
 
-    /** A value of the director's /metrics (the sum over series starting with {@code series}); -1 if unreachable. */
     private static double metric(String series) throws Exception {
-        Result r = run(List.of("ip", "netns", "exec", ns("d"), "curl", "-s", "--max-time", "2",
-                "http://127.0.0.1:" + ADMIN_PORT + "/metrics"));
-        if (r.exit != 0) {
-            return -1;
-        }
-        double sum = 0;
-        boolean found = false;
-        for (String line : r.output.split("\n")) {
-            if (line.startsWith(series)) {
-                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                found = true;
-            }
-        }
-        return found ? sum : -1;
+        return net.metric(ADMIN_PORT, series);
     }
 
     /** The admin API's answer for a framed IP's bindings: the HTTP status, then the body. */

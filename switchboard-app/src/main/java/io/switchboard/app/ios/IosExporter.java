@@ -1,0 +1,262 @@
+package io.switchboard.app.ios;
+
+import io.switchboard.director.config.DispatchedConfig;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.gtp.GtpOptions;
+import io.switchboard.director.radius.RadiusOptions;
+import io.switchboard.l4.tcp.TcpOptions;
+import java.net.Inet4Address;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.OptionalInt;
+
+/**
+ * Writes a configuration back as IOS SLB commands, the inverse of {@link IosTranslator} for what IOS
+ * can express: importing the result gives the same model (given the RADIUS secret, which IOS does not
+ * hold). What IOS cannot express is written as a {@code !} comment naming the key, so nothing is
+ * dropped silently.
+ */
+public final class IosExporter {
+
+    private final StringBuilder out = new StringBuilder();
+    private int mapIds;
+
+    private IosExporter() {
+    }
+
+    public static String export(SwitchboardConfig config) {
+        return new IosExporter().document(config);
+    }
+
+    private String document(SwitchboardConfig config) {
+        line(0, "! IOS SLB configuration written by switchboard export-ios");
+        config.probes().values().forEach(this::probe);
+        config.farms().values().forEach(f -> farm(f, config));
+        config.virtualServers().values().forEach(vs -> server(vs, config));
+        if (!config.dispatched().vpnFarms().isEmpty()) {
+            line(0, "! vpn-farms (dispatched mode) have no IOS form here");
+        }
+        if (!config.routeHealth().advertised().isEmpty()) {
+            line(0, "! route-health (advertise) has no IOS form here: " + config.routeHealth().advertised());
+        }
+        line(0, "end");
+        return out.toString();
+    }
+
+    private void line(int depth, String text) {
+        out.append(" ".repeat(depth)).append(text).append('\n');
+    }
+
+    private void probe(ProbeConfig p) {
+        ProbeCheck check = p.check();
+        String type = check instanceof ProbeCheck.Ping ? "ping" : check instanceof ProbeCheck.TcpConnect ? "tcp"
+                : check instanceof ProbeCheck.Http ? "http" : check instanceof ProbeCheck.Udp ? "custom udp" : null;
+        if (type == null) {
+            line(0, "! probe " + p.name() + " (type " + check.type() + ") has no IOS form");
+            return;
+        }
+        line(0, "ip slb probe " + p.name() + " " + type);
+        line(1, "interval " + seconds(p.interval()));
+        line(1, "timeout " + seconds(p.timeout()));
+        line(1, "faildetect " + p.failures());
+        p.port().ifPresent(port -> line(1, "port " + port));
+        if (check instanceof ProbeCheck.Http h) {
+            line(1, "request method get url " + h.path());
+            line(1, "expect status " + h.expectStatus());
+            h.host().ifPresent(host -> line(1, "header Host " + host));
+        } else if (check instanceof ProbeCheck.Udp u) {
+            line(1, "request data 0 " + HexFormat.of().formatHex(u.send()));
+            if (u.expect().length > 0) {
+                line(1, "response 1 data 0 " + HexFormat.of().formatHex(u.expect()));
+            }
+        }
+        line(0, "!");
+    }
+
+    private void farm(FarmConfig f, SwitchboardConfig config) {
+        if (f.predictor() == PredictorKind.HASH) {
+            firewallFarm(f, config.dispatched().firewallFarms().values().stream()
+                    .filter(ff -> ff.farm().equals(f.name())).findFirst());
+            return;
+        }
+        line(0, "ip slb serverfarm " + f.name());
+        line(1, "nat server");
+        if (f.predictor() == PredictorKind.LEASTCONNS) {
+            line(1, "predictor leastconns");
+        } else if (f.predictor() != PredictorKind.ROUNDROBIN) {
+            line(1, "! predictor " + f.predictor().configName() + " has no IOS form for a server farm");
+        }
+        f.slowStart().ifPresent(s -> line(1, "! slow-start has no IOS form here"));
+        f.probes().forEach(p -> line(1, "probe " + p));
+        OptionalInt reassign = config.virtualServers().values().stream()
+                .filter(vs -> vs.farm().equals(f.name()) && vs.options() instanceof TcpOptions)
+                .mapToInt(vs -> vs.options(TcpOptions.class).reassign()).findFirst();
+        for (RealConfig r : f.reals()) {
+            if (!(r.address() instanceof Inet4Address)) {
+                line(1, "! real " + r.endpoint() + ": IPv6 reals have no IOS form here");
+                continue;
+            }
+            line(1, "real " + r.address().getHostAddress() + " " + r.port());
+            line(2, "weight " + r.weight());
+            r.maxconns().ifPresent(n -> line(2, "maxconns " + n));
+            line(2, "faildetect numconns " + f.failure().numconns() + " numclients " + f.failure().numclients());
+            line(2, "retry " + seconds(f.failure().retry()));
+            reassign.ifPresent(n -> line(2, "reassign " + n));
+            r.secret().ifPresent(s -> line(2, "! secret (the real's RADIUS secret) has no IOS form"));
+            line(2, r.inService() ? "inservice" : "no inservice");
+        }
+        line(0, "!");
+    }
+
+    /**
+     * A hash farm is a firewall farm's farm (IOS has the hash predictor only there): its firewalls,
+     * with the farm's probes on each, as IOS names probes per firewall, and the dispatched firewall
+     * farm's hashing and sticky time. The links have no IOS form: they are written as comments in
+     * the form of the firewall links file.
+     */
+    private void firewallFarm(FarmConfig f, java.util.Optional<DispatchedConfig.FirewallFarm> dispatched) {
+        line(0, "ip slb firewallfarm " + f.name());
+        for (RealConfig r : f.reals()) {
+            line(1, "real " + r.address().getHostAddress());
+            line(2, "weight " + r.weight());
+            f.probes().forEach(p -> line(2, "probe " + p));
+            line(2, r.inService() ? "inservice" : "no inservice");
+        }
+        line(1, "predictor hash address" + (dispatched.isPresent() && dispatched.get().hashPorts() ? " port" : ""));
+        if (!f.failure().equals(io.switchboard.director.config.FailureDetection.DEFAULT)) {
+            line(1, "! failure (faildetect/retry) has no IOS form for a firewall farm");
+        }
+        dispatched.ifPresent(d -> {
+            for (String protocol : java.util.List.of("tcp", "datagram")) {
+                line(1, "protocol " + protocol);
+                line(2, "sticky " + seconds(d.sticky()));
+            }
+            line(1, "! firewall links: " + d.name() + " outside " + d.outside() + " inside " + d.inside());
+            d.firewalls().forEach(fw -> line(1, "! firewall links: " + d.name() + " " + fw.address().getHostAddress()
+                    + " " + fw.outside().interfaceName() + " " + fw.outside().mac() + " " + fw.inside().interfaceName()
+                    + " " + fw.inside().mac()));
+            d.framedIpGroup().ifPresent(g -> line(1, "! framed-ip-group " + g + " has no IOS form here"));
+        });
+        line(0, "!");
+    }
+
+    private void server(VirtualServerConfig vs, SwitchboardConfig config) {
+        if (vs.options() instanceof GtpOptions g) {
+            for (GtpOptions.ApnMap map : g.apnMaps()) {
+                line(0, "ip slb map " + (++mapIds) + " gtp");
+                line(1, "apn " + map.apn());
+            }
+        }
+        if (!(vs.listen().address() instanceof Inet4Address)) {
+            line(0, "! virtual server " + vs.name() + " listens on " + vs.listen()
+                    + ": IPv6 virtual servers have no IOS form here");
+            return;
+        }
+        if (vs.listen().port() == 0) {
+            line(0, "! virtual server " + vs.name() + " listens on an ephemeral port (0), which has no IOS form:"
+                    + " IOS's port 0 is every port");
+            return;
+        }
+        line(0, "ip slb vserver " + vs.name());
+        String transport = vs.service() == ServiceKind.TCP ? "tcp" : "udp";
+        String service = switch (vs.service()) {
+            case TCP, UDP -> "";
+            default -> " service " + vs.service().configName();
+        };
+        line(1, "virtual " + vs.listen().address().getHostAddress() + " " + transport + " " + vs.listen().port()
+                + service);
+        // The model keeps the backup on the farm; IOS names it on the virtual server's serverfarm line.
+        line(1, "serverfarm " + vs.farm() + java.util.Optional.ofNullable(config.farms().get(vs.farm()))
+                .flatMap(FarmConfig::backup).map(b -> " backup " + b).orElse(""));
+        vs.sticky().ifPresent(s -> sticky(s));
+        if (vs.service() == ServiceKind.UDP) {
+            line(1, "idle " + seconds(vs.idle()));
+        }
+        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)
+                || vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
+            line(1, "! response-timeout and max-datagram have no IOS form");
+        }
+        options(vs);
+        line(1, vs.inService() ? "inservice" : "no inservice");
+        line(0, "!");
+    }
+
+    /** The sticky lines, one per key, and the protocol idle timer that holds the bindings' idle time. */
+    private void sticky(StickyConfig s) {
+        String group = s.group().map(g -> " group " + g).orElse("");
+        for (StickyKind key : s.keys()) {
+            switch (key) {
+                case CLIENT_ADDRESS -> line(1, "sticky " + seconds(s.idle()) + group
+                        + (s.netmaskBits().isPresent() ? " netmask " + IosValues.mask(s.netmaskBits().getAsInt()) : ""));
+                case IMSI -> line(1, "sticky gtp imsi" + group);
+                case MSID -> line(1, "sticky asn msid" + group);
+                case FRAMED_IP -> line(1, "sticky radius framed-ip" + group);
+                case CALLING_STATION_ID -> line(1, "sticky radius calling-station-id" + group);
+                case USERNAME -> line(1, "sticky radius username" + group);
+            }
+        }
+        StickyKind first = s.keys().get(0);
+        String timer = first == StickyKind.IMSI ? "gtp imsi" : first == StickyKind.MSID ? "asn msid"
+                : first == StickyKind.FRAMED_IP ? "radius framed-ip" : null;
+        if (timer != null) {
+            line(1, "idle " + timer + " " + seconds(s.idle()));
+        }
+        if (s.maxEntries() != StickyConfig.DEFAULT_MAX_ENTRIES) {
+            line(1, "! sticky max-entries has no IOS form");
+        }
+    }
+
+    private void options(VirtualServerConfig vs) {
+        if (vs.options() instanceof TcpOptions t) {
+            t.clients().forEach(c -> client(c));
+            line(1, "idle " + seconds(t.idle()));
+            line(1, "delay " + seconds(t.delay()));
+            t.synLimit().ifPresent(n -> line(1, "synguard " + n + " " + t.synInterval().toMillis()));
+            if (!t.connectTimeout().equals(TcpOptions.DEFAULT_CONNECT_TIMEOUT)) {
+                line(1, "! tcp.connect-timeout has no IOS form");
+            }
+        } else if (vs.options() instanceof GtpOptions g) {
+            int id = mapIds - g.apnMaps().size();
+            for (GtpOptions.ApnMap map : g.apnMaps()) {
+                line(1, "serverfarm " + map.farm() + " map " + (++id) + " priority " + map.priority());
+            }
+            if (g.reassign() != GtpOptions.DEFAULT.reassign()) {
+                line(1, "gtp notification cac " + g.reassign());
+            }
+            if (g.versions().contains(0) && vs.listen().port() != IosVirtualServer.GTP_V0_PORT) {
+                line(1, "! gtp.versions [0] on a port other than 3386 has no IOS form");
+            }
+        } else if (vs.options() instanceof RadiusOptions r) {
+            r.clients().stream().filter(c -> c.prefixBits() > 0)
+                    .forEach(c -> client(new Subnet(c.network(), c.prefixBits())));
+            line(1, "! clients' shared secrets have no IOS form: give --radius-secret when importing");
+            if (!r.framedIp().learn()) {
+                line(1, "! radius.framed-ip.learn false has no IOS form");
+            }
+            if (!r.framedIp().purgeOnStop()) {
+                line(1, "no purge radius framed-ip acct stop");
+            }
+            if (!r.framedIp().purgeOnAccountingOnOff()) {
+                line(1, "no purge radius framed-ip acct on-off");
+            }
+        }
+    }
+
+    private void client(Subnet s) {
+        line(1, "client " + s.network().getHostAddress() + " " + IosValues.mask(s.prefixLength()));
+    }
+
+    private static long seconds(Duration d) {
+        return Math.max(1, d.toSeconds());
+    }
+}

@@ -1,0 +1,140 @@
+package io.switchboard.app.ios;
+
+import io.switchboard.director.config.PredictorKind;
+import java.time.Duration;
+import java.util.OptionalInt;
+
+/**
+ * Reads {@code ip slb serverfarm} modes (and the reals of firewall farms) into {@link IosFarm}s. The
+ * lines that set values are reported when the model is built (their keys depend on the virtual
+ * servers that use the farm); the rest are reported here.
+ */
+final class IosFarmReader {
+
+    private final IosLedger ledger;
+
+    IosFarmReader(IosLedger ledger) {
+        this.ledger = ledger;
+    }
+
+    IosFarm serverFarm(IosCommand farm) {
+        IosFarm f = new IosFarm(IosValues.name(farm, 0, "the server farm name"), farm);
+        for (int i = 1; i < farm.argCount(); i++) {
+            if (!farm.isKeyword(i, "nat")) {
+                throw farm.error(i, "unexpected '" + farm.arg(i) + "'");
+            }
+        }
+        for (IosCommand c : farm.children()) {
+            switch (c.keyword()) {
+                case "real" -> real(f, c, false);
+                case "predictor" -> predictor(f, c);
+                case "probe" -> f.probe(c);
+                case "nat" -> nat(c);
+                case "failaction" -> ledger.unsupported(c, "failaction (what happens to a failed real's"
+                        + " connections and sessions)");
+                case "bindid" -> ledger.unsupported(c, "bind IDs (DFP weights per virtual server)");
+                case "access" -> ledger.unsupported(c, "interface awareness (access)");
+                case "farm-weight", "kal-ap" -> ledger.unsupported(c, "the KAL-AP agent for global load balancers");
+                default -> ledger.ignored(c, "a description");
+            }
+        }
+        return f;
+    }
+
+    private void predictor(IosFarm f, IosCommand c) {
+        if (c.negated() || c.isKeyword(0, "roundrobin")) {
+            f.predictor = PredictorKind.ROUNDROBIN;
+        } else if (c.isKeyword(0, "leastconns")) {
+            f.predictor = PredictorKind.LEASTCONNS;
+        } else if (c.isKeyword(0, "route-map")) {
+            ledger.unsupported(c, "predictor route-map by name: Switchboard's route-map farm lists its prefixes"
+                    + " and reals itself (farms." + f.name + ".route-map), write them by hand");
+            return;
+        } else {
+            throw c.error(0, "expected roundrobin, leastconns or route-map");
+        }
+        f.predictorLine = ledger.replacing(f.predictorLine, c);
+    }
+
+    private void nat(IosCommand c) {
+        if (c.negated()) {
+            ledger.implied(c, "Switchboard forwards every request from its own socket (directed mode)");
+        } else if (c.isKeyword(0, "server")) {
+            ledger.implied(c, "Switchboard forwards to the real's own address (directed server NAT)");
+        } else if (c.isKeyword(0, "client")) {
+            ledger.implied(c, "Switchboard forwards from its own address, so answers come back through it (as with"
+                    + " client NAT)");
+        } else {
+            throw c.error(0, "expected nat server or nat client POOL");
+        }
+    }
+
+    /** A {@code real} line and its mode; a firewall farm's real has no port. */
+    void real(IosFarm f, IosCommand c, boolean firewall) {
+        if (c.negated()) {
+            ledger.implied(c, "a real that is not configured");
+            return;
+        }
+        OptionalInt port = c.hasArg(1) && !firewall ? OptionalInt.of(IosValues.integer(c, 1, 1, 65535))
+                : OptionalInt.empty();
+        IosFarm.Real real = new IosFarm.Real(c, IosValues.ipv4(c, 0), port);
+        f.reals.add(real);
+        for (IosCommand r : c.children()) {
+            switch (r.keyword()) {
+                case "weight" -> {
+                    real.weight = IosValues.integer(r, 0, 1, 255);
+                    real.weightLine = ledger.replacing(real.weightLine, r);
+                }
+                case "inservice" -> {
+                    real.inService = !r.negated();
+                    real.inServiceLine = ledger.replacing(real.inServiceLine, r);
+                }
+                case "maxconns" -> {
+                    real.maxconns = OptionalInt.of(IosValues.integer(r, 0, 1, Integer.MAX_VALUE));
+                    real.maxconnsLine = ledger.replacing(real.maxconnsLine, r);
+                }
+                case "faildetect" -> faildetect(real, r);
+                case "retry" -> {
+                    real.retry = Duration.ofSeconds(IosValues.integer(r, 0, 1, 3600));
+                    real.retryLine = ledger.replacing(real.retryLine, r);
+                }
+                case "reassign" -> {
+                    real.reassign = OptionalInt.of(IosValues.integer(r, 0, 1, 16));
+                    real.reassignLine = ledger.replacing(real.reassignLine, r);
+                }
+                case "maxclients" -> ledger.unsupported(r, "maxclients (sticky subscribers per real)");
+                case "rate" -> ledger.unsupported(r, "a connection rate limit per real (rate)");
+                case "probe" -> f.probe(r);
+                case "backup" -> ledger.unsupported(r, "a backup real");
+                default -> ledger.ignored(r, "a description");
+            }
+        }
+    }
+
+    private void faildetect(IosFarm.Real real, IosCommand r) {
+        if (r.isKeyword(0, "inband")) {
+            if (r.negated()) {
+                ledger.unsupported(r, "turning in-band failure detection off (no faildetect inband): Switchboard"
+                        + " always counts unanswered requests");
+            } else {
+                ledger.implied(r, "Switchboard always detects failures in band");
+            }
+            return;
+        }
+        if (r.negated()) {
+            ledger.implied(r, "the default failure detection");
+            return;
+        }
+        if (!r.isKeyword(0, "numconns")) {
+            throw r.error(0, "expected numconns N [numclients M] or inband");
+        }
+        real.numconns = OptionalInt.of(IosValues.integer(r, 1, 1, 255));
+        if (r.hasArg(2)) {
+            if (!r.isKeyword(2, "numclients")) {
+                throw r.error(2, "expected numclients M");
+            }
+            real.numclients = OptionalInt.of(IosValues.integer(r, 3, 1, real.numconns.getAsInt()));
+        }
+        real.faildetectLine = ledger.replacing(real.faildetectLine, r);
+    }
+}

@@ -1,0 +1,92 @@
+package io.switchboard.app.ios;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What one {@code ip slb vserver} says, read line by line (each line reported as it is read); the
+ * farm it names is resolved later, when the farms are built with the port the virtual server gives
+ * their reals.
+ */
+final class IosVirtualServer {
+
+    /** The ports of IOS SLB's services (IOS-SLB.md §2): GTPv1/v2-C, GTPv0, Mobile IP, ASN R6. */
+    static final int GTP_PORT = 2123;
+    static final int GTP_V0_PORT = 3386;
+    static final int ASN_PORT = 2231;
+
+    /**
+     * The idle time of a GTP IMSI, RADIUS or ASN MSID binding when no {@code idle gtp imsi},
+     * {@code idle radius framed-ip} or {@code idle asn msid} gives one. The IOS defaults of those
+     * timers could not be recovered from public copies of the command reference (IOS-SLB.md §4),
+     * so this is Switchboard's choice, and the YAML says so.
+     */
+    static final Duration PROTOCOL_STICKY_IDLE = Duration.ofHours(1);
+
+    final String name;
+    final IosCommand command;
+    IosCommand virtual;
+    InetAddress address;
+    int port;
+    ServiceKind service;
+    Optional<String> farm = Optional.empty();
+    IosCommand farmLine;
+    Optional<String> backup = Optional.empty();
+    /** {@code serverfarm FARM map ID priority N} lines, in order. */
+    final List<MapUse> maps = new ArrayList<>();
+    final List<StickyKind> stickyKeys = new ArrayList<>();
+    final List<IosCommand> stickyLines = new ArrayList<>();
+    /** The sticky lines that name a group, and those that name a netmask. */
+    final List<IosCommand> groupLines = new ArrayList<>();
+    final List<IosCommand> netmaskLines = new ArrayList<>();
+    Optional<Duration> stickyIdle = Optional.empty();
+    IosCommand stickyIdleLine;
+    OptionalInt netmaskBits = OptionalInt.empty();
+    Optional<String> group = Optional.empty();
+    Optional<Duration> idle = Optional.empty();
+    IosCommand idleLine;
+    Optional<Duration> delay = Optional.empty();
+    IosCommand delayLine;
+    OptionalInt synLimit = OptionalInt.empty();
+    Optional<Duration> synInterval = Optional.empty();
+    IosCommand synLine;
+    final List<Subnet> clients = new ArrayList<>();
+    final List<IosCommand> clientLines = new ArrayList<>();
+    boolean inService;
+    IosCommand inServiceLine;
+    OptionalInt cacReassign = OptionalInt.empty();
+    IosCommand cacLine;
+    boolean purgeOnStop = true;
+    boolean purgeOnOnOff = true;
+    final List<IosCommand> purgeLines = new ArrayList<>();
+    Optional<String> localAckKey = Optional.empty();
+
+    /** A GTP map's creates go to {@code farm}, maps tried by ascending priority. */
+    record MapUse(String map, String farm, int priority, IosCommand line) {
+    }
+
+    IosVirtualServer(String name, IosCommand command) {
+        this.name = name;
+        this.command = command;
+    }
+
+    String path(String key) {
+        return "virtual-servers." + name + "." + key;
+    }
+
+    /** The transport the {@code virtual} line names. */
+    boolean tcp() {
+        return service == ServiceKind.TCP;
+    }
+
+    boolean has(StickyKind kind) {
+        return stickyKeys.contains(kind);
+    }
+}

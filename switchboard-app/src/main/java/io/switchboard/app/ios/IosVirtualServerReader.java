@@ -1,0 +1,352 @@
+package io.switchboard.app.ios;
+
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.Subnet;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Reads the lines of one {@code ip slb vserver} mode into an {@link IosVirtualServer}, reporting each
+ * one: the {@code virtual} line (address, transport, port and service), {@code serverfarm} with its
+ * backup and APN maps, {@code sticky} and {@code idle} in their protocol variants, the TCP timers,
+ * client lists, and what Switchboard does anyway or lacks.
+ */
+final class IosVirtualServerReader {
+
+    private final IosLedger ledger;
+
+    IosVirtualServerReader(IosLedger ledger) {
+        this.ledger = ledger;
+    }
+
+    /** The virtual server, or empty when its {@code virtual} line names what Switchboard cannot serve. */
+    Optional<IosVirtualServer> read(IosCommand vserver) {
+        IosVirtualServer vs = new IosVirtualServer(IosValues.name(vserver, 0, "the virtual server name"), vserver);
+        IosCommand virtual = vserver.children().stream().filter(c -> c.keyword().equals("virtual") && !c.negated())
+                .findFirst().orElseThrow(() -> vserver.error(1, "virtual server " + vs.name
+                        + " has no 'virtual ADDRESS {tcp|udp} PORT' line"));
+        Optional<String> unservable = virtual(vs, virtual);
+        if (unservable.isPresent()) {
+            IosTranslator.unsupportedWithChildren(ledger, vserver, unservable.get());
+            return Optional.empty();
+        }
+        ledger.translated(vserver, "virtual-servers." + vs.name);
+        for (IosCommand c : vserver.children()) {
+            if (c != virtual) {
+                line(vs, c);
+            }
+        }
+        if (vs.farm.isEmpty()) {
+            throw vserver.error(0, "virtual server " + vs.name + " has no 'serverfarm FARM' line");
+        }
+        return Optional.of(vs);
+    }
+
+    /** Address, port, service; a reason when Switchboard cannot serve the combination. */
+    private Optional<String> virtual(IosVirtualServer vs, IosCommand c) {
+        vs.virtual = c;
+        vs.address = IosValues.ipv4(c, 0);
+        int i = 1;
+        if (IosValues.isDotted(c, 1)) {
+            if (IosValues.maskBits(c, 1) != 32) {
+                return Optional.of("a virtual server on a subnet (transparent web-cache balancing)");
+            }
+            i = 2;
+        }
+        boolean tcp = c.isKeyword(i, "tcp");
+        if (c.isKeyword(i, "esp") || c.isKeyword(i, "gre")) {
+            return Optional.of("ESP/GRE virtual servers here: Switchboard balances them in dispatched mode"
+                    + " (vpn-farms), which needs interfaces and MAC addresses IOS does not hold");
+        }
+        if (!tcp && !c.isKeyword(i, "udp")) {
+            throw c.error(i, "expected tcp, udp, esp or gre");
+        }
+        int port = IosValues.port(c, i + 1);
+        String service = "";
+        if (c.hasArg(i + 2)) {
+            if (!c.isKeyword(i + 2, "service")) {
+                throw c.error(i + 2, "expected 'service' or the end of the line");
+            }
+            service = IosValues.name(c, i + 3, "the service").toLowerCase(java.util.Locale.ROOT);
+        }
+        vs.service = switch (service) {
+            case "" -> tcp ? ServiceKind.TCP : ServiceKind.UDP;
+            case "gtp" -> ServiceKind.GTP;
+            case "gtp-inspect" -> ServiceKind.GTP_INSPECT;
+            case "radius" -> ServiceKind.RADIUS;
+            case "ipmobile" -> ServiceKind.IPMOBILE;
+            case "asn" -> ServiceKind.ASN;
+            default -> null;
+        };
+        if (vs.service == null) {
+            return Optional.of("service " + service + " (Switchboard serves gtp, gtp-inspect, radius, ipmobile,"
+                    + " asn and plain tcp/udp)");
+        }
+        if (tcp != (vs.service == ServiceKind.TCP)) {
+            return Optional.of("service " + service + " over " + (tcp ? "tcp" : "udp"));
+        }
+        vs.port = switch (vs.service) {
+            case GTP, GTP_INSPECT -> port == 0 ? IosVirtualServer.GTP_PORT : port;
+            case ASN -> port == 0 ? IosVirtualServer.ASN_PORT : port;
+            case IPMOBILE -> port == 0 ? 434 : port;
+            default -> port;
+        };
+        if (vs.port == 0) {
+            return Optional.of("all-port virtual servers (port 0): give one virtual server per port");
+        }
+        return Optional.empty();
+    }
+
+    private void line(IosVirtualServer vs, IosCommand c) {
+        switch (c.keyword()) {
+            case "virtual" -> throw c.error(0, "a second virtual line in virtual server " + vs.name);
+            case "serverfarm" -> serverfarm(vs, c);
+            case "sticky" -> sticky(vs, c);
+            case "idle" -> idle(vs, c);
+            case "delay" -> tcpOnly(vs, c, () -> {
+                vs.delay = Optional.of(seconds(c, 0));
+                vs.delayLine = ledger.replacing(vs.delayLine, c);
+            }, "tcp.delay", "datagram services keep no connection context after a close");
+            case "synguard" -> tcpOnly(vs, c, () -> {
+                vs.synLimit = OptionalInt.of(IosValues.integer(c, 0, 1, Integer.MAX_VALUE));
+                if (c.hasArg(1)) {
+                    vs.synInterval = Optional.of(Duration.ofMillis(IosValues.integer(c, 1, 50, 5000)));
+                }
+                vs.synLine = ledger.replacing(vs.synLine, c);
+            }, "tcp.syn-guard", null);
+            case "client" -> client(vs, c);
+            case "inservice" -> inservice(vs, c);
+            case "advertise" -> {
+                if (c.negated()) {
+                    ledger.implied(c, "Switchboard announces no host route unless route-health is configured");
+                } else {
+                    ledger.unsupported(c, "route health injection without a hook: Switchboard announces the"
+                            + " virtual address through route-health.hook; add it and advertise: true by hand");
+                }
+            }
+            case "access" -> ledger.unsupported(c, "interface awareness (access): Switchboard serves the virtual"
+                    + " address on whichever interface it arrives");
+            case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
+            case "gtp" -> gtp(vs, c);
+            case "purge" -> purge(vs, c);
+            case "radius" -> radius(vs, c);
+            case "hand-off" -> ledger.unsupported(c, "the CDMA hand-off window (hand-off radius)");
+            case "gw" -> ledger.unsupported(c, "a separate ASN gateway port (gw port)");
+            case "slb-policy" -> ledger.unsupported(c, "SLB policies");
+            default -> ledger.ignored(c, "a description");
+        }
+    }
+
+    /**
+     * {@code serverfarm PRIMARY [backup BACKUP [sticky]]}, or {@code serverfarm FARM map ID priority N}:
+     * creates matching GTP map ID go to FARM (one such line per map).
+     */
+    private void serverfarm(IosVirtualServer vs, IosCommand c) {
+        String farm = IosValues.name(c, 0, "the server farm name");
+        if (c.isKeyword(1, "map")) {
+            String id = IosValues.name(c, 2, "the map id");
+            if (!c.isKeyword(3, "priority")) {
+                throw c.error(3, "expected priority N after the map id");
+            }
+            vs.maps.add(new IosVirtualServer.MapUse(id, farm, IosValues.integer(c, 4, 1, 1000), c));
+            if (c.hasArg(5)) {
+                throw c.error(5, "unexpected '" + c.arg(5) + "'");
+            }
+            return;
+        }
+        if (vs.farm.isPresent()) {
+            throw c.error(0, "virtual server " + vs.name + " already uses server farm " + vs.farm.get());
+        }
+        vs.farm = Optional.of(farm);
+        vs.farmLine = c;
+        if (c.isKeyword(1, "backup")) {
+            vs.backup = Optional.of(IosValues.name(c, 2, "the backup farm name"));
+            int end = c.isKeyword(3, "sticky") ? 4 : 3;
+            if (c.hasArg(end)) {
+                throw c.error(end, "unexpected '" + c.arg(end) + "'");
+            }
+        } else if (c.hasArg(1)) {
+            throw c.error(1, "expected backup FARM or map ID priority N");
+        }
+    }
+
+    private void sticky(IosVirtualServer vs, IosCommand c) {
+        if (c.negated()) {
+            ledger.implied(c, "no stickiness is the default");
+            return;
+        }
+        int i;
+        StickyKind kind;
+        Optional<Duration> duration = Optional.empty();
+        if (c.isKeyword(0, "gtp") && c.isKeyword(1, "imsi")) {
+            kind = StickyKind.IMSI;
+            i = 2;
+        } else if (c.isKeyword(0, "asn") && c.isKeyword(1, "msid")) {
+            kind = StickyKind.MSID;
+            i = 2;
+        } else if (c.isKeyword(0, "radius")) {
+            kind = c.isKeyword(1, "framed-ip") ? StickyKind.FRAMED_IP
+                    : c.isKeyword(1, "calling-station-id", "cisco") ? StickyKind.CALLING_STATION_ID
+                    : c.isKeyword(1, "username") ? StickyKind.USERNAME : null;
+            if (kind == null) {
+                throw c.error(1, "expected framed-ip, calling-station-id or username");
+            }
+            i = 2;
+            if (c.isKeyword(i, "msid-cisco")) {
+                ledger.unsupported(c, "the Cisco MSID form of the RADIUS username");
+                return;
+            }
+        } else {
+            kind = StickyKind.CLIENT_ADDRESS;
+            duration = Optional.of(seconds(c, 0));
+            i = 1;
+        }
+        for (; i < c.argCount(); i += 2) {
+            if (c.isKeyword(i, "group")) {
+                vs.group = Optional.of(IosValues.name(c, i + 1, "the sticky group id"));
+                vs.groupLines.add(c);
+            } else if (c.isKeyword(i, "netmask") && kind == StickyKind.CLIENT_ADDRESS) {
+                vs.netmaskBits = OptionalInt.of(IosValues.maskBits(c, i + 1));
+                vs.netmaskLines.add(c);
+            } else {
+                throw c.error(i, "expected group ID" + (kind == StickyKind.CLIENT_ADDRESS ? " or netmask MASK" : ""));
+            }
+        }
+        if (!vs.service.allows(kind)) {
+            ledger.unsupported(c, "sticky by " + kind.configName() + " on a " + vs.service.configName()
+                    + " virtual server (Switchboard allows: " + vs.service.allowedStickyKeys() + ")");
+            return;
+        }
+        if (vs.has(kind)) {
+            ledger.implied(c, "repeats an earlier sticky line for " + kind.configName());
+            return;
+        }
+        vs.stickyKeys.add(kind);
+        vs.stickyLines.add(c);
+        if (duration.isPresent()) {
+            vs.stickyIdle = duration;
+            vs.stickyIdleLine = c;
+        }
+    }
+
+    private void idle(IosVirtualServer vs, IosCommand c) {
+        if (c.negated()) {
+            ledger.implied(c, "the default idle time");
+            return;
+        }
+        if (!c.hasArg(1)) {
+            Duration idle = seconds(c, 0);
+            if (vs.service == ServiceKind.UDP || vs.service == ServiceKind.TCP) {
+                vs.idle = Optional.of(idle);
+                vs.idleLine = ledger.replacing(vs.idleLine, c);
+            } else {
+                ledger.implied(c, "a request's state ends with its answer, or after response-timeout");
+            }
+            return;
+        }
+        boolean request = c.isKeyword(1, "request");
+        if (request) {
+            ledger.implied(c, "a request's state ends with its answer, or after response-timeout (2s)");
+            return;
+        }
+        boolean stickyTimer = c.isKeyword(0, "gtp") && c.isKeyword(1, "imsi")
+                || c.isKeyword(0, "radius") && c.isKeyword(1, "framed-ip")
+                || c.isKeyword(0, "asn") && c.isKeyword(1, "msid");
+        if (!stickyTimer) {
+            ledger.unsupported(c, "the idle timer '" + c.arg(0) + " " + c.arg(1) + "'");
+            return;
+        }
+        if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
+            vs.stickyIdle = Optional.of(seconds(c, 2));
+            vs.stickyIdleLine = ledger.replacing(vs.stickyIdleLine, c);
+        } else {
+            ledger.implied(c, "the sticky line's duration is the binding's idle time");
+        }
+    }
+
+    private void client(IosVirtualServer vs, IosCommand c) {
+        if (vs.service != ServiceKind.TCP && vs.service != ServiceKind.RADIUS) {
+            ledger.unsupported(c, "client-assigned load balancing on a " + vs.service.configName()
+                    + " virtual server");
+            return;
+        }
+        int bits = c.hasArg(1) ? IosValues.maskBits(c, 1) : 32;
+        if (c.hasArg(2) && c.isKeyword(2, "exclude")) {
+            ledger.unsupported(c, "excluded clients (client ... exclude)");
+            return;
+        }
+        vs.clients.add(new Subnet(IosValues.ipv4(c, 0), bits));
+        vs.clientLines.add(c);
+    }
+
+    private void inservice(IosVirtualServer vs, IosCommand c) {
+        if (!c.negated() && c.hasArg(0)) {
+            ledger.unsupported(c, "HSRP standby (inservice standby): every node of a Switchboard cluster serves");
+            return;
+        }
+        vs.inService = !c.negated();
+        vs.inServiceLine = ledger.replacing(vs.inServiceLine, c);
+    }
+
+    private void gtp(IosVirtualServer vs, IosCommand c) {
+        if (c.isKeyword(0, "session")) {
+            ledger.implied(c, "GTP sessions are tracked (gtp-inspect) or not (gtp) by the service");
+        } else if (c.isKeyword(0, "notification") && c.isKeyword(1, "cac")) {
+            vs.cacReassign = OptionalInt.of(c.hasArg(2) ? IosValues.integer(c, 2, 1, 16) : 2);
+            vs.cacLine = ledger.replacing(vs.cacLine, c);
+        } else {
+            ledger.unsupported(c, "the GTP option '" + String.join(" ", c.args().stream().map(IosWord::text)
+                    .toList()) + "'");
+        }
+    }
+
+    /**
+     * {@code radius acct local-ack key K}: the local acknowledgement is unsupported, but K is the
+     * clients' shared secret (when {@code --radius-secret} gives none). {@code radius inject}: unsupported.
+     */
+    private void radius(IosVirtualServer vs, IosCommand c) {
+        if (c.isKeyword(0, "acct") && c.isKeyword(1, "local-ack") && c.isKeyword(2, "key") && c.argCount() == 4) {
+            vs.localAckKey = Optional.of(c.arg(3));
+            ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack); its key is taken as the"
+                    + " clients' shared secret unless --radius-secret gives one");
+        } else if (c.isKeyword(0, "acct")) {
+            ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack)");
+        } else {
+            ledger.unsupported(c, "RADIUS attribute injection (radius inject): Switchboard's vsa-correlation names"
+                    + " a vendor attribute, write radius.vsa-correlation by hand");
+        }
+    }
+
+    private void purge(IosVirtualServer vs, IosCommand c) {
+        if (!(c.isKeyword(0, "radius") && c.isKeyword(1, "framed-ip") && c.isKeyword(2, "acct"))) {
+            throw c.error(0, "expected purge radius framed-ip acct {stop|on-off}");
+        }
+        if (c.isKeyword(3, "stop")) {
+            vs.purgeOnStop = !c.negated();
+        } else if (c.isKeyword(3, "on-off")) {
+            vs.purgeOnOnOff = !c.negated();
+        } else {
+            throw c.error(3, "expected stop or on-off");
+        }
+        vs.purgeLines.add(c);
+    }
+
+    /** A line only TCP virtual servers have: translated by the caller, implied (or unsupported) otherwise. */
+    private void tcpOnly(IosVirtualServer vs, IosCommand c, Runnable read, String key, String impliedWhy) {
+        if (c.negated()) {
+            ledger.implied(c, "the default");
+        } else if (vs.tcp()) {
+            read.run();
+        } else if (impliedWhy != null) {
+            ledger.implied(c, impliedWhy);
+        } else {
+            ledger.unsupported(c, key + " on a " + vs.service.configName() + " virtual server");
+        }
+    }
+
+    static Duration seconds(IosCommand c, int i) {
+        return Duration.ofSeconds(IosValues.integer(c, i, 1, Integer.MAX_VALUE));
+    }
+}

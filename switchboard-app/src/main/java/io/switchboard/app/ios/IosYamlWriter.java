@@ -1,0 +1,231 @@
+package io.switchboard.app.ios;
+
+import io.switchboard.director.config.DispatchedConfig;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.gtp.GtpOptions;
+import io.switchboard.director.radius.RadiusOptions;
+import io.switchboard.l4.tcp.TcpOptions;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a translated configuration as the YAML document the loader reads, every key that an IOS
+ * line set followed by a comment citing that line ({@code # line 12: weight 3}). Keys the
+ * translation set from IOS defaults are written too, so the document says everything the Catalyst
+ * did. It writes what the translation produces (farms, probes, virtual servers and their service
+ * options, firewall farms), nothing else.
+ */
+public final class IosYamlWriter {
+
+    private final Map<String, IosTranslation.Source> sources;
+
+    private IosYamlWriter(Map<String, IosTranslation.Source> sources) {
+        this.sources = sources;
+    }
+
+    /** The YAML of a translation, with {@code header} as the opening comment. */
+    public static String write(IosTranslation translation, String header) {
+        return new IosYamlWriter(translation.sources()).document(translation, header);
+    }
+
+    private String document(IosTranslation t, String header) {
+        YamlOut.Mapping root = new YamlOut.Mapping();
+        if (!t.config().probes().isEmpty()) {
+            YamlOut.Mapping probes = root.child("probes", null);
+            t.config().probes().forEach((name, p) -> probe(probes.child(name, cite("probes." + name)), p,
+                    "probes." + name));
+        }
+        YamlOut.Mapping farms = root.child("farms", null);
+        t.config().farms().forEach((name, f) -> farm(farms.child(name, cite("farms." + name)), f, "farms." + name));
+        YamlOut.Mapping servers = root.child("virtual-servers", null);
+        t.config().virtualServers().forEach((name, vs) -> server(servers.child(name,
+                cite("virtual-servers." + name)), vs, "virtual-servers." + name));
+        if (!t.config().dispatched().firewallFarms().isEmpty()) {
+            YamlOut.Mapping firewalls = root.child("firewall-farms", null);
+            t.config().dispatched().firewallFarms().forEach((name, f) -> firewallFarm(firewalls.child(name,
+                    cite("firewall-farms." + name)), f, "firewall-farms." + name));
+        }
+        return YamlOut.render(header, root);
+    }
+
+    /** {@code line 12: weight 3} for a key an IOS line set, else null (no comment). */
+    private String cite(String path) {
+        IosTranslation.Source s = sources.get(path);
+        return s == null ? null : "line " + s.line() + ": " + s.text();
+    }
+
+    private void put(YamlOut.Mapping m, String path, String key, YamlOut.Node value) {
+        m.put(key, value, cite(path + "." + key));
+    }
+
+    private void probe(YamlOut.Mapping m, ProbeConfig p, String path) {
+        put(m, path, "type", YamlOut.string(p.check().type()));
+        put(m, path, "interval", YamlOut.duration(p.interval()));
+        put(m, path, "timeout", YamlOut.duration(p.timeout()));
+        put(m, path, "failures", YamlOut.number(p.failures()));
+        p.port().ifPresent(port -> put(m, path, "port", YamlOut.number(port)));
+        if (p.check() instanceof ProbeCheck.Http h) {
+            put(m, path, "path", YamlOut.string(h.path()));
+            put(m, path, "expect-status", YamlOut.number(h.expectStatus()));
+            h.host().ifPresent(host -> put(m, path, "host", YamlOut.string(host)));
+        } else if (p.check() instanceof ProbeCheck.Udp u) {
+            put(m, path, "send", YamlOut.string("hex:" + HexFormat.of().formatHex(u.send())));
+            put(m, path, "expect", YamlOut.string("hex:" + HexFormat.of().formatHex(u.expect())));
+        } else if (!(p.check() instanceof ProbeCheck.Ping) && !(p.check() instanceof ProbeCheck.TcpConnect)) {
+            throw new IllegalArgumentException("the IOS translation makes no " + p.check().type() + " probe");
+        }
+    }
+
+    private void firewallFarm(YamlOut.Mapping m, DispatchedConfig.FirewallFarm f, String path) {
+        m.put("farm", YamlOut.string(f.farm()));
+        m.put("outside", YamlOut.string(f.outside()), "the links are from the firewall links, not IOS");
+        m.put("inside", YamlOut.string(f.inside()));
+        put(m, path, "hash-ports", YamlOut.bool(f.hashPorts()));
+        put(m, path, "sticky", YamlOut.duration(f.sticky()));
+        List<YamlOut.Node> firewalls = new java.util.ArrayList<>();
+        for (int i = 0; i < f.firewalls().size(); i++) {
+            DispatchedConfig.Firewall fw = f.firewalls().get(i);
+            firewalls.add(new YamlOut.Mapping()
+                    .put("address", YamlOut.string(fw.address().getHostAddress()), cite(path + ".firewalls[" + i + "]"))
+                    .put("outside", link(fw.outside())).put("inside", link(fw.inside())));
+        }
+        m.put("firewalls", new YamlOut.Sequence(firewalls));
+        f.framedIpGroup().ifPresent(g -> m.put("framed-ip-group", YamlOut.string(g)));
+    }
+
+    private static YamlOut.Mapping link(DispatchedConfig.Link link) {
+        return new YamlOut.Mapping().put("interface", YamlOut.string(link.interfaceName()))
+                .put("mac", YamlOut.string(link.mac()));
+    }
+
+    private void farm(YamlOut.Mapping m, FarmConfig f, String path) {
+        put(m, path, "predictor", YamlOut.string(f.predictor().configName()));
+        YamlOut.Mapping failure = m.child("failure", null);
+        put(failure, path + ".failure", "numconns", YamlOut.number(f.failure().numconns()));
+        put(failure, path + ".failure", "numclients", YamlOut.number(f.failure().numclients()));
+        put(failure, path + ".failure", "retry", YamlOut.duration(f.failure().retry()));
+        List<YamlOut.Node> reals = new java.util.ArrayList<>();
+        for (int i = 0; i < f.reals().size(); i++) {
+            reals.add(real(f.reals().get(i), path + ".reals[" + i + "]"));
+        }
+        m.put("reals", new YamlOut.Sequence(reals));
+        f.backup().ifPresent(b -> put(m, path, "backup", YamlOut.string(b)));
+        if (!f.probes().isEmpty()) {
+            m.put("probes", new YamlOut.Sequence(f.probes().stream().map(p -> (YamlOut.Node) YamlOut.string(p))
+                    .toList()), cite(path + ".probes[0]"));
+        }
+        if (f.predictor() == PredictorKind.ROUTE_MAP || f.slowStart().isPresent()) {
+            throw new IllegalArgumentException("the IOS translation makes no route-map or slow-start farm");
+        }
+    }
+
+    private YamlOut.Mapping real(RealConfig r, String path) {
+        YamlOut.Mapping m = new YamlOut.Mapping();
+        put(m, path, "address", YamlOut.string(r.address().getHostAddress()));
+        put(m, path, "port", YamlOut.number(r.port()));
+        put(m, path, "weight", YamlOut.number(r.weight()));
+        r.maxconns().ifPresent(n -> put(m, path, "maxconns", YamlOut.number(n)));
+        put(m, path, "inservice", YamlOut.bool(r.inService()));
+        r.secret().ifPresent(s -> put(m, path, "secret", YamlOut.string(s)));
+        return m;
+    }
+
+    private void server(YamlOut.Mapping m, VirtualServerConfig vs, String path) {
+        put(m, path, "listen", YamlOut.string(vs.listen().toString()));
+        put(m, path, "service", YamlOut.string(vs.service().configName()));
+        put(m, path, "farm", YamlOut.string(vs.farm()));
+        vs.sticky().ifPresent(s -> sticky(m.child("sticky", null), s, path + ".sticky"));
+        if (!vs.idle().equals(VirtualServerConfig.DEFAULT_IDLE)) {
+            put(m, path, "idle", YamlOut.duration(vs.idle()));
+        }
+        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)) {
+            put(m, path, "response-timeout", YamlOut.duration(vs.responseTimeout()));
+        }
+        if (vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
+            put(m, path, "max-datagram", YamlOut.number(vs.maxDatagram()));
+        }
+        put(m, path, "inservice", YamlOut.bool(vs.inService()));
+        options(m, vs.options(), path);
+    }
+
+    private void sticky(YamlOut.Mapping m, StickyConfig s, String path) {
+        m.put("keys", new YamlOut.Sequence(s.keys().stream().map(StickyKind::configName)
+                .map(k -> (YamlOut.Node) YamlOut.string(k)).toList()), cite(path + ".keys"));
+        put(m, path, "idle", YamlOut.duration(s.idle()));
+        s.netmaskBits().ifPresent(bits -> put(m, path, "netmask", YamlOut.string(IosValues.mask(bits))));
+        s.group().ifPresent(g -> put(m, path, "group", YamlOut.string(g)));
+        if (s.maxEntries() != StickyConfig.DEFAULT_MAX_ENTRIES) {
+            put(m, path, "max-entries", YamlOut.number(s.maxEntries()));
+        }
+    }
+
+    private void options(YamlOut.Mapping m, ServiceOptions options, String path) {
+        if (options instanceof TcpOptions t) {
+            tcp(m, t, path);
+        } else if (options instanceof GtpOptions g) {
+            gtp(m.child("gtp", null), g, path + ".gtp");
+        } else if (options instanceof RadiusOptions r) {
+            radius(m, r, path);
+        }
+        // NONE, and the Home Agent and ASN options at their defaults: nothing to write.
+    }
+
+    private void tcp(YamlOut.Mapping m, TcpOptions t, String path) {
+        if (!t.clients().isEmpty()) {
+            m.put("clients", new YamlOut.Sequence(t.clients().stream().map(s -> (YamlOut.Node) YamlOut.string(
+                    s.toString())).toList()), cite(path + ".clients[0]"));
+        }
+        YamlOut.Mapping tcp = m.child("tcp", null);
+        String p = path + ".tcp";
+        put(tcp, p, "connect-timeout", YamlOut.duration(t.connectTimeout()));
+        put(tcp, p, "reassign", YamlOut.number(t.reassign()));
+        if (t.synLimit().isPresent()) {
+            YamlOut.Mapping guard = tcp.child("syn-guard", null);
+            put(guard, p + ".syn-guard", "limit", YamlOut.number(t.synLimit().getAsInt()));
+            put(guard, p + ".syn-guard", "interval", YamlOut.duration(t.synInterval()));
+        }
+        put(tcp, p, "idle", YamlOut.duration(t.idle()));
+        put(tcp, p, "delay", YamlOut.duration(t.delay()));
+    }
+
+    private void gtp(YamlOut.Mapping m, GtpOptions g, String path) {
+        m.put("versions", new YamlOut.Sequence(g.versions().stream().sorted().map(v -> (YamlOut.Node) YamlOut.number(v))
+                .toList()), cite(path + ".versions"));
+        put(m, path, "reassign", YamlOut.number(g.reassign()));
+        if (!g.apnMaps().isEmpty()) {
+            List<YamlOut.Node> maps = new java.util.ArrayList<>();
+            for (int i = 0; i < g.apnMaps().size(); i++) {
+                GtpOptions.ApnMap map = g.apnMaps().get(i);
+                maps.add(new YamlOut.Mapping().put("apn", YamlOut.string(map.apn()), cite(path + ".apn-maps[" + i + "]"))
+                        .put("farm", YamlOut.string(map.farm())).put("priority", YamlOut.number(map.priority())));
+            }
+            m.put("apn-maps", new YamlOut.Sequence(maps));
+        }
+    }
+
+    private void radius(YamlOut.Mapping m, RadiusOptions r, String path) {
+        List<YamlOut.Node> clients = new java.util.ArrayList<>();
+        for (int i = 0; i < r.clients().size(); i++) {
+            RadiusOptions.Client c = r.clients().get(i);
+            clients.add(new YamlOut.Mapping()
+                    .put("subnet", YamlOut.string(c.network().getHostAddress() + "/" + c.prefixBits()),
+                            cite(path + ".clients[" + i + "]"))
+                    .put("secret", YamlOut.string(c.secret())));
+        }
+        m.put("clients", new YamlOut.Sequence(clients), "the shared secret: IOS SLB configurations hold none");
+        YamlOut.Mapping framed = m.child("radius", null).child("framed-ip", null);
+        String p = path + ".radius.framed-ip";
+        put(framed, p, "learn", YamlOut.bool(r.framedIp().learn()));
+        put(framed, p, "purge-on-stop", YamlOut.bool(r.framedIp().purgeOnStop()));
+        put(framed, p, "purge-on-accounting-on-off", YamlOut.bool(r.framedIp().purgeOnAccountingOnOff()));
+    }
+}

@@ -1,0 +1,52 @@
+package io.switchboard.app.ios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.SwitchboardConfig;
+import java.net.Inet4Address;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code export-ios} on configurations written in YAML, not translated from IOS: what IOS cannot
+ * express (IPv6, ephemeral ports, secrets...) is a {@code !} comment naming it, and what it wrote
+ * imports again with the same virtual servers and reals.
+ */
+class IosExporterTest {
+
+    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+
+    @ParameterizedTest
+    @ValueSource(strings = {"config/full.yaml", "config/minimal.yaml", "whatif/lab.yaml", "whatif/gtp-inspect.yaml",
+        "whatif/fixed-address.yaml", "whatif/small-table.yaml"})
+    void aYamlConfigurationExportsToIosThatImportsAgain(String resource) {
+        SwitchboardConfig config = LOADER.load(Path.of("src/test/resources", resource));
+
+        String ios = IosExporter.export(config);
+        IosTranslation again = new IosTranslator(new IosTranslator.Options(Optional.of("s"))).translate(ios);
+
+        assertThat(ios).startsWith("! IOS SLB configuration written by switchboard export-ios").endsWith("end\n");
+        var ipv4Servers = config.virtualServers().values().stream()
+                .filter(vs -> vs.listen().address() instanceof Inet4Address && vs.listen().port() != 0).toList();
+        assertThat(again.config().virtualServers().keySet()).containsExactlyElementsOf(
+                ipv4Servers.stream().map(vs -> vs.name()).toList());
+        ipv4Servers.forEach(vs -> {
+            assertThat(again.config().virtualServers().get(vs.name()).listen()).isEqualTo(vs.listen());
+            assertThat(again.config().virtualServers().get(vs.name()).service()).isEqualTo(vs.service());
+        });
+        config.farms().forEach((name, farm) -> assertThat(again.config().farms().get(name).reals())
+                .extracting(r -> r.endpoint()).containsExactlyElementsOf(farm.reals().stream()
+                        .filter(r -> r.address() instanceof Inet4Address)
+                        .map(r -> farm.predictor() == io.switchboard.director.config.PredictorKind.HASH
+                                ? new io.switchboard.director.config.Endpoint(r.address(), IosFarmBuilder.FIREWALL_PORT)
+                                : r.endpoint()).toList()));
+        if (config.virtualServers().size() > ipv4Servers.size()) {
+            assertThat(ios).containsPattern("IPv6 virtual servers have no IOS form here|an ephemeral port");
+        }
+    }
+}

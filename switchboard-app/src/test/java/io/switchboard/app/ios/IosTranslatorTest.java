@@ -1,0 +1,270 @@
+package io.switchboard.app.ios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.gtp.GtpOptions;
+import io.switchboard.director.radius.RadiusOptions;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What single IOS lines become: defaults made explicit, ports, splits, reports of what is lacking. */
+class IosTranslatorTest {
+
+    private static IosTranslation translate(String ios) {
+        return new IosTranslator(new IosTranslator.Options(Optional.of("s"))).translate(ios);
+    }
+
+    private static IosReport.Entry line(IosTranslation t, int n) {
+        return t.report().entry(n).orElseThrow();
+    }
+
+    @Test
+    void withoutInserviceRealsAndVirtualServersAreOutOfServiceAndWeightsAreEight() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                 real 10.1.1.2
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                """);
+
+        FarmConfig farm = t.config().farms().get("F");
+        assertThat(farm.reals()).extracting(RealConfig::inService).containsExactly(false, true);
+        assertThat(farm.reals()).extracting(RealConfig::weight).containsExactly(8, 8);
+        assertThat(farm.reals()).extracting(RealConfig::port).containsExactly(53, 53);
+        VirtualServerConfig vs = t.config().virtualServers().get("V");
+        assertThat(vs.inService()).isFalse();
+        assertThat(vs.idle()).as("IOS idle default 3600 s").isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void aFarmUsedOnTwoPortsByRealsWithoutPortsBecomesOneFarmPerPort() {
+        IosTranslation t = translate("""
+                ip slb serverfarm AAA
+                 real 10.1.1.1
+                  inservice
+                ip slb vserver AUTH
+                 virtual 10.0.0.1 udp 1812 service radius
+                 serverfarm AAA
+                ip slb vserver ACCT
+                 virtual 10.0.0.1 udp 1813 service radius
+                 serverfarm AAA
+                """);
+
+        assertThat(t.config().farms()).containsOnlyKeys("AAA-1812", "AAA-1813");
+        assertThat(t.config().farms().get("AAA-1813").reals().get(0).port()).isEqualTo(1813);
+        assertThat(t.config().virtualServers().get("ACCT").farm()).isEqualTo("AAA-1813");
+        assertThat(line(t, 2).detail()).isEqualTo("farms.AAA-1812.reals[0].address, farms.AAA-1813.reals[0].address");
+        RadiusOptions options = t.config().virtualServers().get("AUTH").options(RadiusOptions.class);
+        assertThat(options.clients()).singleElement().satisfies(c -> {
+            assertThat(c.prefixBits()).isZero();
+            assertThat(c.secret()).isEqualTo("s");
+        });
+    }
+
+    @Test
+    void realsThatDisagreeOnFailureDetectionKeepTheFirstAndTheOthersAreReported() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                  faildetect numconns 4
+                  inservice
+                 real 10.1.1.2
+                  faildetect numconns 6 numclients 3
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                """);
+
+        assertThat(t.config().farms().get("F").failure().numconns()).isEqualTo(4);
+        assertThat(t.config().farms().get("F").failure().numclients()).isEqualTo(2);
+        assertThat(line(t, 3).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
+        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(line(t, 6).detail()).startsWith("per-real failure detection");
+        assertThat(t.report().exitCode()).isEqualTo(3);
+    }
+
+    @Test
+    void gtpPortsVersionsStickyAndApnMaps() {
+        IosTranslation t = translate("""
+                ip slb serverfarm GGSN
+                 real 10.1.1.1
+                  inservice
+                ip slb serverfarm IMS
+                 real 10.1.2.1
+                  inservice
+                ip slb map 1 gtp
+                 apn ims*
+                ip slb vserver V0
+                 virtual 10.0.0.1 udp 3386 service gtp
+                 serverfarm GGSN
+                 inservice
+                ip slb vserver V1
+                 virtual 10.0.0.1 udp 0 service gtp-inspect
+                 serverfarm GGSN
+                 serverfarm IMS map 1 priority 5
+                 sticky gtp imsi group 3
+                 idle gtp imsi 900
+                 inservice
+                """);
+
+        VirtualServerConfig v0 = t.config().virtualServers().get("V0");
+        assertThat(v0.listen().port()).isEqualTo(3386);
+        assertThat(v0.options(GtpOptions.class).versions()).containsExactly(0);
+        VirtualServerConfig v1 = t.config().virtualServers().get("V1");
+        assertThat(v1.listen().port()).isEqualTo(2123);
+        assertThat(v1.options(GtpOptions.class).apnMaps()).containsExactly(new GtpOptions.ApnMap("ims*", "IMS", 5));
+        assertThat(v1.sticky().orElseThrow().keys()).containsExactly(StickyKind.IMSI);
+        assertThat(v1.sticky().orElseThrow().idle()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(v1.sticky().orElseThrow().group()).contains("3");
+        assertThat(line(t, 18).detail()).isEqualTo("virtual-servers.V1.sticky.idle");
+        assertThat(t.report().exitCode()).isZero();
+    }
+
+    @Test
+    void aGtpServerWithoutOptionsGetsNone() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 2123 service gtp
+                 serverfarm F
+                """);
+
+        assertThat(t.config().virtualServers().get("V").options()).isSameAs(ServiceOptions.NONE);
+    }
+
+    @Test
+    void whatSwitchboardLacksIsNamedAndWhatItDoesAnywayIsImplied() {
+        IosTranslation t = translate("""
+                ip slb dfp password x
+                 agent 10.1.1.1 2221
+                ip slb serverfarm F
+                 nat server
+                 bindid 7
+                 real 10.1.1.1
+                  maxclients 100
+                  rate 5
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                 access Vlan10
+                 replicate casa 10.0.0.1 10.0.0.2 4231
+                 advertise active
+                 inservice
+                """);
+
+        assertThat(line(t, 1).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(line(t, 2).detail()).startsWith("part of line 1: DFP");
+        assertThat(line(t, 4).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 5).detail()).contains("bind IDs");
+        assertThat(line(t, 7).detail()).contains("maxclients");
+        assertThat(line(t, 8).detail()).contains("rate");
+        assertThat(line(t, 13).detail()).contains("interface awareness");
+        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 15).detail()).contains("route-health.hook");
+        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(7);
+    }
+
+    @Test
+    void aFarmNamingAnUnknownProbeOrAVirtualServerWithoutAFarmIsAnErrorAtItsLine() {
+        IosSyntaxException probe = catchThrowableOfType(IosSyntaxException.class, () -> translate("""
+                ip slb serverfarm F
+                 probe NOPE
+                 real 10.1.1.1
+                """));
+        IosSyntaxException farm = catchThrowableOfType(IosSyntaxException.class, () -> translate("""
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm MISSING
+                """));
+
+        assertThat(probe.getMessage()).isEqualTo("line 2, column 8: no ip slb probe named NOPE");
+        assertThat(farm.getMessage()).isEqualTo("line 3, column 13: no ip slb serverfarm named MISSING");
+    }
+
+    @Test
+    void tcpTimersClientsAndSynGuard() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1 8080
+                  reassign 4
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 tcp https
+                 client 10.4.0.0 255.255.0.0
+                 serverfarm F
+                 sticky 30 netmask 255.255.255.0
+                 idle 600
+                 delay 3
+                 synguard 50
+                 inservice
+                """);
+
+        VirtualServerConfig vs = t.config().virtualServers().get("V");
+        assertThat(vs.listen().port()).isEqualTo(443);
+        var tcp = vs.options(io.switchboard.l4.tcp.TcpOptions.class);
+        assertThat(tcp.reassign()).isEqualTo(4);
+        assertThat(tcp.idle()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(tcp.delay()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(tcp.synLimit()).hasValue(50);
+        assertThat(tcp.synInterval()).as("IOS synguard interval 100 ms").isEqualTo(Duration.ofMillis(100));
+        assertThat(tcp.clients()).singleElement().hasToString("10.4.0.0/16");
+        assertThat(vs.sticky().orElseThrow().netmaskBits()).hasValue(24);
+        assertThat(t.config().farms().get("F").reals().get(0).port()).isEqualTo(8080);
+    }
+
+    @Test
+    void aSecondLineForTheSameValueReplacesTheFirstAndBothAreReported() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                  weight 3
+                  weight 5
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                 sticky 30
+                 sticky 30
+                 idle 60
+                 idle 90
+                """);
+
+        assertThat(t.config().farms().get("F").reals().get(0).weight()).isEqualTo(5);
+        assertThat(line(t, 3).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 3).detail()).isEqualTo("replaced by line 4 (IOS keeps the last)");
+        assertThat(line(t, 4).detail()).isEqualTo("farms.F.reals[0].weight");
+        assertThat(t.config().virtualServers().get("V").sticky().orElseThrow().keys()).hasSize(1);
+        assertThat(line(t, 10).detail()).startsWith("repeats an earlier sticky line");
+        assertThat(t.config().virtualServers().get("V").idle()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(line(t, 11).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+    }
+
+    @Test
+    void aLocalAckKeyIsTheRadiusSecretWhenNoneIsGiven() {
+        IosTranslation t = new IosTranslator(IosTranslator.Options.NONE).translate("""
+                ip slb serverfarm AAA
+                 real 10.1.1.1
+                ip slb vserver ACCT
+                 virtual 10.0.0.1 udp 1813 service radius
+                 serverfarm AAA
+                 radius acct local-ack key k3y
+                """);
+
+        assertThat(t.config().virtualServers().get("ACCT").options(RadiusOptions.class).clients())
+                .extracting(RadiusOptions.Client::secret).containsExactly("k3y");
+        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+    }
+}
