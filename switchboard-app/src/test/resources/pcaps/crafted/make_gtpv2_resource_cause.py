@@ -61,7 +61,16 @@ def ebi(n):
     return ie(73, bytes([n]))
 
 
-packets = [
+def write(name, packets):
+    frames = []
+    for i, (src, dst, payload) in enumerate(packets):
+        p = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / IP(src=src, dst=dst) / UDP(sport=2123, dport=2123) / Raw(payload)
+        p.time = 1700000000 + i * 0.01
+        frames.append(p)
+    wrpcap(name, frames)
+
+
+PACKETS = [
     (MME, SGW, create("001010000000001", 1)),
     (SGW, MME, created(1, 73)),
     (MME, SGW, create("001010000000002", 2)),
@@ -73,9 +82,5 @@ packets = [
     (MME, SGW, create("001010000000003", 5)),
     (SGW, MME, created(5, 16, 0x0000B003)),
 ]
-frames = []
-for i, (src, dst, payload) in enumerate(packets):
-    p = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / IP(src=src, dst=dst) / UDP(sport=2123, dport=2123) / Raw(payload)
-    p.time = 1700000000 + i * 0.01
-    frames.append(p)
-wrpcap("gtpv2-resource-cause.pcap", frames)
+if __name__ == "__main__":
+    write("gtpv2-resource-cause.pcap", PACKETS)

@@ -92,6 +92,31 @@ public final class RealSelector {
         return null;
     }
 
+    /**
+     * The selection of a request a plug-in pinned to the real holding its session
+     * ({@code TransactionPlugin.route}): that real whatever its state (FAILED, OUTOFSERVICE, ...: the
+     * session lives there and nowhere else, so no other real could answer); null when the binding
+     * names no configured real. The live upstream and offline what-if both decide it here.
+     */
+    public Selection pinned(StickyBinding binding) {
+        RealServer holder = farms.real(binding.farm(), binding.real());
+        return holder == null ? null : new Selection(holder, Selection.Reason.STICKY);
+    }
+
+    /**
+     * Where a request goes after its real refused it for lack of resources ({@code RETRY_ELSEWHERE}):
+     * the real the plug-in routes it to ({@code routed}, e.g. a GTP APN map's), if that real serves
+     * its bound clients; else, when the plug-in routes it nowhere, the selection for its key now.
+     * Null when it cannot go anywhere. The live upstream and offline what-if both decide it here.
+     */
+    public Selection afterRefusal(StickyBinding routed, StickyKey key, long nowNanos) {
+        if (routed == null) {
+            return select(key, nowNanos);
+        }
+        RealServer holder = farms.real(routed.farm(), routed.real());
+        return holder == null || !holder.servesBoundClients() ? null : new Selection(holder, Selection.Reason.STICKY);
+    }
+
     public ServerFarm farm() {
         return farm;
     }

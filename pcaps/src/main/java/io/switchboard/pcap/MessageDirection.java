@@ -49,6 +49,28 @@ public final class MessageDirection {
     }
 
     /**
+     * Writes {@code id} where {@link #transactionId} reads it, for the protocols whose ids a director
+     * rewrites: the GTP sequence number, the RADIUS identifier (RFC 2865 §3). Mobile IP and R6 ids
+     * are the client's own end to end: left as they are. A message the views cannot read is left too.
+     */
+    static void setTransactionId(SignalingProtocol protocol, byte[] payload, long id) {
+        try {
+            switch (protocol) {
+                case GTPV0, GTPV1, GTPV2 -> new GtpMessageView().wrap(Unpooled.wrappedBuffer(payload)).setSequence((int) id);
+                case RADIUS -> {
+                    if (payload.length > 1) {
+                        payload[1] = (byte) id;
+                    }
+                }
+                case MIP, R6 -> {
+                }
+            }
+        } catch (DecodeException | RuntimeException e) {
+            // the director reads the answer as it is, and refuses it with its reason
+        }
+    }
+
+    /**
      * {@link #transactionId} for one protocol, over and over, without allocating for GTP (a load
      * generator reads one per datagram). Not thread-safe: one per thread.
      */

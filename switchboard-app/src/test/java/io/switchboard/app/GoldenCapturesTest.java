@@ -27,19 +27,13 @@ import picocli.CommandLine;
  */
 class GoldenCapturesTest {
 
-    private static final Path PCAPS = Path.of("src/test/resources/pcaps");
-    private static final Path GOLDEN = Path.of("src/test/resources/golden");
+    private static final Path PCAPS = SampleCaptures.PCAPS;
+    private static final Path GOLDEN = SampleCaptures.GOLDEN;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TestFactory
     Stream<DynamicTest> everySampleCaptureGivesItsGoldenSummary() throws IOException {
-        List<Path> captures;
-        try (Stream<Path> files = Files.walk(PCAPS)) {
-            captures = files.filter(p -> p.toString().matches(".*\\.pcap(ng)?$"))
-                    .filter(p -> !PCAPS.relativize(p).startsWith("negative"))
-                    .sorted()
-                    .toList();
-        }
+        List<Path> captures = SampleCaptures.all();
         assertThat(captures).hasSizeGreaterThanOrEqualTo(30);
         return captures.stream().map(capture -> DynamicTest.dynamicTest(PCAPS.relativize(capture).toString(),
                 () -> check(capture)));

@@ -218,15 +218,143 @@ class WhatIfCommandTest {
     }
 
     @Test
-    void evictedBindingsAreStickinessViolationsAndExitNonZero() throws Exception {
-        // 10 of the 51 subscribers get a binding; the others are chosen afresh by round robin in
-        // each round, and with 41 picks between their turns each lands on the other real.
+    void bindingsAFullTableRefusedAreNoViolationsAndTheLinesSaySo() throws Exception {
+        // 10 of the 51 subscribers get a binding; the table refuses the others, which are chosen
+        // afresh by round robin in each round, and with 41 picks between their turns each lands on
+        // the other real: the live policy kept no binding for them, so that is no violation.
         Path capture = subscribers(51, 2);
         assertThat(execute("whatif", "-c", "src/test/resources/whatif/small-table.yaml", capture.toString()))
-                .isEqualTo(1);
-        assertThat(summary().get("stickiness_violations").asInt()).isPositive();
-        assertThat(lines()).anySatisfy(n -> assertThat(n.path("violation").asBoolean()).isTrue());
-        assertThat(err.toString()).contains("stickiness violation");
+                .isZero();
+        List<JsonNode> second = lines().subList(51, 102);
+        assertThat(second).filteredOn(n -> n.has("binding")).hasSize(41)
+                .allSatisfy(n -> assertThat(n.get("binding").asText()).isEqualTo("refused"));
+        assertThat(second).filteredOn(n -> !n.has("binding"))
+                .allSatisfy(n -> assertThat(n.get("reason").asText()).isEqualTo("sticky"));
+        assertThat(summary().get("stickiness_violations").asInt()).isZero();
+        assertThat(summary().at("/bindings_ended/refused").asInt()).isEqualTo(41);
+    }
+
+    @Test
+    void aSubscriberWhoseSessionEndedAttachesAfreshWithoutAViolation() throws Exception {
+        // crafted/gtpv2-reattach.pcap: IMSI ...009 is created (frame 1), deleted (3), created again (5)
+        // and modified (7). unstick-on-delete (the default) ends its binding with the Delete.
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/gtp-inspect.yaml",
+                PCAPS + "crafted/gtpv2-reattach.pcap")).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines.subList(0, 4)).extracting(n -> n.get("frame").asInt() + " " + n.get("real").asText() + " "
+                + n.get("reason").asText() + " " + n.path("binding").asText("-")).containsExactly(
+                "1 sgw/10.0.2.2:2123 predictor -", "3 sgw/10.0.2.2:2123 sticky -",
+                "5 sgw/10.0.2.3:2123 predictor released", "7 sgw/10.0.2.3:2123 sticky -");
+        assertThat(lines).noneSatisfy(n -> assertThat(n.has("violation")).isTrue());
+        assertThat(summary().at("/bindings_ended/released").asInt()).isEqualTo(1);
+        assertThat(summary().get("stickiness_violations").asInt()).isZero();
+
+        out.getBuffer().setLength(0);
+        Path keep = dir.resolve("keep.yaml");
+        java.nio.file.Files.writeString(keep, java.nio.file.Files.readString(
+                Path.of("src/test/resources/whatif/gtp-inspect.yaml")) + "    gtp: { unstick-on-delete: false }\n");
+        assertThat(execute("whatif", "-c", keep.toString(), PCAPS + "crafted/gtpv2-reattach.pcap")).isZero();
+        assertThat(lines().get(2).get("real").asText()).isEqualTo("sgw/10.0.2.2:2123");
+        assertThat(lines().get(2).get("reason").asText()).isEqualTo("sticky");
+        assertThat(summary().has("bindings_ended")).isFalse();
+    }
+
+    @Test
+    void aSessionsRequestsGoToItsRealWhateverItsState() throws Exception {
+        // crafted/gtpv2-resource-cause.pcap: IMSI ...002's session is on 10.0.2.3; taken out of
+        // service at frame 5, it still gets the session's Modify and Delete (the live upstream sends a
+        // pinned request to its holder whatever its state: the session is nowhere else).
+        assertThat(execute("whatif", "-c", "src/test/resources/whatif/gtp-inspect.yaml", "--fail", "10.0.2.3:2123@5",
+                PCAPS + "crafted/gtpv2-resource-cause.pcap")).isZero();
+        assertThat(lines().subList(2, 4)).extracting(n -> n.get("frame").asInt() + " " + n.get("real").asText() + " "
+                + n.get("reason").asText()).containsExactly("5 sgw/10.0.2.3:2123 sticky", "7 sgw/10.0.2.3:2123 sticky");
+        // IMSI ...003's Create finds no real: .2 refused frame 1's, .3 is out of service.
+        assertThat(lines().get(4).get("reason").asText()).isEqualTo("dropped:no-real-available");
+    }
+
+    @Test
+    void aRequestSentAgainWithinTheResponseTimeoutIsARetransmission() throws Exception {
+        // The capture has no answers: each Access-Request stays pending for the response timeout (2 s).
+        Path file = dir.resolve("again.pcap");
+        InetAddress nas = InetAddress.getByName("198.51.100.1");
+        InetAddress vip = InetAddress.getByName("192.0.2.1");
+        byte[] request = accessRequest(7, "user7", "4420000000107");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.timeMicros(1_700_000_000_000_000L).udp(nas, 40000, vip, 1812, request);
+            writer.timeMicros(1_700_000_001_000_000L).udp(nas, 40000, vip, 1812, request);
+            writer.timeMicros(1_700_000_004_000_000L).udp(nas, 40000, vip, 1812, request);
+        }
+        assertThat(execute("whatif", "-c", LAB, file.toString())).isZero();
+        assertThat(lines().subList(0, 3)).extracting(n -> n.get("real").asText() + " " + n.get("reason").asText())
+                .containsExactly("aaa/10.0.0.2:1812 predictor", "aaa/10.0.0.2:1812 retransmitted",
+                        "aaa/10.0.0.2:1812 sticky");
+    }
+
+    @Test
+    void requestsLeftUnansweredFailTheirRealsAsInBandFailureDetectionDoes() throws Exception {
+        // numconns 8 numclients 2 (the default): .2 fails once its 8th request's timeout passed,
+        // before frame 16; .3 (which took frame 16 too) before frame 17; then no real is left.
+        assertThat(execute("whatif", "-c", LAB, unansweredRequests(dir.resolve("unanswered.pcap")).toString())).isZero();
+        List<JsonNode> lines = lines();
+        assertThat(lines.subList(0, 14)).extracting(n -> n.get("real").asText()).containsOnly(
+                "aaa/10.0.0.2:1812", "aaa/10.0.0.3:1812");
+        assertThat(lines.get(15).get("real").asText()).isEqualTo("aaa/10.0.0.3:1812");
+        assertThat(lines.subList(16, 20)).allSatisfy(n -> assertThat(n.get("reason").asText())
+                .isEqualTo("dropped:no-real-available"));
+    }
+
+    /** 20 Access-Requests of 20 users from 4 NASes, 3 s apart, none answered. */
+    static Path unansweredRequests(Path file) throws Exception {
+        InetAddress vip = InetAddress.getByName("192.0.2.1");
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            for (int i = 0; i < 20; i++) {
+                writer.timeMicros(1_700_000_000_000_000L + i * 3_000_000L).udp(
+                        InetAddress.getByName("198.51.100." + (1 + i % 4)), 40000, vip, 1812,
+                        accessRequest(i, "user" + i, "4420000000" + (100 + i)));
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void anAccountingOnGoesToEveryRealAndTheFirstAnswers() throws Exception {
+        // golden.yaml: radius-acct (accounting-on-off: all-reals, the default) over two reals.
+        assertThat(execute("whatif", "-c", "src/test/resources/golden/golden.yaml",
+                accountingOn(dir.resolve("on.pcap")).toString())).isZero();
+        JsonNode on = lines().get(0);
+        assertThat(on.get("vserver").asText()).isEqualTo("radius-acct");
+        assertThat(on.get("reason").asText()).isEqualTo("fan-out");
+        assertThat(on.get("real").asText()).isEqualTo("aaa-acct/10.0.0.2:1813");
+        assertThat(on.get("answer").asText()).isEqualTo("captured");
+        assertThat(summary().get("answers_used").asInt()).isEqualTo(1);
+    }
+
+    /**
+     * A NAS's Accounting-On (RFC 2866 §5.1 Acct-Status-Type 7) to port 1813 with its
+     * Accounting-Response, both signed with testing123 (RFC 2866 §3: the Request Authenticator is the
+     * MD5 of the packet with 16 zero octets in its place, then the secret; the Response Authenticator
+     * of the response with the request's, then the secret).
+     */
+    static Path accountingOn(Path file) throws Exception {
+        InetAddress nas = InetAddress.getByName("198.51.100.9");
+        InetAddress server = InetAddress.getByName("192.0.2.1");
+        byte[] secret = "testing123".getBytes(StandardCharsets.US_ASCII);
+        byte[] request = {4, 42, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 6, 0, 0, 0, 7};
+        System.arraycopy(md5(request, secret), 0, request, 4, 16);
+        byte[] response = {5, 42, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        System.arraycopy(request, 4, response, 4, 16);
+        System.arraycopy(md5(response, secret), 0, response, 4, 16);
+        try (PcapWriter writer = PcapWriter.create(file)) {
+            writer.timeMicros(1_700_000_000_000_000L).udp(nas, 40001, server, 1813, request);
+            writer.timeMicros(1_700_000_000_010_000L).udp(server, 1813, nas, 40001, response);
+        }
+        return file;
+    }
+
+    private static byte[] md5(byte[] packet, byte[] secret) throws Exception {
+        java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+        md5.update(packet);
+        return md5.digest(secret);
     }
 
     @Test

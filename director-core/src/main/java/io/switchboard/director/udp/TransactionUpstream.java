@@ -254,13 +254,12 @@ final class TransactionUpstream implements Upstream {
         if (pinned != null) {
             // Whatever the holder's state: the session lives only there (a real failed for refusing new
             // work, or taken out of service, still holds it), and no other real could answer.
-            RealServer holder = farms.real(pinned.farm(), pinned.real());
-            if (holder == null) {
+            selection = lane.virtualServer.selector().pinned(pinned);
+            if (selection == null) {
                 lane.drop(DropReason.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
                         + " is not configured");
                 return;
             }
-            selection = new Selection(holder, Selection.Reason.STICKY);
         } else {
             selection = lane.virtualServer.selector().select(key, now);
         }
@@ -684,11 +683,7 @@ final class TransactionUpstream implements Upstream {
         Selection next;
         try {
             // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
-            StickyBinding routed = plugin.route(refused.retained);
-            RealServer holder = routed == null ? null : farms.real(routed.farm(), routed.real());
-            next = routed == null ? lane.virtualServer.selector().select(refused.key, now)
-                    : holder == null || !holder.servesBoundClients() ? null
-                    : new Selection(holder, Selection.Reason.STICKY);
+            next = lane.virtualServer.selector().afterRefusal(plugin.route(refused.retained), refused.key, now);
         } catch (DecodeException e) {
             return false;
         }

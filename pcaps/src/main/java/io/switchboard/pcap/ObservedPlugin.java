@@ -1,0 +1,119 @@
+package io.switchboard.pcap;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.PeerRelay;
+import io.switchboard.director.udp.PluginContext;
+import java.net.InetSocketAddress;
+
+/**
+ * A virtual server's plug-in in a live what-if run, seen from outside by the run: everything is the
+ * plug-in's own answer, and the run notes what it cannot see on the wire — the sticky key of the
+ * request it sent (and how that key's binding had ended when it was classified), what the director
+ * kept for each request it forwarded (what the simulated real needs to answer as a real would,
+ * {@code simulateAnswerOf}), and why an answer was refused — and the clock time of the lane's
+ * last housekeeping ({@link #housekeptAt}): the run waits for it after moving its clock, so that
+ * what expires at that time (pending requests, idle flows, the plug-in's own timers) has expired
+ * before the next request, each time.
+ */
+class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
+
+    private final DatagramPlugin plugin;
+    private volatile StickyTable sticky;
+    private volatile Ticker ticker = () -> 0;
+    private volatile StickyKey key;
+    private volatile BindingEnd ended;
+    private volatile long housekept = Long.MIN_VALUE;
+
+    ObservedPlugin(DatagramPlugin plugin) {
+        this.plugin = plugin;
+    }
+
+    /** The plug-in's own, wrapped as {@link ObservedTransactionPlugin} when it keeps transactions. */
+    static ObservedPlugin of(DatagramPlugin plugin) {
+        return plugin instanceof io.switchboard.director.udp.TransactionPlugin t
+                ? new ObservedTransactionPlugin(t) : new ObservedPlugin(plugin);
+    }
+
+    DatagramPlugin plugin() {
+        return plugin;
+    }
+
+    /** Forgets what the previous request left: call before sending the next. */
+    void startRequest() {
+        key = null;
+        ended = null;
+    }
+
+    /** The sticky key of the request sent since {@link #startRequest}, or null when none was classified. */
+    StickyKey key() {
+        return key;
+    }
+
+    /** How that key's binding had ended when it was classified, or null. */
+    BindingEnd ended() {
+        return ended;
+    }
+
+    /** The clock time of the lane's last housekeeping (its upstream's, then the plug-in's), or Long.MIN_VALUE. */
+    long housekeptAt() {
+        return housekept;
+    }
+
+    @Override
+    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        StickyKey classified = plugin.classify(datagram, sender);
+        ended = ObservedStickyTables.ended(sticky, classified, ticker.nanos());
+        key = classified;
+        return classified;
+    }
+
+    @Override
+    public void attach(PluginContext context) {
+        sticky = context.sticky();
+        ticker = context.ticker();
+        plugin.attach(context);
+    }
+
+    @Override
+    public void realRestarted(RealServer real) {
+        plugin.realRestarted(real);
+    }
+
+    /** The lane's timer, after its upstream's housekeeping at the same time. */
+    @Override
+    public void housekeep(long nowNanos) {
+        plugin.housekeep(nowNanos);
+        if (nowNanos > housekept) {
+            housekept = nowNanos;
+        }
+    }
+
+    @Override
+    public boolean lengthensRequests() {
+        return plugin.lengthensRequests();
+    }
+
+    @Override
+    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        return plugin instanceof LocalResponder r ? r.answerLocally(datagram, sender, alloc) : null;
+    }
+
+    @Override
+    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin instanceof PeerRelay r ? r.relayTarget(datagram, sender) : null;
+    }
+
+    @Override
+    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin instanceof PeerRelay r ? r.relayFromReal(datagram, sender) : null;
+    }
+}

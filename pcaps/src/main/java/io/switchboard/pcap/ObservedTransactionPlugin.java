@@ -1,0 +1,141 @@
+package io.switchboard.pcap;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link ObservedPlugin} for a plug-in that keeps transactions: besides, what {@code prepareRequest}
+ * kept for each request forwarded to a real (by real and director transaction id), and the reason an
+ * answer was refused ({@code inspectResponse} or {@code prepareResponse} failed).
+ */
+final class ObservedTransactionPlugin extends ObservedPlugin implements TransactionPlugin {
+
+    private final TransactionPlugin plugin;
+    private final Map<String, Object> contexts = new ConcurrentHashMap<>();
+    private volatile String refused;
+
+    ObservedTransactionPlugin(TransactionPlugin plugin) {
+        super(plugin);
+        this.plugin = plugin;
+    }
+
+    @Override
+    TransactionPlugin plugin() {
+        return plugin;
+    }
+
+    @Override
+    void startRequest() {
+        super.startRequest();
+        refused = null;
+        contexts.clear();
+    }
+
+    /** What {@code prepareRequest} returned for the request forwarded to {@code real} under {@code transactionId}. */
+    Object context(RealServer real, long transactionId) {
+        return contexts.get(real.id() + "#" + transactionId);
+    }
+
+    /** The reason the plug-in refused the last answer, or null. */
+    String refused() {
+        return refused;
+    }
+
+    @Override
+    public int transactionIdBits() {
+        return plugin.transactionIdBits();
+    }
+
+    @Override
+    public boolean rewritesTransactionId() {
+        return plugin.rewritesTransactionId();
+    }
+
+    @Override
+    public boolean answersThroughDirector() {
+        return plugin.answersThroughDirector();
+    }
+
+    @Override
+    public boolean expectsAnswer(ByteBuf request) {
+        return plugin.expectsAnswer(request);
+    }
+
+    @Override
+    public int upstreamSockets() {
+        return plugin.upstreamSockets();
+    }
+
+    @Override
+    public boolean fanOut(ByteBuf request) throws DecodeException {
+        return plugin.fanOut(request);
+    }
+
+    @Override
+    public long clientTransactionId(ByteBuf request) throws DecodeException {
+        return plugin.clientTransactionId(request);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        return prepareRequest(request, transactionId, real, null);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
+        Object context = plugin.prepareRequest(request, transactionId, real, client);
+        if (context != null) {
+            contexts.put(real.id() + "#" + transactionId, context);
+        }
+        return context;
+    }
+
+    @Override
+    public long responseTransactionId(ByteBuf response) throws DecodeException {
+        return plugin.responseTransactionId(response);
+    }
+
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+        try {
+            plugin.prepareResponse(response, clientTransactionId, context);
+        } catch (DecodeException e) {
+            refused = e.reason().name();
+            throw e;
+        }
+    }
+
+    @Override
+    public StickyBinding route(ByteBuf request) throws DecodeException {
+        return plugin.route(request);
+    }
+
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        try {
+            return plugin.inspectResponse(response, real, context);
+        } catch (DecodeException e) {
+            refused = e.reason().name();
+            throw e;
+        }
+    }
+
+    @Override
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+            throws DecodeException {
+        plugin.simulateAnswerOf(answer, transactionId, real, context);
+    }
+
+    @Override
+    public int reassignLimit() {
+        return plugin.reassignLimit();
+    }
+}

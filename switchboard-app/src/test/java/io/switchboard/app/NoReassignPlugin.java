@@ -1,0 +1,184 @@
+package io.switchboard.app;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.VirtualServer;
+import io.switchboard.director.VirtualServerListener;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.udp.LocalResponder;
+import io.switchboard.director.udp.PeerRelay;
+import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetSocketAddress;
+
+/**
+ * A planted divergence for {@link CaptureConformanceIT}: a transaction plug-in exactly as built, but
+ * with {@code reassignLimit} 0, so a create its real refuses for lack of resources is not resent to
+ * another real. Used in one run of {@code --compare} only.
+ */
+final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerRelay {
+
+    private final TransactionPlugin plugin;
+
+    private NoReassignPlugin(TransactionPlugin plugin) {
+        this.plugin = plugin;
+    }
+
+    /** {@code service} with each transaction plug-in it makes wrapped. */
+    static DatagramService service(DatagramService service) {
+        return new DatagramService() {
+            @Override
+            public ServiceKind kind() {
+                return service.kind();
+            }
+
+            @Override
+            public DatagramPlugin create(VirtualServerConfig config) {
+                return wrap(service.create(config));
+            }
+
+            @Override
+            public DatagramPlugin create(VirtualServerConfig config, MeterRegistry registry) {
+                return wrap(service.create(config, registry));
+            }
+
+            @Override
+            public VirtualServerListener listener(VirtualServer virtualServer, Farms farms, Ticker ticker) {
+                return service.listener(virtualServer, farms, ticker);
+            }
+        };
+    }
+
+    private static DatagramPlugin wrap(DatagramPlugin plugin) {
+        return plugin instanceof TransactionPlugin t ? new NoReassignPlugin(t) : plugin;
+    }
+
+    @Override
+    public int reassignLimit() {
+        return 0; // the planted change
+    }
+
+    @Override
+    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin.classify(datagram, sender);
+    }
+
+    @Override
+    public void attach(PluginContext context) {
+        plugin.attach(context);
+    }
+
+    @Override
+    public void realRestarted(RealServer real) {
+        plugin.realRestarted(real);
+    }
+
+    @Override
+    public void housekeep(long nowNanos) {
+        plugin.housekeep(nowNanos);
+    }
+
+    @Override
+    public boolean lengthensRequests() {
+        return plugin.lengthensRequests();
+    }
+
+    @Override
+    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        return plugin instanceof LocalResponder r ? r.answerLocally(datagram, sender, alloc) : null;
+    }
+
+    @Override
+    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin instanceof PeerRelay r ? r.relayTarget(datagram, sender) : null;
+    }
+
+    @Override
+    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin instanceof PeerRelay r ? r.relayFromReal(datagram, sender) : null;
+    }
+
+    @Override
+    public int transactionIdBits() {
+        return plugin.transactionIdBits();
+    }
+
+    @Override
+    public boolean rewritesTransactionId() {
+        return plugin.rewritesTransactionId();
+    }
+
+    @Override
+    public boolean answersThroughDirector() {
+        return plugin.answersThroughDirector();
+    }
+
+    @Override
+    public boolean expectsAnswer(ByteBuf request) {
+        return plugin.expectsAnswer(request);
+    }
+
+    @Override
+    public int upstreamSockets() {
+        return plugin.upstreamSockets();
+    }
+
+    @Override
+    public boolean fanOut(ByteBuf request) throws DecodeException {
+        return plugin.fanOut(request);
+    }
+
+    @Override
+    public long clientTransactionId(ByteBuf request) throws DecodeException {
+        return plugin.clientTransactionId(request);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+        return plugin.prepareRequest(request, transactionId, real);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
+        return plugin.prepareRequest(request, transactionId, real, client);
+    }
+
+    @Override
+    public long responseTransactionId(ByteBuf response) throws DecodeException {
+        return plugin.responseTransactionId(response);
+    }
+
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+        plugin.prepareResponse(response, clientTransactionId, context);
+    }
+
+    @Override
+    public StickyBinding route(ByteBuf request) throws DecodeException {
+        return plugin.route(request);
+    }
+
+    @Override
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+        return plugin.inspectResponse(response, real, context);
+    }
+
+    @Override
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+            throws DecodeException {
+        plugin.simulateAnswerOf(answer, transactionId, real, context);
+    }
+}
