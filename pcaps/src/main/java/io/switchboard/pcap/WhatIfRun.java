@@ -151,14 +151,22 @@ public abstract class WhatIfRun {
     }
 
     private void datagram(UdpDatagram d, CapturedAnswers answers, String label, Consumer<WhatIfOutcome> out) {
+        SignalingProtocol protocol = SignalingProtocol.classify(d.sourcePort(), d.destinationPort(), d.payload());
+        if (MessageDirection.isAnswer(protocol, d.payload())) {
+            // An answer comes from the side a virtual server stands for, to wherever its requester
+            // sent from: recognised by its source (a GTP-C response from port 2123 to an SGW's 1024, a
+            // Mobile IP Registration Reply from port 434), as a request is by its destination.
+            if (virtualServerFor(d.source(), d.sourcePort()) != null
+                    || virtualServerFor(d.destination(), d.destinationPort()) != null) {
+                answersSkipped++;
+            } else {
+                unmatched++;
+            }
+            return;
+        }
         VirtualServer vs = virtualServerFor(d.destination(), d.destinationPort());
         if (vs == null) {
             unmatched++;
-            return;
-        }
-        SignalingProtocol protocol = SignalingProtocol.classify(d.sourcePort(), d.destinationPort(), d.payload());
-        if (MessageDirection.isAnswer(protocol, d.payload())) {
-            answersSkipped++;
             return;
         }
         applyFailures(d.frame());
