@@ -7,6 +7,7 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.Director;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -107,7 +108,7 @@ public final class WhatIf extends WhatIfRun {
     protected Direction direct(VirtualServer vs, UdpDatagram d, SignalingProtocol protocol, byte[] bytes,
                                CapturedAnswers answers) {
         if (!vs.inService()) {
-            return Direction.notSent(null, "dropped:" + DropReason.OUT_OF_SERVICE.name());
+            return Direction.notSent(null, "dropped:" + EngineDrops.OUT_OF_SERVICE.name());
         }
         if (bytes.length > vs.config().maxDatagram()) {
             return Direction.notSent(null, "dropped:" + DropReason.OVERSIZED.name());
@@ -155,7 +156,7 @@ public final class WhatIf extends WhatIfRun {
             return Direction.notSent(key, "dropped:" + e.reason().name());
         }
         if (selection == null) {
-            return Direction.notSent(key, "dropped:" + DropReason.NO_REAL_AVAILABLE.name());
+            return Direction.notSent(key, "dropped:" + EngineDrops.NO_REAL_AVAILABLE.name());
         }
         Exchange exchange = transactions == null ? flowExchange(vs, protocol, bytes, sender, d.frame(), selection, answers)
                 : exchange(transactions, vs, protocol, bytes, sender, clientId, d.frame(), key, selection, answers);
@@ -216,7 +217,7 @@ public final class WhatIf extends WhatIfRun {
                 first = new Exchange(real, Selection.Reason.FAN_OUT, answered.answer(), List.of(), null);
             }
         }
-        return first != null ? first : Exchange.dropped(DropReason.NO_REAL_AVAILABLE.name());
+        return first != null ? first : Exchange.dropped(EngineDrops.NO_REAL_AVAILABLE.name());
     }
 
     /** A generic UDP request on its client's flow: the real answers with the capture's answer, or leaves it unanswered. */
@@ -260,7 +261,7 @@ public final class WhatIf extends WhatIfRun {
             directorId = plugin.rewritesTransactionId() ? nextId(plugin, real) : clientId & mask(plugin);
             if (pendingAt(vs).pendingAt(real, directorId, now())) {
                 real.releaseClaim();
-                return Exchange.dropped(DropReason.PENDING_FULL.name());
+                return Exchange.dropped(EngineDrops.PENDING_FULL.name());
             }
             context = plugin.prepareRequest(request, directorId, real, sender);
         } catch (DecodeException e) {

@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Why a datagram was dropped. Used as the {@code reason} tag of the {@code dropped} counter, so the
  * names are short, lower-case and stable. An open value class: codecs and plug-ins may name reasons
- * of their own with {@link #of(String)}; the common ones are constants here.
+ * of their own with {@link #of(String)}; the codecs' common ones are constants here, the engine's
+ * own (no real available, pending table full...) are director-core's {@code EngineDrops}.
  */
 public final class DropReason {
 
@@ -22,18 +23,6 @@ public final class DropReason {
     public static final DropReason UNSUPPORTED_VERSION = of("unsupported-version");
     /** A well-formed message that this service does not direct (e.g. a response sent to the VIP). */
     public static final DropReason UNEXPECTED_MESSAGE = of("unexpected-message");
-    /** The sender is not in the virtual server's client list. */
-    public static final DropReason CLIENT_NOT_ALLOWED = of("client-not-allowed");
-    /** Neither the primary nor the backup farm had a real that may take new work. */
-    public static final DropReason NO_REAL_AVAILABLE = of("no-real-available");
-    /** The pending-transaction table was full. */
-    public static final DropReason PENDING_FULL = of("pending-full");
-    /** The per-flow table (generic UDP) was full. */
-    public static final DropReason FLOWS_FULL = of("flows-full");
-    /** The virtual server is out of service. */
-    public static final DropReason OUT_OF_SERVICE = of("out-of-service");
-    /** Sending to the real or back to the client failed at the socket. */
-    public static final DropReason SEND_FAILED = of("send-failed");
 
     private final String name;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.director.EngineDrops;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -151,7 +152,7 @@ class MobilityNodeIT {
                 .putInt(0x0a630001).putInt(0x7f00000a).putInt(0xc0000201).putLong(1).array();
         assertThat(ask(node.director().localAddress("home-agents"), rrq, 500)).isNull();
         assertThat(node.director().virtualServers().get("home-agents").metrics()
-                .droppedCount(io.switchboard.codec.DropReason.NO_REAL_AVAILABLE)).isEqualTo(1);
+                .droppedCount(EngineDrops.NO_REAL_AVAILABLE)).isEqualTo(1);
         assertThat(put(real, "{\"bindings\": 1, \"cpu\": 17, \"memory\": 0}").statusCode()).isEqualTo(400);
         assertThat(put(real, "not json").statusCode()).isEqualTo(400);
     }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.sticky.StickyStats;
 import io.switchboard.director.sticky.StickyTable;
@@ -67,7 +68,7 @@ public final class VirtualServerMetrics {
                     .description("How the real of a forwarded request was chosen")
                     .tags(tags).tag("reason", reason.tag()).register(registry));
         }
-        droppedCounter(DropReason.NO_REAL_AVAILABLE); // exported at zero from the start: the alarm to watch
+        droppedCounter(EngineDrops.NO_REAL_AVAILABLE); // exported at zero from the start: the alarm to watch
     }
 
     private Counter counter(String name, String description) {

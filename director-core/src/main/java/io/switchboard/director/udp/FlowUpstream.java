@@ -6,7 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
-import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.sticky.StickyKey;
@@ -57,14 +57,14 @@ final class FlowUpstream implements Upstream {
         } else {
             Selection selection = lane.virtualServer.selector().select(key, now);
             if (selection == null) {
-                lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
+                lane.drop(EngineDrops.NO_REAL_AVAILABLE, client, null);
                 return;
             }
             if (flow != null) {
                 closeFlow(flow);
             } else if (flows.size() >= MAX_FLOWS) {
                 selection.real().releaseClaim();
-                lane.drop(DropReason.FLOWS_FULL, client, null);
+                lane.drop(EngineDrops.FLOWS_FULL, client, null);
                 return;
             }
             flow = openFlow(client, selection, now);
@@ -73,7 +73,7 @@ final class FlowUpstream implements Upstream {
         long transactionId = flow.nextTransactionId();
         if (!pending.put(flow.real.slot(), transactionId, new PendingRequest(flow, transactionId), now)) {
             flow.real.releaseClaim();
-            lane.drop(DropReason.PENDING_FULL, client, null);
+            lane.drop(EngineDrops.PENDING_FULL, client, null);
             return;
         }
         flow.outstanding.addLast(transactionId);

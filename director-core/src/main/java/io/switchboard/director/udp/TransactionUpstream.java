@@ -9,6 +9,7 @@ import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
@@ -179,7 +180,7 @@ final class TransactionUpstream implements Upstream {
                         lane.virtualServer.name(), index, f.cause().toString());
                 for (DatagramPacket packet : waiting) {
                     packet.release();
-                    lane.metrics.dropped(DropReason.SEND_FAILED);
+                    lane.metrics.dropped(EngineDrops.SEND_FAILED);
                 }
                 return;
             }
@@ -256,7 +257,7 @@ final class TransactionUpstream implements Upstream {
             // work, or taken out of service, still holds it), and no other real could answer.
             selection = lane.virtualServer.selector().pinned(pinned);
             if (selection == null) {
-                lane.drop(DropReason.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
+                lane.drop(EngineDrops.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
                         + " is not configured");
                 return;
             }
@@ -264,7 +265,7 @@ final class TransactionUpstream implements Upstream {
             selection = lane.virtualServer.selector().select(key, now);
         }
         if (selection == null) {
-            lane.drop(DropReason.NO_REAL_AVAILABLE, client, null);
+            lane.drop(EngineDrops.NO_REAL_AVAILABLE, client, null);
             return;
         }
         if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(datagram)) {
@@ -294,7 +295,7 @@ final class TransactionUpstream implements Upstream {
             }
         }
         if (group.legs.isEmpty()) {
-            lane.drop(DropReason.NO_REAL_AVAILABLE, clientTransaction.client, "no real of " + farm.name() + " serves");
+            lane.drop(EngineDrops.NO_REAL_AVAILABLE, clientTransaction.client, "no real of " + farm.name() + " serves");
             return;
         }
         lane.metrics.forwarded(Selection.Reason.FAN_OUT);
@@ -318,7 +319,7 @@ final class TransactionUpstream implements Upstream {
         }
         if (pending.contains(real.slot(), id)) {
             releaseClaim(real, group);
-            lane.drop(DropReason.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
+            lane.drop(EngineDrops.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
             return false;
         }
         Object context;
@@ -334,7 +335,7 @@ final class TransactionUpstream implements Upstream {
         if (!pending.put(real.slot(), id, request, now)) {
             request.release();
             releaseClaim(real, group);
-            lane.drop(DropReason.PENDING_FULL, client, null);
+            lane.drop(EngineDrops.PENDING_FULL, client, null);
             return false;
         }
         taken(request);
@@ -552,7 +553,7 @@ final class TransactionUpstream implements Upstream {
         }
         if (!socket.isOpen()) {
             datagram.release();
-            lane.metrics.dropped(DropReason.SEND_FAILED);
+            lane.metrics.dropped(EngineDrops.SEND_FAILED);
             return;
         }
         lane.tapOut(socket, real.address(), datagram);

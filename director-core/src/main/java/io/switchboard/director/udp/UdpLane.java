@@ -12,6 +12,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
@@ -107,7 +108,7 @@ final class UdpLane {
     private void request(ByteBuf datagram, InetSocketAddress client) {
         lane.metrics.received();
         if (!lane.virtualServer.inService()) {
-            lane.drop(DropReason.OUT_OF_SERVICE, client, null);
+            lane.drop(EngineDrops.OUT_OF_SERVICE, client, null);
             return;
         }
         if (datagram.readableBytes() > maxDatagram) {

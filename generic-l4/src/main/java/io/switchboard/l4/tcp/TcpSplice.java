@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
+import io.switchboard.director.EngineDrops;
 import io.vertx.core.spi.transport.Transport;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.RateLimitedLog;
@@ -72,9 +73,9 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         InetSocketAddress from = (InetSocketAddress) client.remoteAddress();
         virtualServer.metrics().received();
         if (!options.allows(from.getAddress())) {
-            refuse(DropReason.CLIENT_NOT_ALLOWED, from);
+            refuse(EngineDrops.CLIENT_NOT_ALLOWED, from);
         } else if (!virtualServer.inService()) {
-            refuse(DropReason.OUT_OF_SERVICE, from);
+            refuse(EngineDrops.OUT_OF_SERVICE, from);
         } else if (!synGuard.getAsBoolean()) {
             refuse(SYN_GUARD, from);
         } else {
@@ -98,7 +99,7 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
     private void connect(StickyKey key, InetSocketAddress from) {
         Selection selection = virtualServer.selector().select(key, ticker.nanos(), refused);
         if (selection == null) {
-            refuse(refused.isEmpty() ? DropReason.NO_REAL_AVAILABLE : CONNECT_FAILED, from);
+            refuse(refused.isEmpty() ? EngineDrops.NO_REAL_AVAILABLE : CONNECT_FAILED, from);
             return;
         }
         RealServer chosen = selection.real();

@@ -8,6 +8,7 @@ import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0Header;
 import io.switchboard.codec.gtp.v1.GtpV1Header;
 import io.switchboard.codec.gtp.v2.GtpV2Header;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
@@ -132,7 +133,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         }
         Selection selection = mappedSelectors.get(farm).select(imsiKey(bindingName(imsi, farm)), now());
         if (selection == null) {
-            throw new DecodeException(DropReason.NO_REAL_AVAILABLE, "no real of farm " + farm
+            throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "no real of farm " + farm
                     + " (APN map) may take the create");
         }
         return selection.real().binding();

@@ -8,6 +8,7 @@ import io.switchboard.codec.radius.RadiusAttributeType;
 import io.switchboard.codec.radius.RadiusAuthenticators;
 import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.StickyKind;
@@ -191,7 +192,7 @@ final class RadiusPlugin implements TransactionPlugin {
         }
         int client = clientIndex(sender.getAddress());
         if (client < 0) {
-            throw new DecodeException(DropReason.CLIENT_NOT_ALLOWED, "no client entry for " + sender.getAddress());
+            throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + sender.getAddress());
         }
         byte[] secret = clientSecrets[client];
         boolean hashed = RadiusCode.hasHashedRequestAuthenticator(code);
@@ -334,7 +335,7 @@ final class RadiusPlugin implements TransactionPlugin {
         RadiusView view = RadiusView.wrap(request);
         int index = clientIndex(client.getAddress());
         if (index < 0) {
-            throw new DecodeException(DropReason.CLIENT_NOT_ALLOWED, "no client entry for " + client.getAddress());
+            throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + client.getAddress());
         }
         byte[] clientSecret = clientSecrets[index];
         byte[] realSecret = realSecrets.getOrDefault(real.slot(), clientSecret);

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.Director;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
@@ -445,7 +446,7 @@ class FreeRadiusIT {
             nas.send(new DatagramPacket(overrun, overrun.length, authVip));
         }
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(auth.droppedCount(DropReason.CLIENT_NOT_ALLOWED)).isEqualTo(1);
+            assertThat(auth.droppedCount(EngineDrops.CLIENT_NOT_ALLOWED)).isEqualTo(1);
             assertThat(auth.droppedCount(DropReason.TRUNCATED)).isEqualTo(1);
             assertThat(auth.droppedCount(RadiusView.BAD_ATTRIBUTE)).isEqualTo(1);
         });

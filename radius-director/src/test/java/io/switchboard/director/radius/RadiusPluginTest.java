@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.TestMembers;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.shared.SharedTables;
 import io.netty.buffer.ByteBufUtil;
@@ -151,7 +152,7 @@ class RadiusPluginTest {
         ByteBuf good = accessRequest(7, CLIENT_SECRET, "alice", "pw", List.of(messageAuthenticator()));
         assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(StickyKind.USERNAME, bytes("alice")));
         assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
-        assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(DropReason.CLIENT_NOT_ALLOWED);
+        assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(EngineDrops.CLIENT_NOT_ALLOWED);
         // 127.0.0.99 has a more specific entry with another secret: the longest prefix wins.
         assertThat(reason(() -> plugin.classify(good, new InetSocketAddress(addr("127.0.0.99"), 1))))
                 .isEqualTo(RadiusPlugin.BAD_MESSAGE_AUTHENTICATOR);

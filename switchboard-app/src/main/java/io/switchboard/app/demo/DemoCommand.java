@@ -1,7 +1,7 @@
 package io.switchboard.app.demo;
 
 import io.switchboard.app.Node;
-import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
@@ -223,7 +223,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.printf("  received %d, forwarded %d, answers relayed %d, requests expired %d,"
                             + " dropped (no real available) %d%n",
                     (long) m.receivedCount(), (long) m.forwardedCount(), (long) m.relayedCount(),
-                    (long) m.expiredCount(), (long) m.droppedCount(DropReason.NO_REAL_AVAILABLE));
+                    (long) m.expiredCount(), (long) m.droppedCount(EngineDrops.NO_REAL_AVAILABLE));
             out.printf("  sticky lookups: %d hits, %d misses; bindings made %d%n%n", sticky.hits(), sticky.misses(),
                     sticky.bound());
         }

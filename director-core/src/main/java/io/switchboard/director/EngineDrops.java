@@ -1,0 +1,27 @@
+package io.switchboard.director;
+
+import io.switchboard.codec.DropReason;
+
+/**
+ * The engine's own reasons for dropping a datagram, beside the codecs' (a decode failure, {@link
+ * DropReason#TRUNCATED} and its kind, is a codec's; that no real could take a request is the
+ * engine's). Tags of the same {@code dropped} counter.
+ */
+public final class EngineDrops {
+
+    /** The sender is not in the virtual server's client list. */
+    public static final DropReason CLIENT_NOT_ALLOWED = DropReason.of("client-not-allowed");
+    /** Neither the primary nor the backup farm had a real that may take new work. */
+    public static final DropReason NO_REAL_AVAILABLE = DropReason.of("no-real-available");
+    /** The pending-transaction table was full. */
+    public static final DropReason PENDING_FULL = DropReason.of("pending-full");
+    /** The per-flow table (generic UDP) was full. */
+    public static final DropReason FLOWS_FULL = DropReason.of("flows-full");
+    /** The virtual server is out of service. */
+    public static final DropReason OUT_OF_SERVICE = DropReason.of("out-of-service");
+    /** Sending to the real or back to the client failed at the socket. */
+    public static final DropReason SEND_FAILED = DropReason.of("send-failed");
+
+    private EngineDrops() {
+    }
+}
