@@ -206,6 +206,19 @@ class GtpInspectCapturedPgwTest {
     }
 
     @Test
+    void aCombinedSgwPgwOnS11KeepsItsPgwFteidThoughAddressAndTeidAreTheSame() throws Exception {
+        // One node for both: the same address and TEID, but S11/S4 SGW (11) in instance 0 and S5/S8
+        // PGW (7) in instance 1, which is the MME's information (Table 7.2.2-1) and stays as it is.
+        byte[] node = {10, 0, 0, 17};
+        byte[] response = createResponse(
+                GtpMessages.fteid(0, GtpV2InterfaceType.S11S4_SGW_GTP_C.value(), 0x4444, node, null),
+                GtpMessages.fteid(1, GtpV2InterfaceType.S5S8_PGW_GTP_C.value(), 0x4444, node, null));
+        Answer answer = exchange(GtpMessages.v2CreateRequest("262420000006005", 0x13), response, new ArrayList<>());
+        assertThat(answer.view().senderControlPlane().address()).isEqualTo(VIP);
+        assertThat(fteid(answer, 1)).isEqualTo(GtpControlEndpoint.of(0x4444, InetAddress.getByAddress(node)));
+    }
+
+    @Test
     void aPmipPgwFteidOfInstanceOneNamesNoGtpControlPlane() throws Exception {
         // Table 8.22-1: 9 is S5/S8 PGW PMIPv6; a PGW on PMIP has no GTP-C endpoint to learn.
         byte[] response = createResponse(

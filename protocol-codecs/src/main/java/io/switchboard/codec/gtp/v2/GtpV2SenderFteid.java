@@ -57,8 +57,9 @@ public final class GtpV2SenderFteid {
 
     /**
      * In a Create Session Response whose sender F-TEID is instance 0 at {@code sender}, the offset of
-     * an instance-1 PGW GTP-C F-TEID with the same TEID and addresses (an S5/S8 PGW that sent both),
-     * else -1. On S11 the two differ (SGW and PGW), and instance 1 is not the sender's.
+     * an instance-1 PGW GTP-C F-TEID with the same interface type, TEID and addresses (an S5/S8 PGW
+     * that sent both), else -1. On S11 the two differ (an SGW's and a PGW's interface type at least),
+     * and instance 1 is not the sender's.
      */
     public static int twin(ByteBuf buf, GtpV2Header header, int sender) throws DecodeException {
         if (sender < 0 || header.messageType() != GtpV2MessageType.CREATE_SESSION_RESPONSE
@@ -74,13 +75,12 @@ public final class GtpV2SenderFteid {
         if (GtpV2Ies.valueLength(buf, pgw) != length) {
             return -1;
         }
-        // Flags (without the interface type), TEID and addresses equal: the same endpoint.
+        // Flags, interface type, TEID and addresses equal: the same endpoint. A combined SGW/PGW on S11
+        // may name one address and TEID in both, but as S11/S4 SGW (11) and S5/S8 PGW (7): the PGW's
+        // stays the MME's information, not the director's to rewrite.
         int a = sender + GtpV2Ies.IE_HEADER_LENGTH;
         int b = pgw + GtpV2Ies.IE_HEADER_LENGTH;
-        if ((buf.getUnsignedByte(a) & ~GtpV2Ies.FTEID_INTERFACE_TYPE) != (buf.getUnsignedByte(b) & ~GtpV2Ies.FTEID_INTERFACE_TYPE)) {
-            return -1;
-        }
-        for (int i = 1; i < length; i++) {
+        for (int i = 0; i < length; i++) {
             if (buf.getByte(a + i) != buf.getByte(b + i)) {
                 return -1;
             }
