@@ -68,13 +68,11 @@ final class RadiusPlugin implements TransactionPlugin {
     private volatile PrefixTable<RealServer> routeMap = PrefixTable.empty();
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
-    private volatile HeldValues<StickyKey> vsaStore;
+    private volatile RadiusVsaCorrelation vsaCorrelation;
     /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
     private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
     /** Accounting-Starts forwarded without the correlated VSA, by why (null until attach). */
-    private volatile io.micrometer.core.instrument.Counter vsaTooLong;
-    private volatile io.micrometer.core.instrument.Counter vsaBufferCannotGrow;
 
     /**
      * State of an Access-Challenge → the key of its conversation (encoded), until it expires; shared,
@@ -119,7 +117,8 @@ final class RadiusPlugin implements TransactionPlugin {
         ServerFarm farm = context.farms().farm(context.config().farm());
         this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
         String group = context.config().sticky().flatMap(StickyConfig::group).orElse(context.config().name());
-        this.vsaStore = vsa == null ? null : VsaStore.of(context.sticky(), context.tables(), group, ticker);
+        this.vsaCorrelation = vsa == null ? null : new RadiusVsaCorrelation(vsa,
+                VsaStore.of(context.sticky(), context.tables(), group, ticker), context.registry(), name);
         this.states = HeldValues.open(context.tables(), "radius/eap-states/" + name, HeldValues.OCTETS, ticker);
         this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
                 "RADIUS requests admitted (known client, authenticators verified), by code",
@@ -128,15 +127,6 @@ final class RadiusPlugin implements TransactionPlugin {
                 "RADIUS answers from reals that verified and were relayed, by code",
                 RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
                 RadiusCode.ACCOUNTING_RESPONSE);
-        this.vsaTooLong = vsaNotAdded(context.registry(), "too-long");
-        this.vsaBufferCannotGrow = vsaNotAdded(context.registry(), "buffer-cannot-grow");
-    }
-
-    private io.micrometer.core.instrument.Counter vsaNotAdded(io.micrometer.core.instrument.MeterRegistry registry,
-            String reason) {
-        return io.micrometer.core.instrument.Counter.builder("switchboard.radius.vsa.not.added")
-                .description("Accounting-Starts forwarded without the correlated VSA, by reason")
-                .tag("vserver", name).tag("reason", reason).register(registry);
     }
 
     private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
@@ -167,12 +157,12 @@ final class RadiusPlugin implements TransactionPlugin {
 
     /** Accounting-Starts forwarded without the correlated VSA because their buffer cannot grow (for tests). */
     double vsaNotAddedForFixedBuffer() {
-        return vsaBufferCannotGrow.count();
+        return vsaCorrelation == null ? 0 : vsaCorrelation.notAddedForFixedBuffer();
     }
 
     /** The correlated VSA values this plug-in shares (for tests). */
     HeldValues<StickyKey> vsaStore() {
-        return vsaStore;
+        return vsaCorrelation == null ? null : vsaCorrelation.store();
     }
 
     /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
@@ -343,7 +333,7 @@ final class RadiusPlugin implements TransactionPlugin {
         int code = view.code();
         StickyKey key = key(view, client.getAddress());
         if (vsa != null) {
-            view = correlate(request, view, code, key);
+            view = vsaCorrelation.correlate(request, view, code, key);
         }
         view.rewriteIdentifier((int) transactionId);
         if (code == RadiusCode.ACCESS_REQUEST.value() && !Arrays.equals(clientSecret, realSecret)) {
@@ -355,63 +345,6 @@ final class RadiusPlugin implements TransactionPlugin {
         long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(), code,
                 statusType, framedIp, key);
-    }
-
-    /**
-     * VSA correlation on a request: remembers the VSA of an Access-Request; adds the remembered one
-     * to an Accounting-Start that lacks it (the packet grows: the buffer's writer index moves).
-     *
-     * @return the view of the request as it is now
-     */
-    private RadiusView correlate(ByteBuf request, RadiusView view, int code, StickyKey key) throws DecodeException {
-        int present = view.findVendor(vsa.vendorId(), vsa.vendorType());
-        if (code == RadiusCode.ACCESS_REQUEST.value()) {
-            if (present >= 0) {
-                vsaStore.put(key, subValue(view, present), vsa.hold().toNanos());
-            }
-            return view;
-        }
-        if (code != RadiusCode.ACCOUNTING_REQUEST.value() || present >= 0
-                || view.acctStatusType() != RadiusAcctStatusType.START) {
-            return view;
-        }
-        byte[] value = vsaStore.get(key);
-        if (value == null) {
-            return view;
-        }
-        ByteBuf copy = io.netty.buffer.Unpooled.buffer(view.length() + RadiusView.VSA_HEADER_LENGTH + 2 + value.length);
-        try {
-            int length;
-            try {
-                length = io.switchboard.codec.radius.RadiusVendorAttributes.put(view, vsa.vendorId(), vsa.vendorType(),
-                        value, copy);
-            } catch (IllegalArgumentException e) {
-                vsaTooLong.increment();
-                return view; // it would not fit in 4096 octets: forward without it
-            }
-            int base = request.readerIndex();
-            if (base + length > request.maxCapacity()) {
-                // A buffer that cannot grow (recvmmsg hands each datagram over as a slice exactly as long
-                // as the datagram; the engine copies requests for lengthensRequests(), so this is a
-                // caller that did not): forwarded without, and counted.
-                vsaBufferCannotGrow.increment();
-                return view;
-            }
-            if (request.capacity() < base + length) {
-                request.capacity(base + length);
-            }
-            request.setBytes(base, copy, 0, length);
-            request.writerIndex(base + length);
-            return RadiusView.wrap(request);
-        } finally {
-            copy.release();
-        }
-    }
-
-    private static byte[] subValue(RadiusView view, int sub) {
-        byte[] value = new byte[view.attributeLength(sub) - 2];
-        view.buffer().getBytes(view.base() + sub + 2, value);
-        return value;
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -460,11 +393,8 @@ final class RadiusPlugin implements TransactionPlugin {
     /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
     private void learn(RadiusView answer, Context request) {
         int code = answer.code();
-        if (vsa != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
-            int sub = answer.findVendor(vsa.vendorId(), vsa.vendorType());
-            if (sub >= 0) {
-                vsaStore.put(request.key, subValue(answer, sub), vsa.hold().toNanos());
-            }
+        if (vsaCorrelation != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
+            vsaCorrelation.learn(answer, request.key);
         }
         if (code == RadiusCode.ACCESS_CHALLENGE.value()) {
             int state = answer.find(RadiusAttributeType.STATE.value());
