@@ -1,10 +1,6 @@
 package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.switchboard.codec.DecodeException;
@@ -29,10 +25,8 @@ import java.util.Map;
  * Upstream for protocols with transaction ids: one director socket per lane toward every real,
  * director-allocated ids per real written into each request, and the client's own id restored in
  * the answer. For narrow ids (RADIUS's 8 bits) more sockets, each with its own id space toward
- * every real, are opened on demand, up to {@link TransactionPlugin#upstreamSockets()}: when every id
- * toward a real is outstanding on the sockets in use. A socket beyond the first is retired again
- * once a whole response timeout went by in which the others would have sufficed with room to spare,
- * and closed when nothing is pending on it any more. A request the plug-in wants every real to see
+ * every real, are opened on demand, up to {@link TransactionPlugin#upstreamSockets()}
+ * ({@link UpstreamSockets}: the sockets and their id spaces). A request the plug-in wants every real to see
  * ({@link TransactionPlugin#fanOut}) is sent to each real of the farm that serves; the first answer
  * is relayed and the others absorbed. A retransmission (same client, same client id) goes to the
  * same real with the same director id and is counted as such, not as a new request. Requests forwarded one way (the real
@@ -47,40 +41,13 @@ final class TransactionUpstream implements Upstream {
     static final int MAX_PENDING = 65_536;
     /** Every id toward a real is outstanding on every socket the lane may open. */
     static final DropReason IDS_EXHAUSTED = DropReason.of("ids-exhausted");
-    /** How many ids to try before a real counts as having no free id. */
-    private static final int MAX_ID_PROBES = 1024;
-
     private final LaneContext lane;
     private final TransactionPlugin plugin;
     private final Farms farms;
     private final int reassignLimit;
     private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
     private final long idMask;
-    private final int idBits;
-    /**
-     * Director sockets of this lane, at most {@link TransactionPlugin#upstreamSockets()}; each has an
-     * id space of its own toward every real. {@code [0, open)} are open (or binding), ids are
-     * allocated on {@code [0, active)}; those between are retired and close when nothing is pending
-     * on them.
-     */
-    private final Channel[] sockets;
-    private int open;
-    private int active;
-    /** Datagrams written to a socket that is still binding (null once it is bound). */
-    private final List<List<DatagramPacket>> binding = new ArrayList<>();
-    /** Which sockets have writes waiting for the end of the read burst. */
-    private final boolean[] queued;
-    private boolean anyQueued;
-    private final long[] nextId;
-    /** Pending requests per (real slot, socket): {@code [slot * sockets.length + socket]}. */
-    private final int[] pendingPerSocket;
-    /** Pending requests per real slot on the active sockets. */
-    private final int[] pendingActive;
-    /** Pending requests per socket, over every real. */
-    private final int[] pendingOnSocket;
-    /** The most requests pending on the active sockets toward one real since {@link #windowStart}. */
-    private int windowPeak;
-    private long windowStart;
+    private final UpstreamSockets sockets;
     private final PendingTable<Pending> pending;
     private final Map<ClientTransaction, Pending> byClient = new HashMap<>();
     /** Requests forwarded one way, oldest first (all share one timeout), for retransmissions. */
@@ -121,12 +88,6 @@ final class TransactionUpstream implements Upstream {
         this.farms = farms;
         this.reassignLimit = plugin.reassignLimit();
         this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
-        this.idBits = Long.bitCount(idMask);
-        // Pending ids carry the socket index above the wire id; they must fit the table's 40 bits.
-        int wanted = plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1;
-        this.sockets = new Channel[idBits + 32 - Integer.numberOfLeadingZeros(wanted - 1) <= 40 ? wanted : 1];
-        this.queued = new boolean[sockets.length];
-        this.pendingOnSocket = new int[sockets.length];
         int slots = 0;
         Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
         for (ServerFarm farm : farms.all()) {
@@ -136,89 +97,17 @@ final class TransactionUpstream implements Upstream {
             }
         }
         byAddress.forEach((address, reals) -> realsByAddress.put(address, reals.toArray(new RealServer[0])));
-        this.nextId = new long[slots];
-        this.pendingPerSocket = new int[slots * sockets.length];
-        this.pendingActive = new int[slots];
         this.oneWayTimeoutNanos = lane.virtualServer.config().responseTimeout().toNanos();
         this.pending = new PendingTable<>(MAX_PENDING, oneWayTimeoutNanos, this::expired);
+        // Pending ids carry the socket index above the wire id; UpstreamSockets keeps them in 40 bits.
+        this.sockets = new UpstreamSockets(lane, this::answer, pending::contains, idMask,
+                plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1, slots, oneWayTimeoutNanos);
     }
 
     /** Opens the first socket; the others open when ids run out. */
     @Override
     public Future<?> start() {
-        open = 1;
-        active = 1;
-        binding.add(null);
-        ChannelFuture bound = bind(0);
-        sockets[0] = bound.channel();
-        bound.addListener(f -> {
-            if (f.isSuccess()) {
-                lane.metrics.upstreamSockets(1, false);
-            }
-        });
-        return bound;
-    }
-
-    /**
-     * Opens socket {@code open} on the lane's loop. Until it is bound, what is sent on it waits in
-     * {@link #binding}; a socket that cannot be bound drops what waited and takes nothing more.
-     */
-    private void openSocket() {
-        int index = open++;
-        List<DatagramPacket> waiting = new ArrayList<>();
-        if (binding.size() <= index) {
-            binding.add(waiting);
-        } else {
-            binding.set(index, waiting);
-        }
-        ChannelFuture bound = bind(index);
-        sockets[index] = bound.channel();
-        bound.addListener(f -> {
-            binding.set(index, null);
-            if (!f.isSuccess()) {
-                lane.log.warn("virtual server {}: director socket {} toward the reals cannot be bound: {}",
-                        lane.virtualServer.name(), index, f.cause().toString());
-                for (DatagramPacket packet : waiting) {
-                    packet.release();
-                    lane.metrics.dropped(EngineDrops.SEND_FAILED);
-                }
-                return;
-            }
-            lane.metrics.upstreamSockets(1, true);
-            Channel socket = sockets[index];
-            for (DatagramPacket packet : waiting) {
-                lane.tapOut(socket, packet.recipient(), packet.content());
-                socket.write(packet, socket.voidPromise());
-            }
-            socket.flush();
-        });
-    }
-
-    private ChannelFuture bind(int index) {
-        long socketBits = (long) index << idBits;
-        ChannelFuture bound = lane.bootstrap.get()
-                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
-                    @Override
-                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
-                        lane.tapIn(packet.sender(), ctx.channel(), packet.content());
-                        answer(packet, socketBits);
-                    }
-
-                    @Override
-                    public void channelReadComplete(ChannelHandlerContext ctx) {
-                        // Answers relayed, and requests resent elsewhere after a refusal.
-                        lane.flushRelays();
-                        flush();
-                    }
-
-                    @Override
-                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                        lane.log.warn("virtual server {}: socket toward the reals failed: {}",
-                                lane.virtualServer.name(), cause.toString());
-                    }
-                })
-                .bind(0);
-        return bound;
+        return sockets.start();
     }
 
     @Override
@@ -311,7 +200,7 @@ final class TransactionUpstream implements Upstream {
     private boolean dispatch(ByteBuf datagram, ClientTransaction clientTransaction, StickyKey key, RealServer real,
             int attempts, FanOut group, long now) {
         InetSocketAddress client = clientTransaction.client;
-        long id = plugin.rewritesTransactionId() ? freeId(real) : clientTransaction.id & idMask;
+        long id = plugin.rewritesTransactionId() ? sockets.freeId(real) : clientTransaction.id & idMask;
         if (id < 0) {
             releaseClaim(real, group);
             lane.drop(IDS_EXHAUSTED, client, "no free transaction id toward " + real.id());
@@ -338,7 +227,7 @@ final class TransactionUpstream implements Upstream {
             lane.drop(EngineDrops.PENDING_FULL, client, null);
             return false;
         }
-        taken(request);
+        sockets.taken(real.slot(), id);
         byClient.putIfAbsent(clientTransaction, request);
         if (group != null) {
             group.legs.add(request);
@@ -354,29 +243,12 @@ final class TransactionUpstream implements Upstream {
         }
     }
 
-    /** Counts a request just made pending on its socket. */
-    private void taken(Pending request) {
-        int slot = request.real.slot();
-        int socket = (int) (request.id >>> idBits);
-        pendingPerSocket[slot * sockets.length + socket]++;
-        pendingOnSocket[socket]++;
-        if (socket < active && ++pendingActive[slot] > windowPeak) {
-            windowPeak = pendingActive[slot];
-        }
-    }
-
     /**
      * A pending request left the table (answered, expired): the counts, the client's retransmission
      * entry (handed to another copy of a fanned-out request while one is unanswered).
      */
     private void settled(Pending request) {
-        int slot = request.real.slot();
-        int socket = (int) (request.id >>> idBits);
-        pendingPerSocket[slot * sockets.length + socket]--;
-        pendingOnSocket[socket]--;
-        if (socket < active) {
-            pendingActive[slot]--;
-        }
+        sockets.settled(request.real.slot(), request.id);
         FanOut group = request.fanOut;
         if (group == null) {
             byClient.remove(request.clientTransaction, request);
@@ -464,118 +336,14 @@ final class TransactionUpstream implements Upstream {
         }
     }
 
-    /**
-     * A free pending id toward {@code real}, the socket index above the wire id; -1 when every id of
-     * every socket the lane may open is pending there.
-     */
-    private long freeId(RealServer real) {
-        int slot = real.slot();
-        if (sockets.length == 1) {
-            for (int probe = 0; probe < MAX_ID_PROBES; probe++) {
-                long id = nextId[slot]++ & idMask;
-                if (!pending.contains(slot, id)) {
-                    return id;
-                }
-            }
-            return -1;
-        }
-        long perSocket = idMask + 1;
-        while (pendingActive[slot] >= perSocket * active) {
-            if (!widen()) {
-                return -1;
-            }
-        }
-        // A free id exists on the active sockets: cycle through all of them, so that an id is used
-        // again as late as possible (a late answer then finds nothing rather than another request).
-        long space = perSocket * active;
-        for (long probe = 0; probe < space; probe++) {
-            long id = Math.floorMod(nextId[slot]++, space);
-            if (!pending.contains(slot, id)) {
-                return id;
-            }
-        }
-        return -1;
-    }
-
-    /** One more socket to allocate on: a retired one back, else a new one. False at the bound. */
-    private boolean widen() {
-        if (active == open) {
-            if (open == sockets.length) {
-                return false;
-            }
-            openSocket();
-        }
-        int socket = active++;
-        for (int slot = 0; slot < pendingActive.length; slot++) {
-            pendingActive[slot] += pendingPerSocket[slot * sockets.length + socket];
-        }
-        return true;
-    }
-
-    /**
-     * Once per response timeout: retires the last active sockets while the others would have held the
-     * window's peak twice over, and closes retired sockets with nothing pending.
-     */
-    private void shrink(long now) {
-        if (now - windowStart < oneWayTimeoutNanos) {
-            return;
-        }
-        while (active > 1 && windowPeak * 2L <= (idMask + 1) * (active - 1)) {
-            int socket = --active;
-            for (int slot = 0; slot < pendingActive.length; slot++) {
-                pendingActive[slot] -= pendingPerSocket[slot * sockets.length + socket];
-            }
-        }
-        while (open > active && pendingOnSocket[open - 1] == 0 && binding.get(open - 1) == null) {
-            int socket = --open;
-            if (sockets[socket].isActive()) {
-                lane.metrics.upstreamSockets(-1, true);
-            }
-            sockets[socket].close();
-            sockets[socket] = null;
-            queued[socket] = false;
-        }
-        windowStart = now;
-        windowPeak = 0;
-        for (int count : pendingActive) {
-            windowPeak = Math.max(windowPeak, count);
-        }
-    }
-
     /** Sends on the socket that {@code pendingId} belongs to. */
     private void send(ByteBuf datagram, RealServer real, long pendingId) {
-        int index = (int) (pendingId >>> idBits);
-        Channel socket = sockets[index];
-        List<DatagramPacket> waiting = binding.get(index);
-        if (waiting != null) {
-            waiting.add(new DatagramPacket(datagram, real.address()));
-            return;
-        }
-        if (!socket.isOpen()) {
-            datagram.release();
-            lane.metrics.dropped(EngineDrops.SEND_FAILED);
-            return;
-        }
-        lane.tapOut(socket, real.address(), datagram);
-        socket.write(new DatagramPacket(datagram, real.address()), socket.voidPromise());
-        if (!queued[index]) {
-            queued[index] = true;
-            anyQueued = true;
-        }
+        sockets.send(datagram, real.address(), pendingId);
     }
 
     @Override
     public void flush() {
-        if (!anyQueued) {
-            return;
-        }
-        anyQueued = false;
-        for (int i = 0; i < open; i++) {
-            if (queued[i]) {
-                queued[i] = false;
-                sockets[i].flush();
-            }
-        }
+        sockets.flush();
     }
 
     /** An answer from a real: find its request, restore it for the client, relay it. */
@@ -713,8 +481,8 @@ final class TransactionUpstream implements Upstream {
     @Override
     public void housekeep(long now) {
         pending.expire(now);
-        if (sockets.length > 1) {
-            shrink(now);
+        if (sockets.several()) {
+            sockets.housekeep(now);
         }
         Iterator<OneWay> oldest = oneWay.values().iterator();
         while (oldest.hasNext()) {
@@ -729,18 +497,6 @@ final class TransactionUpstream implements Upstream {
     public void close() {
         pending.drain(Pending::release);
         byClient.clear();
-        for (int i = 0; i < sockets.length; i++) {
-            if (sockets[i] != null) {
-                if (sockets[i].isActive()) {
-                    lane.metrics.upstreamSockets(-1, false);
-                }
-                sockets[i].close();
-                sockets[i] = null;
-            }
-            if (i < binding.size() && binding.get(i) != null) {
-                binding.get(i).forEach(DatagramPacket::release);
-                binding.set(i, null);
-            }
-        }
+        sockets.close();
     }
 }
