@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.switchboard.director.testing.Tshark;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -33,7 +32,6 @@ import picocli.CommandLine;
  */
 class CapturedSessionsTest {
 
-    private static final String TSHARK = "/usr/bin/tshark";
     private static final Set<String> ANSWERING_GTP_C = Set.of("11", "7", "32", "36");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -76,9 +74,10 @@ class CapturedSessionsTest {
     private static List<SessionRequest> sessionRequests(Path capture) throws Exception {
         List<SessionRequest> out = new ArrayList<>();
         Map<String, Integer> sessions = new HashMap<>();
-        for (String[] f : tshark(capture, "gtp || gtpv2", "frame.number", "gtp.message", "gtp.teid", "gtp.cause",
-                "gtp.teid_cp", "gtpv2.message_type", "gtpv2.teid", "gtpv2.cause", "gtpv2.f_teid_interface_type",
-                "gtpv2.f_teid_gre_key")) {
+        for (List<String> row : Tshark.fields(capture, List.of("-Y", "gtp || gtpv2"), "frame.number", "gtp.message",
+                "gtp.teid", "gtp.cause", "gtp.teid_cp", "gtpv2.message_type", "gtpv2.teid", "gtpv2.cause",
+                "gtpv2.f_teid_interface_type", "gtpv2.f_teid_gre_key")) {
+            String[] f = row.toArray(new String[0]);
             int frame = Integer.parseInt(f[0]);
             if (!f[1].isEmpty()) { // GTPv1 (v0 sessions are known by TID, not TEID: not here)
                 int type = Integer.decode(f[1]);
@@ -131,28 +130,6 @@ class CapturedSessionsTest {
 
     private static String hex(String value) {
         return Long.toHexString(Long.decode(value));
-    }
-
-    private static List<String[]> tshark(Path capture, String filter, String... fields) throws Exception {
-        List<String> command = new ArrayList<>(List.of(TSHARK, "-n", "-r", capture.toString(), "-Y", filter,
-                "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,"));
-        for (String f : fields) {
-            command.add("-e");
-            command.add(f);
-        }
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("tshark on %s", capture).isZero();
-        List<String[]> rows = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            if (!line.isBlank()) {
-                String[] row = line.split("\t", -1);
-                rows.add(java.util.Arrays.copyOf(row, fields.length));
-            }
-        }
-        rows.replaceAll(r -> java.util.Arrays.stream(r).map(v -> v == null ? "" : v).toArray(String[]::new));
-        return rows;
     }
 
     /** The reason {@code switchboard whatif} gives each request frame of the capture. */
