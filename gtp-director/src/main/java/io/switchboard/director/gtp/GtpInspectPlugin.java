@@ -9,6 +9,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpControlEndpoint;
 import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
@@ -67,9 +68,12 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     private static final int V2_MODIFY_BEARER_RESPONSE = 35;
     private static final int V2_DELETE_SESSION_REQUEST = 36;
     /** TS 29.274 §7.2.18 / §7.2.19 / §7.2.22: the indirect data forwarding context of a handover. */
-    private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST = 166;
-    private static final int V2_CREATE_INDIRECT_FORWARDING_RESPONSE = 167;
-    private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST = 168;
+    private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST =
+            GtpV2MessageType.CREATE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
+    private static final int V2_CREATE_INDIRECT_FORWARDING_RESPONSE =
+            GtpV2MessageType.CREATE_INDIRECT_DATA_FORWARDING_TUNNEL_RESPONSE.value();
+    private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST =
+            GtpV2MessageType.DELETE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
 
     /**
      * What prepareRequest remembers for the answer.

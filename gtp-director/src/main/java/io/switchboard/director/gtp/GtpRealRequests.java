@@ -6,7 +6,11 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.codec.gtp.v0.GtpV0MessageType;
+import io.switchboard.codec.gtp.v1.GtpV1MessageType;
+import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
+import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.udp.PluginContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,12 +26,6 @@ import java.util.function.Supplier;
  * Indication answers under the Command's sequence number (TS 29.274 §7.6).
  */
 final class GtpRealRequests {
-
-    /** TS 29.060 §7.1 / TS 29.274 §6.1 message types. */
-    private static final int V1_DELETE_REQUEST = 20;
-    private static final int V2_DELETE_BEARER_REQUEST = 99;
-    /** TS 29.274 §8.8 EPS Bearer ID; instance 0 in a Delete Bearer Request is the Linked EBI (§7.2.9.2). */
-    private static final int V2_EBI = 73;
 
     private final GtpSessions sessions;
     private final LongSupplier clock;
@@ -149,12 +147,16 @@ final class GtpRealRequests {
         if (request != null) {
             retransmissions.increment();
         } else {
-            int type = view.messageTypeValue();
-            // A Delete Bearer Request naming the Linked EBI deletes the whole PDN connection (§7.2.9.2).
-            boolean delete = version == 2
-                    ? type == V2_DELETE_BEARER_REQUEST && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(),
-                            view.v2().endOffset(), V2_EBI, 0) >= 0
-                    : type == V1_DELETE_REQUEST;
+            // A Delete Bearer Request naming the Linked EBI (EBI instance 0) deletes the whole PDN
+            // connection (TS 29.274 §7.2.9.2); a GGSN's Delete PDP Context Request its context (TS 29.060
+            // §7.3.5, GSM 09.60 §7.5.5).
+            boolean delete = switch (version) {
+                case 2 -> view.v2().messageType() == GtpV2MessageType.DELETE_BEARER_REQUEST
+                        && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(), view.v2().endOffset(),
+                                GtpV2IeType.EBI.value(), 0) >= 0;
+                case 1 -> view.v1().messageType() == GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST;
+                default -> view.v0().messageType() == GtpV0MessageType.DELETE_PDP_CONTEXT_REQUEST;
+            };
             GtpForwardedCommands.Outstanding command = version == 2
                     ? commands.answered(sender.getAddress(), realSequence, session.directorTeid()) : null;
             long millis = sessions.clusterMillis(now);
