@@ -334,7 +334,7 @@ final class ConfigBinder {
         boolean hasService = s.require("service", "required");
         boolean hasFarm = s.require("farm", "required");
         Optional<Endpoint> listen = hasListen
-                ? s.string("listen").flatMap(text -> endpoint(text, s.pathOf("listen"))) : Optional.empty();
+                ? s.endpoint("listen") : Optional.empty();
         Optional<ServiceKind> service = hasService ? s.string("service").flatMap(text -> service(text,
                 s.pathOf("service"))) : Optional.empty();
         Optional<String> farm = hasFarm ? s.string("farm") : Optional.empty();
@@ -384,15 +384,6 @@ final class ConfigBinder {
     }
 
     // ---- small things ---------------------------------------------------------------------------
-
-    private Optional<Endpoint> endpoint(String text, String path) {
-        try {
-            return Optional.of(AddressLiterals.parseEndpoint(text));
-        } catch (IllegalArgumentException e) {
-            error(path, e.getMessage());
-            return Optional.empty();
-        }
-    }
 
     private void error(String path, String message) {
         errors.add(new ConfigError(ConfigPath.shown(path), message));

@@ -84,18 +84,9 @@ final class NodeBinder {
     AdminConfig admin(Section s) {
         AdminConfig d = AdminConfig.DEFAULT;
         boolean enabled = s.bool("enabled").orElse(d.enabled());
-        Endpoint listen = s.string("listen").flatMap(text -> endpoint(text, s.pathOf("listen"))).orElse(d.listen());
+        Endpoint listen = s.endpoint("listen").orElse(d.listen());
         Optional<String> token = s.has("token") ? s.string("token") : d.token();
         return new AdminConfig(enabled, listen, token);
-    }
-
-    private Optional<Endpoint> endpoint(String text, String path) {
-        try {
-            return Optional.of(AddressLiterals.parseEndpoint(text));
-        } catch (IllegalArgumentException e) {
-            error(path, e.getMessage());
-            return Optional.empty();
-        }
     }
 
     private void error(String path, String message) {

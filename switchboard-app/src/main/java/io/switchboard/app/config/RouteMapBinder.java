@@ -95,7 +95,7 @@ final class RouteMapBinder {
         if (!r.require("real", "required: ADDRESS:PORT of a real of this farm")) {
             return Optional.empty();
         }
-        return r.string("real").flatMap(text -> endpoint(text, r.pathOf("real"))).filter(real -> {
+        return r.endpoint("real").filter(real -> {
             if (reals != null && reals.stream().noneMatch(c -> c.endpoint().equals(real))) {
                 error(r.pathOf("real"), "'" + real + "' is not a real of this farm (reals: "
                         + ConfigBinder.names(reals, c -> c.endpoint().toString()) + ")");
@@ -103,15 +103,6 @@ final class RouteMapBinder {
             }
             return true;
         });
-    }
-
-    private Optional<Endpoint> endpoint(String text, String path) {
-        try {
-            return Optional.of(AddressLiterals.parseEndpoint(text));
-        } catch (IllegalArgumentException e) {
-            error(path, e.getMessage());
-            return Optional.empty();
-        }
     }
 
     private void error(String path, String message) {

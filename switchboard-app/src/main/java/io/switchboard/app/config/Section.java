@@ -1,5 +1,6 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.Endpoint;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.List;
@@ -108,6 +109,18 @@ final class Section {
 
     Optional<Boolean> bool(String key) {
         return node(key).flatMap(n -> bool(n, pathOf(key), errors));
+    }
+
+    /** {@code ADDRESS:PORT} ({@code [v6]:PORT} for IPv6), an error at the key when it is not one. */
+    Optional<Endpoint> endpoint(String key) {
+        return string(key).flatMap(text -> {
+            try {
+                return Optional.of(AddressLiterals.parseEndpoint(text));
+            } catch (IllegalArgumentException e) {
+                error(pathOf(key), e.getMessage());
+                return Optional.empty();
+            }
+        });
     }
 
     /** A duration greater than zero. */
