@@ -81,7 +81,13 @@ public final class RealSelector {
     private static RealServer pick(ServerFarm farm, StickyKey key, java.util.Set<RealServer> excluded) {
         // Weighted round robin gives a real as many consecutive turns as its weight (IOS order): an
         // excluded real may come up that many times in a row before another real's turn.
-        int limit = 1 + excluded.stream().mapToInt(RealServer::weight).sum();
+        // (Summed without a stream: every new key's selection comes here, almost always with none excluded.)
+        int limit = 1;
+        if (!excluded.isEmpty()) {
+            for (RealServer real : excluded) {
+                limit += real.weight();
+            }
+        }
         for (int tries = 0; tries < limit; tries++) {
             RealServer real = farm.pick(key.hash() + tries);
             if (real == null || !excluded.contains(real)) {
