@@ -88,6 +88,12 @@ public final class PendingTable<T> {
         }
     }
 
+    /** The pending request of this transaction, left in the table; null if none. */
+    public T get(int realSlot, long transactionId) {
+        Entry<T> e = entries.get(key(realSlot, transactionId));
+        return e == null ? null : e.value;
+    }
+
     public boolean contains(int realSlot, long transactionId) {
         return entries.containsKey(key(realSlot, transactionId));
     }

@@ -5,16 +5,19 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DatagramPacket;
-import io.switchboard.codec.DropReason;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.transaction.ClientSide;
 import java.net.InetSocketAddress;
 import java.util.function.Supplier;
 
-/** What an {@link Upstream} shares with its lane: the virtual server, its socket, clock and counters. */
-final class LaneContext {
+/**
+ * What an {@link Upstream} shares with its lane: the virtual server, its socket (the engine's
+ * {@link ClientSide}), clock, counters and log.
+ */
+final class LaneContext implements ClientSide {
 
     final VirtualServer virtualServer;
     final VirtualServerMetrics metrics;
@@ -36,14 +39,15 @@ final class LaneContext {
     }
 
     /**
-     * Queues an answer to a client on the virtual address; takes ownership of {@code answer}. It
-     * leaves at the next {@link #flushRelays()}, at the end of the read burst that produced it, so a
-     * burst of answers goes out in one sendmmsg where the transport has it.
+     * Queues a datagram from the virtual address (an answer, a relay to a peer, a local answer); takes
+     * ownership of it. It leaves at the next {@link #flushRelays()}, at the end of the read burst that
+     * produced it, so a burst of answers goes out in one sendmmsg where the transport has it. Counted
+     * by the engine.
      */
-    void relay(ByteBuf answer, InetSocketAddress client) {
-        metrics.relayed();
-        tapOut(virtualAddress, client, answer);
-        virtualAddress.write(new DatagramPacket(answer, client), virtualAddress.voidPromise());
+    @Override
+    public void toClient(ByteBuf datagram, InetSocketAddress to) {
+        tapOut(virtualAddress, to, datagram);
+        virtualAddress.write(new DatagramPacket(datagram, to), virtualAddress.voidPromise());
         relaysQueued = true;
     }
 
@@ -63,21 +67,10 @@ final class LaneContext {
         }
     }
 
-    /** Something else was queued on the virtual address (a local answer): flush it with the relays. */
-    void markRelayQueued() {
-        relaysQueued = true;
-    }
-
     void flushRelays() {
         if (relaysQueued) {
             relaysQueued = false;
             virtualAddress.flush();
         }
-    }
-
-    void drop(DropReason reason, InetSocketAddress client, String detail) {
-        metrics.dropped(reason);
-        log.warn("virtual server {}: dropped datagram from {}: {}{}", virtualServer.name(), client, reason,
-                detail == null ? "" : " (" + detail + ")");
     }
 }

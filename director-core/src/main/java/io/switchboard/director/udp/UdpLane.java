@@ -10,14 +10,14 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.switchboard.codec.DecodeException;
-import io.switchboard.codec.DropReason;
-import io.switchboard.director.EngineDrops;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.transaction.EngineEvents;
+import io.switchboard.director.transaction.EngineScope;
+import io.switchboard.director.transaction.Intake;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -37,11 +37,7 @@ final class UdpLane {
 
     private final LaneContext lane;
     private final Upstream upstream;
-    private final int maxDatagram;
-    /** The plug-in when it answers some requests itself, else null. */
-    private final LocalResponder responder;
-    /** The plug-in when it relays some datagrams between peers, else null. */
-    private final PeerRelay peerRelay;
+    private final Intake intake;
     /** {@link DatagramPlugin#lengthensRequests()}: each request is copied into a buffer that can grow. */
     private final boolean lengthensRequests;
     private ScheduledFuture<?> housekeeping;
@@ -52,9 +48,7 @@ final class UdpLane {
         this.upstream = virtualServer.plugin() instanceof TransactionPlugin plugin
                 ? new TransactionUpstream(lane, plugin, farms)
                 : new FlowUpstream(lane);
-        this.maxDatagram = virtualServer.config().maxDatagram();
-        this.responder = virtualServer.plugin() instanceof LocalResponder r ? r : null;
-        this.peerRelay = virtualServer.plugin() instanceof PeerRelay r ? r : null;
+        this.intake = new Intake(new EngineScope(virtualServer, ticker, lane.log, EngineEvents.NONE));
         this.lengthensRequests = virtualServer.plugin().lengthensRequests();
     }
 
@@ -104,39 +98,12 @@ final class UdpLane {
         return upstream.start();
     }
 
-    /** Steps 2 and 3 of the packet path for one datagram sent to the virtual address. */
+    /** Steps 2 and 3 of the packet path for one datagram sent to the virtual address, then the upstream. */
     private void request(ByteBuf datagram, InetSocketAddress client) {
-        lane.metrics.received();
-        if (!lane.virtualServer.inService()) {
-            lane.drop(EngineDrops.OUT_OF_SERVICE, client, null);
-            return;
+        StickyKey key = intake.admit(datagram, client, lane.virtualAddress.alloc(), lane);
+        if (key != null) {
+            upstream.forward(datagram, client, key, lane.ticker.nanos());
         }
-        if (datagram.readableBytes() > maxDatagram) {
-            lane.drop(DropReason.OVERSIZED, client, null);
-            return;
-        }
-        StickyKey key;
-        try {
-            ByteBuf answer = responder == null ? null
-                    : responder.answerLocally(datagram, client, lane.virtualAddress.alloc());
-            if (answer != null) {
-                lane.metrics.answeredLocally();
-                lane.tapOut(lane.virtualAddress, client, answer);
-                lane.virtualAddress.write(new DatagramPacket(answer, client), lane.virtualAddress.voidPromise());
-                lane.markRelayQueued();
-                return;
-            }
-            InetSocketAddress peer = peerRelay == null ? null : peerRelay.relayTarget(datagram, client);
-            if (peer != null) {
-                lane.relay(datagram.retain(), peer);
-                return;
-            }
-            key = lane.virtualServer.plugin().classify(datagram, client);
-        } catch (DecodeException e) {
-            lane.drop(e.reason(), client, e.getMessage());
-            return;
-        }
-        upstream.forward(datagram, client, key, lane.ticker.nanos());
     }
 
     /** Closes the lane's sockets on its own loop. */

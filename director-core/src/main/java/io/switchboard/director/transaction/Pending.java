@@ -1,0 +1,41 @@
+package io.switchboard.director.transaction;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A request the engine sent to a real and waits for the answer to: in the pending table under
+ * (real, director id) to match the answer, and by its client's transaction for retransmissions.
+ *
+ * @param id       the pending id: the director socket's index above the wire id ({@link IdSpaces})
+ * @param context  what the plug-in's {@code prepareRequest} returned, for the answer
+ * @param key      the sticky key it was selected by, to select again after a refusal
+ * @param retained the request's bytes for a resend ({@code reassignLimit() > 0}), owned by this
+ *                 entry, else null
+ * @param attempts how many reals refused the request before this one
+ * @param fanOut   the fanned-out request this is one copy of, or null
+ */
+record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context, StickyKey key,
+        ByteBuf retained, int attempts, FanOut fanOut) {
+
+    /** A client's request as it identifies it: a retransmission has the same. */
+    record ClientTransaction(InetSocketAddress client, long id) {
+    }
+
+    /** The requests of one fanned-out client request, one per real, while unanswered. */
+    static final class FanOut {
+        final List<Pending> legs = new ArrayList<>(4);
+        /** An answer was relayed since the client last (re)sent the request. */
+        boolean relayed;
+    }
+
+    void release() {
+        if (retained != null) {
+            retained.release();
+        }
+    }
+}

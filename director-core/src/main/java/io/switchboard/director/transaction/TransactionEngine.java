@@ -1,0 +1,473 @@
+package io.switchboard.director.transaction;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.EngineDrops;
+import io.switchboard.director.Selection;
+import io.switchboard.director.pending.PendingTable;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.udp.PeerRelay;
+import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.udp.TransactionPlugin;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The transactions of one lane of a virtual server whose protocol has transaction ids, without a
+ * socket: steps 4 to 7 of the packet path and the answer's way back. A classified request is pinned
+ * to its session's real or selected, prepared under a director id ({@link IdSpaces}) and sent to the
+ * {@link RealSide}; it waits in the pending table until its answer, which is inspected, restored for
+ * the client and relayed to the {@link ClientSide} — or, refused for lack of resources, resent to
+ * another real — or until the response timeout, when it counts as unanswered at its real. A
+ * retransmission (same client, same client id) goes to the same real under the same director id; a
+ * request forwarded one way (the real answers the client directly, or nothing answers) is remembered
+ * for the response timeout too, for the same reason. A request every real must see
+ * ({@link TransactionPlugin#fanOut}) goes to each real that serves; the first answer is relayed and
+ * the others absorbed.
+ *
+ * <p>The live lanes drive it with their sockets and the system clock; what-if drives the same code
+ * with a capture's clock and answers ({@link #answerAsCaptured}), so that the two cannot decide
+ * differently. Confined to one thread; every method borrows the buffers it is given and retains what
+ * it sends or keeps.
+ */
+public final class TransactionEngine {
+
+    static final int MAX_PENDING = 65_536;
+    /** Every id toward a real is outstanding on every socket the lane may open. */
+    static final DropReason IDS_EXHAUSTED = DropReason.of("ids-exhausted");
+    private final EngineScope scope;
+    private final TransactionPlugin plugin;
+    private final Farms farms;
+    private final RealSide reals;
+    private final ClientSide clients;
+    private final int reassignLimit;
+    private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
+    private final long idMask;
+    private final IdSpaces ids;
+    private final PendingTable<Pending> pending;
+    private final Retransmissions retransmissions;
+    private final long timeoutNanos;
+
+    public TransactionEngine(EngineScope scope, TransactionPlugin plugin, Farms farms, RealSide reals,
+            ClientSide clients) {
+        this.scope = scope;
+        this.plugin = plugin;
+        this.farms = farms;
+        this.reals = reals;
+        this.clients = clients;
+        this.reassignLimit = plugin.reassignLimit();
+        this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
+        int slots = 0;
+        Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
+        for (ServerFarm farm : farms.all()) {
+            for (RealServer real : farm.reals()) {
+                slots = Math.max(slots, real.slot() + 1);
+                byAddress.computeIfAbsent(real.address(), a -> new ArrayList<>()).add(real);
+            }
+        }
+        byAddress.forEach((address, list) -> realsByAddress.put(address, list.toArray(new RealServer[0])));
+        this.timeoutNanos = scope.virtualServer().config().responseTimeout().toNanos();
+        this.pending = new PendingTable<>(MAX_PENDING, timeoutNanos, this::expired);
+        this.retransmissions = new Retransmissions(MAX_PENDING, timeoutNanos);
+        this.ids = new IdSpaces(reals, pending::contains, idMask,
+                plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1, slots, timeoutNanos);
+    }
+
+    /** Opens the first director socket; the others open when ids run out. */
+    public void start() {
+        ids.start();
+    }
+
+    /** Steps 4 to 7 for a classified request: pin or select the real, remember the request, send it. */
+    public void request(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
+        Pending.ClientTransaction clientTransaction;
+        try {
+            clientTransaction = new Pending.ClientTransaction(client, plugin.clientTransactionId(datagram));
+        } catch (DecodeException e) {
+            scope.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Pending retransmitted = retransmissions.pending(clientTransaction);
+        if (retransmitted != null) {
+            resend(datagram, retransmitted);
+            return;
+        }
+        RealServer sentOneWay = retransmissions.sentOneWay(clientTransaction, now);
+        if (sentOneWay != null) {
+            resendOneWay(datagram, clientTransaction, sentOneWay);
+            return;
+        }
+        StickyBinding pinned;
+        try {
+            if (plugin.rewritesTransactionId() && plugin.answersThroughDirector() && plugin.fanOut(datagram)) {
+                fanOut(datagram, clientTransaction, key, now);
+                return;
+            }
+            pinned = plugin.route(datagram);
+        } catch (DecodeException e) {
+            scope.drop(e.reason(), client, e.getMessage());
+            return;
+        }
+        Selection selection;
+        if (pinned != null) {
+            // Whatever the holder's state: the session lives only there (a real failed for refusing new
+            // work, or taken out of service, still holds it), and no other real could answer.
+            selection = scope.virtualServer().selector().pinned(pinned);
+            if (selection == null) {
+                scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
+                        + " is not configured");
+                return;
+            }
+        } else {
+            selection = scope.virtualServer().selector().select(key, now);
+        }
+        if (selection == null) {
+            scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, null);
+            return;
+        }
+        if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(datagram)) {
+            forwardOneWay(datagram, clientTransaction, selection, now);
+            return;
+        }
+        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, null, now)) {
+            scope.metrics().forwarded(selection.reason());
+            scope.events().forwarded(selection.real(), selection.reason(), false);
+        }
+    }
+
+    /**
+     * A request every real of the farm must see: a copy, prepared for each real, to every real that
+     * serves its bound clients. Counted once as forwarded; the first answer is relayed.
+     */
+    private void fanOut(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key, long now) {
+        ServerFarm farm = farms.farm(scope.virtualServer().config().farm());
+        Pending.FanOut group = new Pending.FanOut();
+        for (RealServer real : farm.reals()) {
+            if (real.servesBoundClients()) {
+                ByteBuf copy = datagram.copy();
+                try {
+                    dispatch(copy, clientTransaction, key, real, 0, group, now);
+                } finally {
+                    copy.release();
+                }
+            }
+        }
+        if (group.legs.isEmpty()) {
+            scope.drop(EngineDrops.NO_REAL_AVAILABLE, clientTransaction.client(), "no real of " + farm.name() + " serves");
+            return;
+        }
+        scope.metrics().forwarded(Selection.Reason.FAN_OUT);
+        scope.events().forwarded(group.legs.get(0).real(), Selection.Reason.FAN_OUT, false);
+    }
+
+    /**
+     * Sends a request to {@code real} under a fresh director id and remembers it. Borrows
+     * {@code datagram} (retains what it sends and keeps). False, with the drop counted, when it could
+     * not be sent.
+     *
+     * @param group the fanned-out request this is one copy of (the real was not claimed), or null
+     */
+    private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key, RealServer real,
+            int attempts, Pending.FanOut group, long now) {
+        InetSocketAddress client = clientTransaction.client();
+        long id = plugin.rewritesTransactionId() ? ids.freeId(real.slot()) : clientTransaction.id() & idMask;
+        if (id < 0) {
+            releaseClaim(real, group);
+            scope.drop(IDS_EXHAUSTED, client, "no free transaction id toward " + real.id());
+            return false;
+        }
+        if (pending.contains(real.slot(), id)) {
+            releaseClaim(real, group);
+            scope.drop(EngineDrops.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
+            return false;
+        }
+        Object context;
+        try {
+            context = plugin.prepareRequest(datagram, id & idMask, real, client);
+        } catch (DecodeException e) {
+            releaseClaim(real, group);
+            scope.drop(e.reason(), client, e.getMessage());
+            return false;
+        }
+        Pending request = new Pending(clientTransaction, real, id, context, key,
+                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
+        if (!pending.put(real.slot(), id, request, now)) {
+            request.release();
+            releaseClaim(real, group);
+            scope.drop(EngineDrops.PENDING_FULL, client, null);
+            return false;
+        }
+        ids.taken(real.slot(), id);
+        retransmissions.pending(request);
+        real.requestForwarded();
+        send(datagram.retain(), real, id);
+        return true;
+    }
+
+    private static void releaseClaim(RealServer real, Pending.FanOut group) {
+        if (group == null) {
+            real.releaseClaim();
+        }
+    }
+
+    /** A pending request left the table (answered, expired). */
+    private void settled(Pending request) {
+        ids.settled(request.real().slot(), request.id());
+        retransmissions.settled(request);
+    }
+
+    /**
+     * A request answered from the real to the client directly, or not at all: nothing waits for an
+     * answer; only the real is remembered for retransmissions.
+     */
+    private void forwardOneWay(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Selection selection, long now) {
+        RealServer real = selection.real();
+        try {
+            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
+        } catch (DecodeException e) {
+            real.releaseClaim();
+            scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
+            return;
+        }
+        retransmissions.sentOneWay(clientTransaction, real, now);
+        real.requestSentOneWay();
+        if (selection.reason() != Selection.Reason.STICKY) {
+            // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
+            // claim back, or the real would stay TESTING for good.
+            real.releaseClaim();
+        }
+        scope.metrics().forwarded(selection.reason());
+        scope.events().forwarded(real, selection.reason(), true);
+        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
+    }
+
+    /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
+    private void resendOneWay(ByteBuf datagram, Pending.ClientTransaction clientTransaction, RealServer real) {
+        try {
+            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
+        } catch (DecodeException e) {
+            scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
+            return;
+        }
+        scope.metrics().retransmitted();
+        scope.events().retransmitted(real, true);
+        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
+    }
+
+    /** The same director id again: the real sees a retransmission of what it already has. */
+    private void resend(ByteBuf datagram, Pending original) {
+        if (original.fanOut() != null) {
+            resendFanOut(datagram, original.fanOut());
+            return;
+        }
+        try {
+            plugin.prepareRequest(datagram, original.id() & idMask, original.real(), original.clientTransaction().client());
+        } catch (DecodeException e) {
+            scope.drop(e.reason(), original.clientTransaction().client(), e.getMessage());
+            return;
+        }
+        scope.metrics().retransmitted();
+        scope.events().retransmitted(original.real(), false);
+        send(datagram.retain(), original.real(), original.id());
+    }
+
+    /** A retransmission of a fanned-out request: to every real that has not answered yet, same ids. */
+    private void resendFanOut(ByteBuf datagram, Pending.FanOut group) {
+        group.relayed = false; // the client may have lost the answer relayed: relay the next one
+        scope.metrics().retransmitted();
+        scope.events().retransmitted(group.legs.get(0).real(), false);
+        for (Pending leg : List.copyOf(group.legs)) {
+            ByteBuf copy = datagram.copy();
+            try {
+                plugin.prepareRequest(copy, leg.id() & idMask, leg.real(), leg.clientTransaction().client());
+            } catch (DecodeException e) {
+                copy.release();
+                scope.drop(e.reason(), leg.clientTransaction().client(), e.getMessage());
+                return;
+            }
+            send(copy, leg.real(), leg.id());
+        }
+    }
+
+    /** Sends on the socket that {@code pendingId} belongs to. */
+    private void send(ByteBuf datagram, RealServer real, long pendingId) {
+        reals.toReal(datagram, real, ids.socketOf(pendingId), pendingId & idMask);
+    }
+
+    /**
+     * Offline runs only (what-if): the capture's answer to a request that went to {@code real} on
+     * {@code socket} under {@code transactionId}, made the simulated real's own answer to what it was
+     * sent ({@link TransactionPlugin#simulateAnswerOf}: RADIUS re-signs it with the real's secret),
+     * then taken as a live answer is ({@link #answer}).
+     */
+    public void answerAsCaptured(ByteBuf answer, RealServer real, int socket, long transactionId) {
+        Pending request = pending.get(real.slot(), ids.pendingId(socket, transactionId));
+        if (request != null) {
+            try {
+                plugin.simulateAnswerOf(answer, transactionId, real, request.context());
+            } catch (DecodeException e) {
+                refused(real, real.address(), e, "cannot be simulated");
+                return;
+            }
+        }
+        answer(answer, real.address(), socket);
+    }
+
+    /** An answer from a real on director socket {@code socket}: find its request, restore it for the client, relay it. */
+    public void answer(ByteBuf answer, InetSocketAddress from, int socket) {
+        RealServer[] candidates = realsByAddress.get(from);
+        if (candidates == null) {
+            scope.metrics().unmatched("unknown-source");
+            scope.log().warn("virtual server {}: datagram from {}, which is no real, dropped", scope.name(), from);
+            return;
+        }
+        long id;
+        try {
+            id = plugin.responseTransactionId(answer);
+        } catch (DecodeException e) {
+            if (relayedFromReal(answer, from)) {
+                return;
+            }
+            refused(candidates[0], from, e, "malformed");
+            return;
+        }
+        id = ids.pendingId(socket, id);
+        Pending request = null;
+        for (int i = 0; i < candidates.length && request == null; i++) {
+            request = pending.remove(candidates[i].slot(), id);
+        }
+        if (request == null) {
+            if (!relayedFromReal(answer, from)) {
+                scope.metrics().unmatched("late");
+            }
+            return;
+        }
+        settled(request);
+        request.real().requestAnswered();
+        if (request.fanOut() != null && request.fanOut().relayed) {
+            request.release();
+            scope.metrics().absorbed();
+            return;
+        }
+        try {
+            ResponseVerdict verdict = plugin.inspectResponse(answer, request.real(), request.context());
+            if (verdict == ResponseVerdict.DROP) {
+                scope.metrics().unmatched("dropped");
+                scope.events().answerDropped(request.real());
+                return;
+            }
+            if (verdict == ResponseVerdict.RETRY_ELSEWHERE && retryElsewhere(request)) {
+                return;
+            }
+        } catch (DecodeException e) {
+            refused(request.real(), from, e, "cannot be inspected");
+            return;
+        } finally {
+            request.release();
+        }
+        try {
+            plugin.prepareResponse(answer, request.clientTransaction().id(), request.context());
+        } catch (DecodeException e) {
+            refused(request.real(), from, e, "cannot be relayed");
+            return;
+        }
+        if (request.fanOut() != null) {
+            request.fanOut().relayed = true;
+        }
+        scope.metrics().relayed();
+        clients.toClient(answer.retain(), request.clientTransaction().client());
+    }
+
+    /** An answer that is not relayed because it cannot be read: counted as malformed, logged, told. */
+    private void refused(RealServer real, InetSocketAddress from, DecodeException e, String why) {
+        scope.metrics().unmatched("malformed");
+        scope.log().warn("virtual server {}: answer from {} {}: {}", scope.name(), from, why, e.getMessage());
+        scope.events().answerRefused(real, e.reason());
+    }
+
+    /**
+     * A datagram from a real that answers nothing pending, relayed from the virtual address if the
+     * plug-in knows where to ({@link PeerRelay#relayFromReal}); false to count it as unmatched.
+     */
+    private boolean relayedFromReal(ByteBuf datagram, InetSocketAddress from) {
+        if (!(plugin instanceof PeerRelay relay)) {
+            return false;
+        }
+        InetSocketAddress target;
+        try {
+            target = relay.relayFromReal(datagram, from);
+        } catch (DecodeException e) {
+            return false;
+        }
+        if (target == null) {
+            return false;
+        }
+        scope.metrics().relayed();
+        clients.toClient(datagram.retain(), target);
+        return true;
+    }
+
+    /**
+     * The real refused the request for lack of resources: fail it and resend the request to the real
+     * the selector picks now. False when it cannot be resent (limit reached, nothing kept, no other
+     * real): the refusal is then relayed.
+     */
+    private boolean retryElsewhere(Pending refused) {
+        long now = scope.ticker().nanos();
+        refused.real().failInBand(now, "refused a request for lack of resources");
+        if (refused.retained() == null || refused.attempts() >= reassignLimit) {
+            return false;
+        }
+        Selection next;
+        try {
+            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
+            next = scope.virtualServer().selector().afterRefusal(plugin.route(refused.retained()), refused.key(), now);
+        } catch (DecodeException e) {
+            return false;
+        }
+        if (next == null) {
+            return false;
+        }
+        if (next.real() == refused.real()) {
+            next.real().releaseClaim();
+            return false;
+        }
+        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.key(), next.real(), refused.attempts() + 1,
+                null, now)) {
+            return false;
+        }
+        scope.metrics().reassigned();
+        scope.events().reassigned(refused.real(), next.real());
+        return true;
+    }
+
+    private void expired(Pending request) {
+        request.release();
+        settled(request);
+        request.real().requestUnanswered(request.clientTransaction().client().getAddress(), scope.ticker().nanos());
+        scope.metrics().expired();
+    }
+
+    /** Expires overdue requests, retires sockets no longer needed, forgets old one-way requests. */
+    public void housekeep(long now) {
+        pending.expire(now);
+        if (ids.several()) {
+            ids.housekeep(now);
+        }
+        retransmissions.expire(now);
+    }
+
+    /** Lets go of every pending request. */
+    public void close() {
+        pending.drain(Pending::release);
+        retransmissions.clear();
+    }
+}
