@@ -19,6 +19,9 @@ public final class RealSelector {
     private final StickyTable sticky;
     private final boolean grouped;
     private volatile java.util.List<ServerFarm> chain;
+    /** Selectors of other farms over the same sticky table ({@link #inFarm}), made on first use. */
+    private final java.util.concurrent.ConcurrentHashMap<String, RealSelector> otherFarms =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param sticky null when the virtual server keeps no bindings */
     public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
@@ -121,6 +124,18 @@ public final class RealSelector {
         }
         RealServer holder = farms.real(routed.farm(), routed.real());
         return holder == null || !holder.servesBoundClients() ? null : new Selection(holder, Selection.Reason.STICKY);
+    }
+
+    /**
+     * The selector of another farm over this one's sticky table, for a request a plug-in places in
+     * that farm (a GTP APN map's); this selector for its own farm; null when no such farm exists.
+     */
+    public RealSelector inFarm(String name) {
+        if (name.equals(farm.name())) {
+            return this;
+        }
+        ServerFarm other = farms.farm(name);
+        return other == null ? null : otherFarms.computeIfAbsent(name, n -> new RealSelector(farms, other, sticky));
     }
 
     public ServerFarm farm() {

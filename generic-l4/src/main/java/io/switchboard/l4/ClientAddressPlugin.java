@@ -1,6 +1,8 @@
 package io.switchboard.l4;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.DatagramPlugin;
 import java.net.InetSocketAddress;
@@ -12,6 +14,11 @@ final class ClientAddressPlugin implements DatagramPlugin {
 
     ClientAddressPlugin(int prefixBits) {
         this.prefixBits = prefixBits;
+    }
+
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) {
+        return Decision.direct(classify(datagram, sender));
     }
 
     @Override

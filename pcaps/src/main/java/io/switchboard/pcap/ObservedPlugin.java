@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.udp.DatagramPlugin;
@@ -65,6 +66,16 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
     /** The clock time of the lane's last housekeeping (its upstream's, then the plug-in's), or Long.MIN_VALUE. */
     long housekeptAt() {
         return housekept;
+    }
+
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        Decision decision = plugin.decide(datagram, sender, alloc);
+        if (decision instanceof Decision.Direct direct) {
+            ended = ObservedStickyTables.ended(sticky, direct.key(), ticker.nanos());
+            key = direct.key();
+        }
+        return decision;
     }
 
     @Override

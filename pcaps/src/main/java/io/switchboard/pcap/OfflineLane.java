@@ -10,7 +10,7 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.transaction.ClientSide;
 import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
@@ -78,7 +78,7 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
     }
 
     /** Starts a request: steps 2 and 3; null when it was answered here, relayed or dropped. */
-    StickyKey admit(ByteBuf request, InetSocketAddress client) {
+    Decision.Direct admit(ByteBuf request, InetSocketAddress client) {
         sent.clear();
         dropped = null;
         answeredLocally = false;
@@ -96,11 +96,11 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
     }
 
     /** Steps 4 to 7 for the admitted request. */
-    void direct(ByteBuf request, InetSocketAddress client, StickyKey key, long now) {
+    void direct(ByteBuf request, InetSocketAddress client, Decision.Direct decision, long now) {
         if (engine != null) {
-            engine.request(request, client, key, now);
+            engine.request(request, client, decision, now);
         } else {
-            flows.request(request, client, key, now);
+            flows.request(request, client, decision.key(), now);
         }
     }
 

@@ -9,6 +9,7 @@ import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.udp.DatagramService;
@@ -89,13 +90,14 @@ public final class WhatIf extends WhatIfRun {
         InetSocketAddress sender = new InetSocketAddress(d.source(), d.sourcePort());
         ByteBuf request = Unpooled.copiedBuffer(bytes);
         try {
-            StickyKey key = lane.admit(request, sender);
-            if (key == null) {
+            Decision.Direct decision = lane.admit(request, sender);
+            if (decision == null) {
                 return Direction.notSent(null, lane.answeredLocally ? "answered-locally"
                         : lane.relayedToPeer ? "relayed" : "dropped:" + lane.dropped.name());
             }
+            StickyKey key = decision.key();
             BindingEnd ended = ObservedStickyTables.ended(vs.selector().sticky(), key, now());
-            lane.direct(request, sender, key, now());
+            lane.direct(request, sender, decision, now());
             if (lane.dropped != null || lane.real == null) {
                 return Direction.notSent(key, "dropped:" + (lane.dropped == null ? "unknown" : lane.dropped.name()));
             }

@@ -12,6 +12,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
@@ -67,6 +68,11 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     @Override
     public int reassignLimit() {
         return 0; // the planted change
+    }
+
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        return plugin.decide(datagram, sender, alloc);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.switchboard.director.asn;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.asn.r6.NwgRelease;
@@ -10,6 +11,7 @@ import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.codec.asn.r6.R6View;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
@@ -48,9 +50,23 @@ final class AsnPlugin implements TransactionPlugin {
         this.counters = counters;
     }
 
+    /**
+     * A message from a base station, keyed by its MSID, by its transaction; one that is not a request
+     * (an Ack, an Indication) gets no answer and is forwarded one way.
+     */
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        R6View view = view(datagram);
+        Decision.Direct decision = Decision.direct(key(view)).withTransactionId(clientTransactionId(view));
+        return view.opId() == R6OpId.REQUEST ? decision : decision.oneWay();
+    }
+
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        R6View view = view(datagram);
+        return key(view(datagram));
+    }
+
+    private StickyKey key(R6View view) throws DecodeException {
         if (release.preAttachment(view) == R6PreAttachment.RESPONSE) {
             throw new DecodeException(DropReason.UNEXPECTED_MESSAGE, "MS_PreAttachment_Rsp sent to the virtual address");
         }
@@ -96,7 +112,10 @@ final class AsnPlugin implements TransactionPlugin {
 
     @Override
     public long clientTransactionId(ByteBuf request) throws DecodeException {
-        R6View view = view(request);
+        return clientTransactionId(view(request));
+    }
+
+    private static long clientTransactionId(R6View view) {
         return transactionId(view) | (view.opId() == R6OpId.REQUEST ? 0 : NO_ANSWER);
     }
 

@@ -5,10 +5,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.LocalResponder;
-import io.switchboard.director.udp.PeerRelay;
 import java.net.InetSocketAddress;
 
 /**
@@ -22,17 +20,11 @@ public final class Intake {
     private final EngineScope scope;
     private final DatagramPlugin plugin;
     private final int maxDatagram;
-    /** The plug-in when it answers some requests itself, else null. */
-    private final LocalResponder responder;
-    /** The plug-in when it relays some datagrams between peers, else null. */
-    private final PeerRelay peerRelay;
 
     public Intake(EngineScope scope) {
         this.scope = scope;
         this.plugin = scope.virtualServer().plugin();
         this.maxDatagram = scope.virtualServer().config().maxDatagram();
-        this.responder = plugin instanceof LocalResponder r ? r : null;
-        this.peerRelay = plugin instanceof PeerRelay r ? r : null;
     }
 
     /**
@@ -40,10 +32,10 @@ public final class Intake {
      *
      * @param alloc where a local answer is allocated
      * @param out   where local answers and relays to peers go
-     * @return the sticky key to direct the request by, or null when it was dealt with here (answered,
-     *         relayed, dropped: counted and told in each case)
+     * @return the plug-in's decision to direct the request, or null when it was dealt with here
+     *         (answered, relayed, dropped: counted and told in each case)
      */
-    public StickyKey admit(ByteBuf datagram, InetSocketAddress client, ByteBufAllocator alloc, ClientSide out) {
+    public Decision.Direct admit(ByteBuf datagram, InetSocketAddress client, ByteBufAllocator alloc, ClientSide out) {
         scope.metrics().received();
         if (!scope.virtualServer().inService()) {
             scope.drop(EngineDrops.OUT_OF_SERVICE, client, null);
@@ -53,25 +45,27 @@ public final class Intake {
             scope.drop(DropReason.OVERSIZED, client, null);
             return null;
         }
+        Decision decision;
         try {
-            ByteBuf answer = responder == null ? null : responder.answerLocally(datagram, client, alloc);
-            if (answer != null) {
-                scope.metrics().answeredLocally();
-                scope.events().answeredLocally();
-                out.toClient(answer, client);
-                return null;
-            }
-            InetSocketAddress peer = peerRelay == null ? null : peerRelay.relayTarget(datagram, client);
-            if (peer != null) {
-                scope.metrics().relayed();
-                scope.events().relayedToPeer();
-                out.toClient(datagram.retain(), peer);
-                return null;
-            }
-            return plugin.classify(datagram, client);
+            decision = plugin.decide(datagram, client, alloc);
         } catch (DecodeException e) {
             scope.drop(e.reason(), client, e.getMessage());
             return null;
         }
+        if (decision instanceof Decision.Direct request) {
+            return request;
+        }
+        if (decision instanceof Decision.AnswerLocally local) {
+            scope.metrics().answeredLocally();
+            scope.events().answeredLocally();
+            out.toClient(local.answer(), client);
+        } else if (decision instanceof Decision.RelayTo relay) {
+            scope.metrics().relayed();
+            scope.events().relayedToPeer();
+            out.toClient(datagram.retain(), relay.peer());
+        } else if (decision instanceof Decision.Drop drop) {
+            scope.drop(drop.reason(), client, drop.detail());
+        }
+        return null;
     }
 }

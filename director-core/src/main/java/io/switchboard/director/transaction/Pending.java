@@ -2,7 +2,7 @@ package io.switchboard.director.transaction;
 
 import io.netty.buffer.ByteBuf;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,14 +13,14 @@ import java.util.List;
  *
  * @param id       the pending id: the director socket's index above the wire id ({@link IdSpaces})
  * @param context  what the plug-in's {@code prepareRequest} returned, for the answer
- * @param key      the sticky key it was selected by, to select again after a refusal
+ * @param decision the plug-in's decision for it (key, placement), to select again after a refusal
  * @param retained the request's bytes for a resend ({@code reassignLimit() > 0}), owned by this
  *                 entry, else null
  * @param attempts how many reals refused the request before this one
  * @param fanOut   the fanned-out request this is one copy of, or null
  */
-record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context, StickyKey key,
-        ByteBuf retained, int attempts, FanOut fanOut) {
+record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context,
+        Decision.Direct decision, ByteBuf retained, int attempts, FanOut fanOut) {
 
     /** A client's request as it identifies it: a retransmission has the same. */
     record ClientTransaction(InetSocketAddress client, long id) {

@@ -4,13 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
+import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
@@ -86,15 +87,9 @@ public final class TransactionEngine {
         ids.start();
     }
 
-    /** Steps 4 to 7 for a classified request: pin or select the real, remember the request, send it. */
-    public void request(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
-        Pending.ClientTransaction clientTransaction;
-        try {
-            clientTransaction = new Pending.ClientTransaction(client, plugin.clientTransactionId(datagram));
-        } catch (DecodeException e) {
-            scope.drop(e.reason(), client, e.getMessage());
-            return;
-        }
+    /** Steps 4 to 7 for a request the plug-in decided to direct: pin or select the real, remember it, send it. */
+    public void request(ByteBuf datagram, InetSocketAddress client, Decision.Direct decision, long now) {
+        Pending.ClientTransaction clientTransaction = new Pending.ClientTransaction(client, decision.transactionId());
         Pending retransmitted = retransmissions.pending(clientTransaction);
         if (retransmitted != null) {
             resend(datagram, retransmitted);
@@ -105,56 +100,78 @@ public final class TransactionEngine {
             resendOneWay(datagram, clientTransaction, sentOneWay);
             return;
         }
-        StickyBinding pinned;
+        if (decision.fanOut() && plugin.rewritesTransactionId() && plugin.answersThroughDirector()) {
+            fanOut(datagram, clientTransaction, decision, now);
+            return;
+        }
+        Selection selection;
         try {
-            if (plugin.rewritesTransactionId() && plugin.answersThroughDirector() && plugin.fanOut(datagram)) {
-                fanOut(datagram, clientTransaction, key, now);
-                return;
-            }
-            pinned = plugin.route(datagram);
+            selection = select(datagram, decision, now);
         } catch (DecodeException e) {
             scope.drop(e.reason(), client, e.getMessage());
             return;
         }
-        Selection selection;
-        if (pinned != null) {
-            // Whatever the holder's state: the session lives only there (a real failed for refusing new
-            // work, or taken out of service, still holds it), and no other real could answer.
-            selection = scope.virtualServer().selector().pinned(pinned);
-            if (selection == null) {
-                scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, "the real " + pinned.real() + " of the request's session"
-                        + " is not configured");
-                return;
-            }
-        } else {
-            selection = scope.virtualServer().selector().select(key, now);
-        }
-        if (selection == null) {
-            scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, null);
-            return;
-        }
-        if (!plugin.answersThroughDirector() || !plugin.expectsAnswer(datagram)) {
+        if (!plugin.answersThroughDirector() || !decision.expectsAnswer()) {
             forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
-        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, null, now)) {
+        if (dispatch(datagram, clientTransaction, decision, selection.real(), 0, null, now)) {
             scope.metrics().forwarded(selection.reason());
             scope.events().forwarded(selection.real(), selection.reason(), false);
         }
     }
 
     /**
+     * The real a new request goes to, by its placement.
+     *
+     * @throws DecodeException {@code no-real-available} when none may take it (or the plug-in's reason)
+     */
+    private Selection select(ByteBuf datagram, Decision.Direct decision, long now) throws DecodeException {
+        Decision.Placement placement = decision.placement();
+        if (placement == Decision.Placement.ASK_ROUTE) {
+            StickyBinding routed = plugin.route(datagram);
+            placement = routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed);
+        }
+        Selection selection;
+        if (placement instanceof Decision.Placement.Pinned pinned) {
+            // Whatever the holder's state: the session lives only there (a real failed for refusing new
+            // work, or taken out of service, still holds it), and no other real could answer.
+            selection = scope.virtualServer().selector().pinned(pinned.binding());
+            if (selection == null) {
+                throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "the real " + pinned.binding().real()
+                        + " of the request's session is not configured");
+            }
+            return selection;
+        }
+        if (placement instanceof Decision.Placement.InFarm farm) {
+            RealSelector other = scope.virtualServer().selector().inFarm(farm.farm());
+            selection = other == null ? null : other.select(farm.key(), now);
+            if (selection == null) {
+                throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "no real of farm " + farm.farm()
+                        + " may take it");
+            }
+            return selection;
+        }
+        selection = scope.virtualServer().selector().select(decision.key(), now);
+        if (selection == null) {
+            throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, null);
+        }
+        return selection;
+    }
+
+    /**
      * A request every real of the farm must see: a copy, prepared for each real, to every real that
      * serves its bound clients. Counted once as forwarded; the first answer is relayed.
      */
-    private void fanOut(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key, long now) {
+    private void fanOut(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Decision.Direct decision,
+            long now) {
         ServerFarm farm = farms.farm(scope.virtualServer().config().farm());
         Pending.FanOut group = new Pending.FanOut();
         for (RealServer real : farm.reals()) {
             if (real.servesBoundClients()) {
                 ByteBuf copy = datagram.copy();
                 try {
-                    dispatch(copy, clientTransaction, key, real, 0, group, now);
+                    dispatch(copy, clientTransaction, decision, real, 0, group, now);
                 } finally {
                     copy.release();
                 }
@@ -175,8 +192,8 @@ public final class TransactionEngine {
      *
      * @param group the fanned-out request this is one copy of (the real was not claimed), or null
      */
-    private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key, RealServer real,
-            int attempts, Pending.FanOut group, long now) {
+    private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Decision.Direct decision,
+            RealServer real, int attempts, Pending.FanOut group, long now) {
         InetSocketAddress client = clientTransaction.client();
         long id = plugin.rewritesTransactionId() ? ids.freeId(real.slot()) : clientTransaction.id() & idMask;
         if (id < 0) {
@@ -197,7 +214,7 @@ public final class TransactionEngine {
             scope.drop(e.reason(), client, e.getMessage());
             return false;
         }
-        Pending request = new Pending(clientTransaction, real, id, context, key,
+        Pending request = new Pending(clientTransaction, real, id, context, decision,
                 reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
         if (!pending.put(real.slot(), id, request, now)) {
             request.release();
@@ -428,8 +445,7 @@ public final class TransactionEngine {
         }
         Selection next;
         try {
-            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
-            next = scope.virtualServer().selector().afterRefusal(plugin.route(refused.retained()), refused.key(), now);
+            next = reselect(refused, now);
         } catch (DecodeException e) {
             return false;
         }
@@ -440,13 +456,35 @@ public final class TransactionEngine {
             next.real().releaseClaim();
             return false;
         }
-        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.key(), next.real(), refused.attempts() + 1,
-                null, now)) {
+        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.decision(), next.real(),
+                refused.attempts() + 1, null, now)) {
             return false;
         }
         scope.metrics().reassigned();
         scope.events().reassigned(refused.real(), next.real());
         return true;
+    }
+
+    /**
+     * Where a refused request goes now, by its placement: a pinned or routed real only while it
+     * serves, another farm's selection, or the virtual server's for its key.
+     */
+    private Selection reselect(Pending refused, long now) throws DecodeException {
+        Decision.Direct decision = refused.decision();
+        Decision.Placement placement = decision.placement();
+        RealSelector selector = scope.virtualServer().selector();
+        if (placement == Decision.Placement.ASK_ROUTE) {
+            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
+            return selector.afterRefusal(plugin.route(refused.retained()), decision.key(), now);
+        }
+        if (placement instanceof Decision.Placement.Pinned pinned) {
+            return selector.afterRefusal(pinned.binding(), decision.key(), now);
+        }
+        if (placement instanceof Decision.Placement.InFarm farm) {
+            RealSelector other = selector.inFarm(farm.farm());
+            return other == null ? null : other.select(farm.key(), now);
+        }
+        return selector.select(decision.key(), now);
     }
 
     private void expired(Pending request) {

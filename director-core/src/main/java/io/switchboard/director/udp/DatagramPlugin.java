@@ -1,8 +1,10 @@
 package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 
@@ -23,6 +25,33 @@ public interface DatagramPlugin {
      *                         the director counts it under the exception's reason and drops it
      */
     StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException;
+
+    /**
+     * The one question the engine asks of a datagram sent to the virtual address: what to do with it
+     * ({@link Decision}). A plug-in reads the bytes once here. By default the answer is put together
+     * from the plug-in's separate answers — {@link LocalResponder#answerLocally}, {@link
+     * PeerRelay#relayTarget}, {@link #classify} (and {@link TransactionPlugin}'s) — for plug-ins not yet
+     * written against the decision.
+     *
+     * @param alloc where a local answer is allocated
+     * @throws DecodeException as {@link #classify}: the datagram is dropped under the exception's reason
+     */
+    default Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        if (this instanceof LocalResponder responder) {
+            ByteBuf answer = responder.answerLocally(datagram, sender, alloc);
+            if (answer != null) {
+                return new Decision.AnswerLocally(answer);
+            }
+        }
+        if (this instanceof PeerRelay relay) {
+            InetSocketAddress peer = relay.relayTarget(datagram, sender);
+            if (peer != null) {
+                return new Decision.RelayTo(peer);
+            }
+        }
+        return Decision.direct(classify(datagram, sender));
+    }
 
     /**
      * Called once by the engine when the virtual server is built, before any datagram: what the

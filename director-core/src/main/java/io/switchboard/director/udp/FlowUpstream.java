@@ -7,7 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.Flow;
@@ -35,8 +35,8 @@ final class FlowUpstream implements Upstream, FlowEngine.FlowSide<ChannelFuture>
     }
 
     @Override
-    public void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
-        engine.request(datagram, client, key, now);
+    public void forward(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long now) {
+        engine.request(datagram, client, request.key(), now);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyBinding;
 import java.net.InetSocketAddress;
 
@@ -16,6 +18,23 @@ import java.net.InetSocketAddress;
  * indexes, retaining or releasing.
  */
 public interface TransactionPlugin extends DatagramPlugin {
+
+    /**
+     * By default {@link DatagramPlugin#decide}'s answer completed with {@link #clientTransactionId},
+     * {@link #fanOut} (where the plug-in may fan out) and {@link #expectsAnswer}; the engine asks
+     * {@link #route} when it selects ({@link Decision.Placement#ASK_ROUTE}).
+     */
+    @Override
+    default Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        Decision decision = DatagramPlugin.super.decide(datagram, sender, alloc);
+        if (!(decision instanceof Decision.Direct direct)) {
+            return decision;
+        }
+        boolean fanOut = rewritesTransactionId() && answersThroughDirector() && fanOut(datagram);
+        return new Decision.Direct(direct.key(), clientTransactionId(datagram), Decision.Placement.ASK_ROUTE, fanOut,
+                expectsAnswer(datagram));
+    }
 
     /** Width of the transaction id the director allocates (16 for a GTPv1 sequence, 8 for RADIUS). */
     int transactionIdBits();

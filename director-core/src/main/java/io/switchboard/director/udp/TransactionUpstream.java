@@ -3,7 +3,7 @@ package io.switchboard.director.udp;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.TransactionEngine;
@@ -33,8 +33,8 @@ final class TransactionUpstream implements Upstream {
     }
 
     @Override
-    public void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long now) {
-        engine.request(datagram, client, key, now);
+    public void forward(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long now) {
+        engine.request(datagram, client, request, now);
     }
 
     private void answer(ByteBuf answer, InetSocketAddress sender, int socket) {

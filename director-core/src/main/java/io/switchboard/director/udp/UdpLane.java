@@ -14,7 +14,7 @@ import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.Intake;
@@ -100,9 +100,9 @@ final class UdpLane {
 
     /** Steps 2 and 3 of the packet path for one datagram sent to the virtual address, then the upstream. */
     private void request(ByteBuf datagram, InetSocketAddress client) {
-        StickyKey key = intake.admit(datagram, client, lane.virtualAddress.alloc(), lane);
-        if (key != null) {
-            upstream.forward(datagram, client, key, lane.ticker.nanos());
+        Decision.Direct request = intake.admit(datagram, client, lane.virtualAddress.alloc(), lane);
+        if (request != null) {
+            upstream.forward(datagram, client, request, lane.ticker.nanos());
         }
     }
 

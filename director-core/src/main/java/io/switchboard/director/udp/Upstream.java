@@ -2,7 +2,7 @@ package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
-import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import java.net.InetSocketAddress;
 
 /**
@@ -19,7 +19,7 @@ interface Upstream {
      * Steps 4 to 7 for a classified request: choose the real, remember the request, send it.
      * Borrows {@code datagram}; retains it to send.
      */
-    void forward(ByteBuf datagram, InetSocketAddress client, StickyKey key, long nowNanos);
+    void forward(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long nowNanos);
 
     /** Sends what {@link #forward} queued; called at the end of each read burst. */
     default void flush() {

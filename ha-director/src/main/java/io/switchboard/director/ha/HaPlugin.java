@@ -1,12 +1,14 @@
 package io.switchboard.director.ha;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
 import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.Inet4Address;
@@ -49,14 +51,26 @@ final class HaPlugin implements TransactionPlugin {
     private record Sent(String real, int homeAgent) {
     }
 
+    /** A Registration Request, by its transaction; balanced in the farm. */
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        MipHeaderView view = request(datagram);
+        return Decision.direct(NO_STICKINESS).withTransactionId(transactionId(view));
+    }
+
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        request(datagram);
+        return NO_STICKINESS;
+    }
+
+    private static MipHeaderView request(ByteBuf datagram) throws DecodeException {
         MipHeaderView view = MipHeaderView.wrap(datagram);
         if (!view.isRequest()) {
             throw new DecodeException(DropReason.UNEXPECTED_MESSAGE,
                     "Registration Reply sent to the virtual home agent address");
         }
-        return NO_STICKINESS;
+        return view;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.switchboard.director.radius;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.radius.RadiusAcctStatusType;
@@ -15,6 +16,7 @@ import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.predictor.PrefixTable;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
@@ -172,9 +174,26 @@ final class RadiusPlugin implements TransactionPlugin {
 
     // ---- requests --------------------------------------------------------------------------------
 
+    /**
+     * The one read of a request: admitted (a known client's Access-Request or Accounting-Request whose
+     * authenticators verify) and keyed, with its transaction (identifier and authenticator), its place
+     * (the route map's real) and whether every accounting server must see it.
+     */
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        RadiusView view = RadiusView.wrap(datagram);
+        StickyKey key = admit(view, datagram, sender);
+        StickyBinding routed = routed(view);
+        return new Decision.Direct(key, clientTransactionId(datagram),
+                routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true);
+    }
+
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        RadiusView view = RadiusView.wrap(datagram);
+        return admit(RadiusView.wrap(datagram), datagram, sender);
+    }
+
+    private StickyKey admit(RadiusView view, ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         int code = view.code();
         if (code != RadiusCode.ACCESS_REQUEST.value() && code != RadiusCode.ACCOUNTING_REQUEST.value()) {
             throw new DecodeException(DropReason.UNEXPECTED_MESSAGE,
@@ -209,11 +228,15 @@ final class RadiusPlugin implements TransactionPlugin {
      */
     @Override
     public StickyBinding route(ByteBuf request) throws DecodeException {
+        return routeMap.isEmpty() ? null : routed(RadiusView.wrap(request));
+    }
+
+    private StickyBinding routed(RadiusView view) {
         PrefixTable<RealServer> table = routeMap;
         if (table.isEmpty()) {
             return null;
         }
-        long ip = RadiusView.wrap(request).framedIpAddress();
+        long ip = view.framedIpAddress();
         RealServer real = ip < 0 ? null : table.lookupIpv4(ip);
         return real == null || !real.servesBoundClients() ? null : real.binding();
     }
@@ -289,13 +312,19 @@ final class RadiusPlugin implements TransactionPlugin {
         if (!options.accountingOnOffToAllReals()) {
             return false;
         }
-        // The engine asks after classify, which refuses a short datagram; asked first, the code octet
-        // may be missing.
+        // Asked on its own before classify (tests), the code octet may be missing.
         requireHeader(request);
         if (request.getUnsignedByte(request.readerIndex()) != RadiusCode.ACCOUNTING_REQUEST.value()) {
             return false;
         }
-        long status = RadiusView.wrap(request).acctStatusType();
+        return fanOut(RadiusView.wrap(request));
+    }
+
+    private boolean fanOut(RadiusView view) {
+        if (!options.accountingOnOffToAllReals() || view.code() != RadiusCode.ACCOUNTING_REQUEST.value()) {
+            return false;
+        }
+        long status = view.acctStatusType();
         return status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF;
     }
 

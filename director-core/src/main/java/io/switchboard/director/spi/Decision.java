@@ -1,0 +1,108 @@
+package io.switchboard.director.spi;
+
+import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DropReason;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import java.net.InetSocketAddress;
+
+/**
+ * What a plug-in decides about one datagram sent to the virtual address, having read it once
+ * ({@code DatagramPlugin.decide}): direct it to a real, answer it from the virtual address, relay
+ * it to a peer, or drop it. The engine acts on the decision and asks nothing more of the bytes
+ * until it prepares the request for the real it chose.
+ */
+public sealed interface Decision {
+
+    /** Direct the request by {@code key} in the virtual server's farm (generic UDP, a plain request). */
+    static Direct direct(StickyKey key) {
+        return new Direct(key, 0, Placement.BALANCE, false, true);
+    }
+
+    /**
+     * A request for the farm.
+     *
+     * @param key           the sticky key it is balanced by (also hashed for the consistent-hash predictor)
+     * @param transactionId the client's own transaction id, with whatever else makes a retransmission
+     *                      recognisable (a RADIUS Request Authenticator): a request from the same
+     *                      client with the same value is a retransmission and goes to the same real
+     *                      with the same director id; 0 for plug-ins without transactions
+     * @param placement     where it goes regardless of the predictor, if anywhere
+     * @param fanOut        every real of the farm that serves must see it (RADIUS Accounting-On/Off): a
+     *                      copy to each, the first answer relayed, the others absorbed
+     * @param expectsAnswer false for a request nothing answers (a WiMAX R6 Ack): forwarded one way
+     */
+    record Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer)
+            implements Decision {
+
+        public Direct withTransactionId(long id) {
+            return new Direct(key, id, placement, fanOut, expectsAnswer);
+        }
+
+        public Direct placed(Placement where) {
+            return new Direct(key, transactionId, where, fanOut, expectsAnswer);
+        }
+
+        public Direct fannedOut(boolean all) {
+            return new Direct(key, transactionId, placement, all, expectsAnswer);
+        }
+
+        public Direct oneWay() {
+            return new Direct(key, transactionId, placement, fanOut, false);
+        }
+    }
+
+    /**
+     * Answered by the plug-in itself (a GTP Echo Response with the director's Recovery, a Version Not
+     * Supported): sent from the virtual address to the sender; the engine releases it if it cannot.
+     */
+    record AnswerLocally(ByteBuf answer) implements Decision {
+    }
+
+    /**
+     * Relayed to a peer rather than directed to the farm (a PGW's own request for a session, to the
+     * MME of that session, rewritten in place by the plug-in): sent from the virtual address.
+     */
+    record RelayTo(InetSocketAddress peer) implements Decision {
+    }
+
+    /** Dropped, counted under {@code reason} (a codec's or the plug-in's), logged at a limited rate. */
+    record Drop(DropReason reason, String detail) implements Decision {
+    }
+
+    /** Where a request goes besides the predictor's choice. */
+    sealed interface Placement {
+
+        /** The virtual server's selection for the key: sticky binding, predictor, backup farms. */
+        Placement BALANCE = new Balance();
+
+        /**
+         * Only for plug-ins that still answer {@code TransactionPlugin.route} separately: the engine
+         * asks it when it selects (not for a retransmission).
+         */
+        Placement ASK_ROUTE = new AskRoute();
+
+        /**
+         * To this real whatever its state: the request belongs to a session that lives there and
+         * nowhere else (a GTP Update or Delete), or a route the plug-in checked serves (a RADIUS route
+         * map's real). After a refusal for lack of resources, it goes there again only if it serves.
+         */
+        record Pinned(StickyBinding binding) implements Placement {
+        }
+
+        /**
+         * Selected in another farm than the virtual server's, by that farm's selector and its own key
+         * (a GTP APN map's farm, keyed {@code IMSI@farm}).
+         */
+        record InFarm(String farm, StickyKey key) implements Placement {
+        }
+
+        /** {@link #BALANCE}. */
+        record Balance() implements Placement {
+        }
+
+        /** {@link #ASK_ROUTE}. */
+        record AskRoute() implements Placement {
+        }
+    }
+}
