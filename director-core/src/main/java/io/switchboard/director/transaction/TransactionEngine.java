@@ -137,7 +137,7 @@ public final class TransactionEngine {
             forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
-        if (dispatch(datagram, clientTransaction, key, selection.real(), 0, null, now)) {
+        if (dispatch(datagram, clientTransaction, key, selection, 0, null, now)) {
             scope.metrics().forwarded(selection.reason());
             scope.events().forwarded(selection.real(), selection.reason(), false);
         }
@@ -154,7 +154,7 @@ public final class TransactionEngine {
             if (real.servesBoundClients()) {
                 ByteBuf copy = datagram.copy();
                 try {
-                    dispatch(copy, clientTransaction, key, real, 0, group, now);
+                    dispatch(copy, clientTransaction, key, new Selection(real, Selection.Reason.FAN_OUT), 0, group, now);
                 } finally {
                     copy.release();
                 }
@@ -169,23 +169,24 @@ public final class TransactionEngine {
     }
 
     /**
-     * Sends a request to {@code real} under a fresh director id and remembers it. Borrows
-     * {@code datagram} (retains what it sends and keeps). False, with the drop counted, when it could
-     * not be sent.
+     * Sends a request to the selected real under a fresh director id and remembers it. Borrows
+     * {@code datagram} (retains what it sends and keeps). False, with the drop counted and the
+     * selection's claim handed back, when it could not be sent.
      *
      * @param group the fanned-out request this is one copy of (the real was not claimed), or null
      */
-    private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key, RealServer real,
-            int attempts, Pending.FanOut group, long now) {
+    private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, StickyKey key,
+            Selection selection, int attempts, Pending.FanOut group, long now) {
+        RealServer real = selection.real();
         InetSocketAddress client = clientTransaction.client();
         long id = plugin.rewritesTransactionId() ? ids.freeId(real.slot()) : clientTransaction.id() & idMask;
         if (id < 0) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(IDS_EXHAUSTED, client, "no free transaction id toward " + real.id());
             return false;
         }
         if (pending.contains(real.slot(), id)) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(EngineDrops.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
             return false;
         }
@@ -193,7 +194,7 @@ public final class TransactionEngine {
         try {
             context = plugin.prepareRequest(datagram, id & idMask, real, client);
         } catch (DecodeException e) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(e.reason(), client, e.getMessage());
             return false;
         }
@@ -201,7 +202,7 @@ public final class TransactionEngine {
                 reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
         if (!pending.put(real.slot(), id, request, now)) {
             request.release();
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(EngineDrops.PENDING_FULL, client, null);
             return false;
         }
@@ -212,9 +213,13 @@ public final class TransactionEngine {
         return true;
     }
 
-    private static void releaseClaim(RealServer real, Pending.FanOut group) {
-        if (group == null) {
-            real.releaseClaim();
+    /**
+     * Hands back the claim a selection took ({@link RealServer#tryTakeNewWork}): a newly chosen real's,
+     * not a sticky or pinned one's, which took none (a TESTING real's claim is its test request's).
+     */
+    private static void releaseClaim(Selection selection, Pending.FanOut group) {
+        if (group == null && selection.reason() != Selection.Reason.STICKY) {
+            selection.real().releaseClaim();
         }
     }
 
@@ -233,17 +238,15 @@ public final class TransactionEngine {
         try {
             plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
         } catch (DecodeException e) {
-            real.releaseClaim();
+            releaseClaim(selection, null);
             scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
             return;
         }
         retransmissions.sentOneWay(clientTransaction, real, now);
         real.requestSentOneWay();
-        if (selection.reason() != Selection.Reason.STICKY) {
-            // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
-            // claim back, or the real would stay TESTING for good.
-            real.releaseClaim();
-        }
+        // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
+        // claim back, or the real would stay TESTING for good.
+        releaseClaim(selection, null);
         scope.metrics().forwarded(selection.reason());
         scope.events().forwarded(real, selection.reason(), true);
         reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
@@ -437,10 +440,10 @@ public final class TransactionEngine {
             return false;
         }
         if (next.real() == refused.real()) {
-            next.real().releaseClaim();
+            releaseClaim(next, null);
             return false;
         }
-        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.key(), next.real(), refused.attempts() + 1,
+        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.key(), next, refused.attempts() + 1,
                 null, now)) {
             return false;
         }

@@ -453,4 +453,28 @@ class TransactionEngineTest {
         engine.fromClient(request(19, "quinn;fine"), ALICE);
         assertThat(engine.toReals()).hasSize(1);
     }
+
+    /**
+     * A request that fails after a sticky selection gives back no claim: it took none. The real here
+     * is TESTING, its one test request in flight; a bound client's request that cannot be prepared
+     * must not put it back to READY_TO_TEST, or a second new request would be its test too.
+     */
+    @Test
+    void aStickyRequestThatFailsDoesNotHandBackTheTestRequestsClaim() {
+        EngineFixture one = new EngineFixture(TestFarms.FAIL_AT_ONCE, A);
+        EngineHarness engine = one.harness(new ToyPlugin(), true);
+        RealServer real = one.real(A);
+        engine.fromClient(request(1, "rob;x"), ALICE); // binds rob to the real
+        engine.answer(engine.lastToReal(), answer(engine.lastToReal().bytes(), "ok"));
+        real.failInBand(one.ticker.nanos(), "test");
+        real.tick(one.ticker.advance(FailureDetection.DEFAULT.retry()));
+        assertThat(real.state()).isEqualTo(RealState.READY_TO_TEST);
+        engine.fromClient(request(2, "sue;x"), BOB);
+        assertThat(real.state()).as("the test request is in flight").isEqualTo(RealState.TESTING);
+
+        engine.fromClient(request(3, "rob;unpreparable"), ALICE);
+        engine.fromClient(request(4, "rob;unpreparable oneway"), ALICE);
+        assertThat(engine.drops()).containsExactly(DropReason.MALFORMED, DropReason.MALFORMED);
+        assertThat(real.state()).isEqualTo(RealState.TESTING);
+    }
 }
