@@ -115,7 +115,7 @@ public final class TransactionEngine {
             forwardOneWay(datagram, clientTransaction, selection, now);
             return;
         }
-        if (dispatch(datagram, clientTransaction, decision, selection.real(), 0, null, now)) {
+        if (dispatch(datagram, clientTransaction, decision, selection, 0, null, now)) {
             scope.metrics().forwarded(selection.reason());
             scope.events().forwarded(selection.real(), selection.reason(), false);
         }
@@ -171,7 +171,7 @@ public final class TransactionEngine {
             if (real.servesBoundClients()) {
                 ByteBuf copy = datagram.copy();
                 try {
-                    dispatch(copy, clientTransaction, decision, real, 0, group, now);
+                    dispatch(copy, clientTransaction, decision, new Selection(real, Selection.Reason.FAN_OUT), 0, group, now);
                 } finally {
                     copy.release();
                 }
@@ -186,23 +186,24 @@ public final class TransactionEngine {
     }
 
     /**
-     * Sends a request to {@code real} under a fresh director id and remembers it. Borrows
-     * {@code datagram} (retains what it sends and keeps). False, with the drop counted, when it could
-     * not be sent.
+     * Sends a request to the selected real under a fresh director id and remembers it. Borrows
+     * {@code datagram} (retains what it sends and keeps). False, with the drop counted and the
+     * selection's claim handed back, when it could not be sent.
      *
      * @param group the fanned-out request this is one copy of (the real was not claimed), or null
      */
     private boolean dispatch(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Decision.Direct decision,
-            RealServer real, int attempts, Pending.FanOut group, long now) {
+            Selection selection, int attempts, Pending.FanOut group, long now) {
+        RealServer real = selection.real();
         InetSocketAddress client = clientTransaction.client();
         long id = plugin.rewritesTransactionId() ? ids.freeId(real.slot()) : clientTransaction.id() & idMask;
         if (id < 0) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(IDS_EXHAUSTED, client, "no free transaction id toward " + real.id());
             return false;
         }
         if (pending.contains(real.slot(), id)) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(EngineDrops.PENDING_FULL, client, "transaction id " + id + " is pending at " + real.id());
             return false;
         }
@@ -210,7 +211,7 @@ public final class TransactionEngine {
         try {
             context = plugin.prepareRequest(datagram, id & idMask, real, client);
         } catch (DecodeException e) {
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(e.reason(), client, e.getMessage());
             return false;
         }
@@ -218,7 +219,7 @@ public final class TransactionEngine {
                 reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
         if (!pending.put(real.slot(), id, request, now)) {
             request.release();
-            releaseClaim(real, group);
+            releaseClaim(selection, group);
             scope.drop(EngineDrops.PENDING_FULL, client, null);
             return false;
         }
@@ -229,9 +230,13 @@ public final class TransactionEngine {
         return true;
     }
 
-    private static void releaseClaim(RealServer real, Pending.FanOut group) {
-        if (group == null) {
-            real.releaseClaim();
+    /**
+     * Hands back the claim a selection took ({@link RealServer#tryTakeNewWork}): a newly chosen real's,
+     * not a sticky or pinned one's, which took none (a TESTING real's claim is its test request's).
+     */
+    private static void releaseClaim(Selection selection, Pending.FanOut group) {
+        if (group == null && selection.reason() != Selection.Reason.STICKY) {
+            selection.real().releaseClaim();
         }
     }
 
@@ -250,17 +255,15 @@ public final class TransactionEngine {
         try {
             plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
         } catch (DecodeException e) {
-            real.releaseClaim();
+            releaseClaim(selection, null);
             scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
             return;
         }
         retransmissions.sentOneWay(clientTransaction, real, now);
         real.requestSentOneWay();
-        if (selection.reason() != Selection.Reason.STICKY) {
-            // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
-            // claim back, or the real would stay TESTING for good.
-            real.releaseClaim();
-        }
+        // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
+        // claim back, or the real would stay TESTING for good.
+        releaseClaim(selection, null);
         scope.metrics().forwarded(selection.reason());
         scope.events().forwarded(real, selection.reason(), true);
         reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
@@ -453,10 +456,10 @@ public final class TransactionEngine {
             return false;
         }
         if (next.real() == refused.real()) {
-            next.real().releaseClaim();
+            releaseClaim(next, null);
             return false;
         }
-        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.decision(), next.real(),
+        if (!dispatch(refused.retained(), refused.clientTransaction(), refused.decision(), next,
                 refused.attempts() + 1, null, now)) {
             return false;
         }

@@ -21,6 +21,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.testing.ToyPlugin;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.net.DatagramPacket;
@@ -45,9 +46,9 @@ import org.junit.jupiter.api.Test;
  */
 class OneWayForwardIT {
 
-    /** The toy protocol of {@link TransactionUpstreamIT}, whose "...;ack" requests expect no answer. */
+    /** The test protocol {@link ToyPlugin}, whose "...;ack" requests expect no answer. */
     static final class AckingToyPlugin implements TransactionPlugin {
-        private final TransactionUpstreamIT.ToyPlugin toy = new TransactionUpstreamIT.ToyPlugin();
+        private final ToyPlugin toy = new ToyPlugin();
 
         @Override
         public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
@@ -71,7 +72,7 @@ class OneWayForwardIT {
         }
 
         @Override
-        public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) {
+        public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
             return toy.prepareRequest(request, transactionId, real);
         }
 

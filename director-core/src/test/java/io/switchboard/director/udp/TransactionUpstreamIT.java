@@ -15,6 +15,7 @@ import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.testing.RunningDirector;
+import io.switchboard.director.testing.ToyPlugin;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import java.io.IOException;
@@ -34,54 +35,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The multiplexed transaction upstream with a toy protocol whose datagrams are
- * {@code 'Q'|'R', id (2 bytes), "subscriber;payload"}: director ids toward the real, client ids
+ * The multiplexed transaction upstream with the test protocol {@link ToyPlugin} (datagrams
+ * {@code 'Q'|'R', id (2 bytes), "subscriber;payload"}): director ids toward the real, client ids
  * restored, retransmissions resent with the same id, late answers dropped and counted.
  */
 class TransactionUpstreamIT {
-
-    /** The toy protocol's plug-in: the sticky key is the text before ';'. */
-    static final class ToyPlugin implements TransactionPlugin {
-        @Override
-        public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-            if (datagram.readableBytes() < 4 || datagram.getByte(datagram.readerIndex()) != 'Q') {
-                throw new DecodeException(DropReason.MALFORMED, "not a toy request");
-            }
-            String text = datagram.toString(datagram.readerIndex() + 3, datagram.readableBytes() - 3, StandardCharsets.US_ASCII);
-            int semicolon = text.indexOf(';');
-            return StickyKey.of(StickyKind.USERNAME,
-                    (semicolon < 0 ? text : text.substring(0, semicolon)).getBytes(StandardCharsets.US_ASCII));
-        }
-
-        @Override
-        public int transactionIdBits() {
-            return 16;
-        }
-
-        @Override
-        public long clientTransactionId(ByteBuf request) {
-            return request.getUnsignedShort(request.readerIndex() + 1);
-        }
-
-        @Override
-        public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) {
-            request.setShort(request.readerIndex() + 1, (int) transactionId);
-            return null;
-        }
-
-        @Override
-        public long responseTransactionId(ByteBuf response) throws DecodeException {
-            if (response.readableBytes() < 3 || response.getByte(response.readerIndex()) != 'R') {
-                throw new DecodeException(DropReason.MALFORMED, "not a toy response");
-            }
-            return response.getUnsignedShort(response.readerIndex() + 1);
-        }
-
-        @Override
-        public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) {
-            response.setShort(response.readerIndex() + 1, (int) clientTransactionId);
-        }
-    }
 
     /** A toy server: answers 'R', the same id, and the payload; records the ids it saw. Can hold answers back. */
     static final class ToyServer implements AutoCloseable {

@@ -16,14 +16,22 @@ import io.switchboard.codec.mip.MipReplyCode;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.udp.LocalResponder;
-import io.switchboard.director.udp.PeerRelay;
-import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.testing.EngineHarness;
+import io.switchboard.director.testing.ManualTicker;
+import io.switchboard.director.testing.TestFarms;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -111,128 +119,106 @@ class HaPluginTest {
         replyCopy.release();
     }
 
+    /** The engine of a virtual home agent over farm "ha", the home agent {@code 10.30.0.3:434}, for {@code plugin}. */
+    private static EngineHarness engine(HaPlugin plugin) {
+        RealConfig agent = new RealConfig(TestFarms.ip("10.30.0.3"), 434, 1, OptionalInt.empty(), true);
+        Farms farms = new Farms(Map.of("ha", TestFarms.farm("ha", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
+                agent)));
+        VirtualServerConfig vs = new VirtualServerConfig("ha", new Endpoint(TestFarms.ip("127.0.0.10"), 434),
+                ServiceKind.IPMOBILE, "ha", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
+        return new EngineHarness(vs, farms, null, plugin, new ManualTicker());
+    }
+
     /**
      * Bad input only ever comes out of the plug-in as a DecodeException, which the engine counts and
      * drops: mutated copies (see {@link MipMessages#mutate}) of valid Registration Requests and Replies —
      * with and without MN-NAI, with MN-HA, FA-HA and MN-AAA authentication, a deregistration, replies
-     * accepted and denied — go through the entry points in the engine's order, as datagrams to the
-     * virtual address and as answers from a home agent to a valid request, with and without
-     * {@code rewrite-home-agent}; nothing else may be thrown. At a reader index other than 0 too (the
-     * view's offsets are relative to the message). A valid exchange works afterwards.
+     * accepted and denied — go through the engine ({@link EngineHarness}), as datagrams to the virtual
+     * address and as a home agent's answer to the valid request the reply was made for, with and
+     * without {@code rewrite-home-agent}; nothing may come out of the engine but what it counts. At a
+     * reader index other than 0 too (the view's offsets are relative to the message). A valid exchange
+     * works afterwards.
      */
     @Test
     void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
         List<HaPlugin> plugins = List.of(plugin(false), plugin(true));
-        RealServer agent = real("10.30.0.3");
         byte[] withNai = MipMessages.request(0, 1800, 0, VIRTUAL_HA, CARE_OF, 0x11111111_00000002L, "mn@example.net");
         byte[] mnHa = MipMessages.authenticated(withNai, MipExtensionType.MN_HA_AUTHENTICATION, SPI, KEY);
         // Lifetime 0: deregistration (RFC 5944 §3.3), here of all care-of addresses (care-of = home address).
         byte[] deregistration = MipMessages.authenticated(MipMessages.request(MipFlags.S, 0, HOME, VIRTUAL_HA, HOME,
                 0x11111111_00000004L, null), MipExtensionType.MN_HA_AUTHENTICATION, SPI, KEY);
+        byte[] plain = MipMessages.request(MipFlags.T, 1800, HOME, VIRTUAL_HA, CARE_OF, 0x11111111_00000001L, null);
         List<byte[]> requests = List.of(
-                MipMessages.request(MipFlags.T, 1800, HOME, VIRTUAL_HA, CARE_OF, 0x11111111_00000001L, null),
+                plain,
                 withNai,
                 mnHa,
                 // Relayed by a foreign agent, which appends its FA-HA authentication (RFC 5944 §3.5.4).
                 MipMessages.authenticated(mnHa, MipExtensionType.FA_HA_AUTHENTICATION, SPI + 1, KEY),
                 MipMessages.authenticated(withNai, MipExtensionType.GENERALIZED_AUTHENTICATION, SPI, KEY),
                 deregistration);
-        List<byte[]> replies = List.of(
-                MipMessages.reply(MipReplyCode.ACCEPTED.value(), 1800, HOME, VIRTUAL_HA, 0x11111111_00000001L, null),
-                HomeAgentResponder.reply(MipHeaderView.wrap(Unpooled.wrappedBuffer(mnHa)), SPI, KEY),
-                HomeAgentResponder.reply(MipHeaderView.wrap(Unpooled.wrappedBuffer(deregistration)), SPI, KEY),
-                MipMessages.reply(MipReplyCode.HA_MOBILE_NODE_FAILED_AUTHENTICATION.value(), 0, 0, VIRTUAL_HA,
-                        0x11111111_00000002L, "mn@example.net"),
-                // The agent's own time in the high-order 32 bits (RFC 5944 §5.7).
-                MipMessages.authenticated(MipMessages.reply(MipReplyCode.HA_IDENTIFICATION_MISMATCH.value(), 0, HOME,
-                        VIRTUAL_HA, 0x99999999_00000004L, null), MipExtensionType.MN_HA_AUTHENTICATION, SPI, KEY));
+        // Each reply with the request it answers (same mobile node, same low-order Identification).
+        Map<byte[], byte[]> replies = new LinkedHashMap<>();
+        replies.put(MipMessages.reply(MipReplyCode.ACCEPTED.value(), 1800, HOME, VIRTUAL_HA, 0x11111111_00000001L, null),
+                plain);
+        replies.put(HomeAgentResponder.reply(MipHeaderView.wrap(Unpooled.wrappedBuffer(mnHa)), SPI, KEY), mnHa);
+        replies.put(HomeAgentResponder.reply(MipHeaderView.wrap(Unpooled.wrappedBuffer(deregistration)), SPI, KEY),
+                deregistration);
+        replies.put(MipMessages.reply(MipReplyCode.HA_MOBILE_NODE_FAILED_AUTHENTICATION.value(), 0, 0, VIRTUAL_HA,
+                0x11111111_00000002L, "mn@example.net"), withNai);
+        // The agent's own time in the high-order 32 bits (RFC 5944 §5.7).
+        replies.put(MipMessages.authenticated(MipMessages.reply(MipReplyCode.HA_IDENTIFICATION_MISMATCH.value(), 0, HOME,
+                VIRTUAL_HA, 0x99999999_00000004L, null), MipExtensionType.MN_HA_AUTHENTICATION, SPI, KEY), deregistration);
+        List<byte[]> replySeeds = List.copyOf(replies.keySet());
         // Either may arrive either way: a reply sent to the virtual address, a request from an agent.
-        List<byte[]> seeds = Stream.concat(requests.stream(), replies.stream()).toList();
-        // So the engine calls neither answerLocally nor relayTarget nor relayFromReal; were that to
-        // change, this test would have to call them too.
-        assertThat(plugins.get(0)).isNotInstanceOf(LocalResponder.class).isNotInstanceOf(PeerRelay.class);
+        List<byte[]> seeds = Stream.concat(requests.stream(), replySeeds.stream()).toList();
         long seed = new SplittableRandom().nextLong();
         SplittableRandom random = new SplittableRandom(seed);
         int refused = 0;
+        int relayed = 0;
         for (int i = 0; i < 20_000; i++) {
             HaPlugin plugin = plugins.get(random.nextInt(plugins.size()));
+            // A lane of its own for each: what one left pending must not decide the next.
+            EngineHarness engine = engine(plugin);
             boolean asRequest = random.nextBoolean();
-            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
+            byte[] seedBytes = asRequest || random.nextBoolean() ? seeds.get(random.nextInt(seeds.size()))
+                    : replySeeds.get(random.nextInt(replySeeds.size()));
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seedBytes, random);
             int offset = random.nextInt(4);
             try {
                 if (asRequest) {
-                    throughRequestPath(plugin, bytes, offset, agent);
+                    with(bytes, offset, b -> engine.fromClient(b, FOREIGN_AGENT));
                 } else {
-                    throughAnswerPath(plugin, bytes, offset, agent, requests.get(random.nextInt(requests.size())));
+                    // The valid request the seed answers (a request seed: any) is pending at the agent.
+                    byte[] request = replies.getOrDefault(seedBytes, requests.get(random.nextInt(requests.size())));
+                    engine.fromClient(request, FOREIGN_AGENT);
+                    assertThat(engine.toReals()).as("the valid request").hasSize(1);
+                    EngineHarness.ToReal sent = engine.toReals().get(0);
+                    with(bytes, offset, b -> engine.fromReal(b, sent.real().address(), sent.socket()));
                 }
-            } catch (DecodeException e) {
-                refused++;
             } catch (RuntimeException | AssertionError e) {
                 throw new AssertionError("seed " + seed + ", datagram " + i + (asRequest ? " to the VIP" : " from the agent")
                         + " at reader index " + offset + ": " + ByteBufUtil.hexDump(bytes), e);
             }
+            refused += engine.drops().size() + engine.answersRefused().size();
+            relayed += asRequest ? 0 : engine.toClients().size();
         }
         assertThat(refused).as("mutations the plug-in refused").isPositive();
-        HaPlugin rewriting = plugins.get(1);
-        with(mnHa, 0, rrq -> {
-            rewriting.classify(rrq, FOREIGN_AGENT);
-            long id = rewriting.clientTransactionId(rrq);
-            Object context = rewriting.prepareRequest(rrq, id, agent, FOREIGN_AGENT);
-            with(HomeAgentResponder.reply(MipHeaderView.wrap(rrq), SPI, KEY), 0, rrp -> {
-                assertThat(rewriting.responseTransactionId(rrp)).isEqualTo(id);
-                rewriting.prepareResponse(rrp, id, context);
-                assertThat(MipHeaderView.wrap(rrp).homeAgent()).isEqualTo(VIRTUAL_HA);
-            });
-        });
-    }
+        assertThat(relayed).as("mutated replies matched, inspected and relayed").isPositive();
 
-    /** A datagram to the virtual address: the entry points UdpLane and TransactionUpstream.forward/dispatch call. */
-    private static void throughRequestPath(HaPlugin plugin, byte[] bytes, int offset, RealServer agent)
-            throws DecodeException {
-        with(bytes, offset, b -> {
-            plugin.classify(b, FOREIGN_AGENT);
-            long id = plugin.clientTransactionId(b);
-            if (plugin.rewritesTransactionId() && plugin.answersThroughDirector() && plugin.fanOut(b)) {
-                return;
-            }
-            plugin.route(b);
-            if (plugin.answersThroughDirector()) {
-                plugin.expectsAnswer(b);
-            }
-            long mask = (1L << plugin.transactionIdBits()) - 1;
-            plugin.prepareRequest(b, plugin.rewritesTransactionId() ? 1 : id & mask, agent, FOREIGN_AGENT);
+        EngineHarness engine = engine(plugins.get(1));
+        engine.fromClient(mnHa, FOREIGN_AGENT);
+        EngineHarness.ToReal sent = engine.toReals().get(0);
+        MipHeaderView forwarded = MipHeaderView.wrap(Unpooled.wrappedBuffer(sent.bytes()));
+        assertThat(forwarded.homeAgent()).isEqualTo(0x0a1e0003);
+        engine.answer(sent, HomeAgentResponder.reply(forwarded, SPI, KEY));
+        assertThat(engine.toClients()).singleElement().satisfies(c -> {
+            assertThat(c.to()).isEqualTo(FOREIGN_AGENT);
+            assertThat(MipHeaderView.wrap(Unpooled.wrappedBuffer(c.bytes())).homeAgent()).isEqualTo(VIRTUAL_HA);
         });
-    }
-
-    /**
-     * A datagram from the home agent, as the answer to a valid request prepared for it: the entry
-     * points TransactionUpstream.answer calls.
-     */
-    private static void throughAnswerPath(HaPlugin plugin, byte[] bytes, int offset, RealServer agent, byte[] request)
-            throws DecodeException {
-        ByteBuf rrq = Unpooled.copiedBuffer(request);
-        long clientId;
-        Object context;
-        try {
-            clientId = plugin.clientTransactionId(rrq);
-            context = plugin.prepareRequest(rrq, clientId, agent, FOREIGN_AGENT);
-        } finally {
-            rrq.release();
-        }
-        with(bytes, offset, b -> {
-            plugin.responseTransactionId(b);
-            if (plugin.inspectResponse(b, agent, context) == ResponseVerdict.RELAY) {
-                plugin.prepareResponse(b, clientId, context);
-            }
-        });
-    }
-
-    private interface Use {
-        void accept(ByteBuf datagram) throws DecodeException;
     }
 
     /** {@code bytes} at reader index {@code offset} of a buffer the director would own, released after use. */
-    private static void with(byte[] bytes, int offset, Use use) throws DecodeException {
+    private static void with(byte[] bytes, int offset, java.util.function.Consumer<ByteBuf> use) {
         ByteBuf buf = Unpooled.buffer(offset + bytes.length);
         buf.writeZero(offset).writeBytes(bytes).readerIndex(offset);
         try {

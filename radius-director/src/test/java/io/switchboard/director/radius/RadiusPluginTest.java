@@ -17,6 +17,7 @@ import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.TestMembers;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.NodeSlot;
+import io.switchboard.director.Ticker;
 import io.switchboard.director.shared.SharedTables;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -43,8 +44,8 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import io.switchboard.director.testing.EngineHarness;
 import io.switchboard.director.udp.PluginContext;
-import io.switchboard.director.udp.ResponseVerdict;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -93,6 +94,8 @@ class RadiusPluginTest {
     }
 
     private Farms farms;
+    /** The virtual server of the last plug-in made by {@link #plugin(SharedTables, boolean)}. */
+    private VirtualServerConfig config;
     private final TestMembers cluster = new TestMembers();
 
     /** The plug-in of one node, with farms and a sticky table of its own. */
@@ -128,6 +131,7 @@ class RadiusPluginTest {
         VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 0),
                 ServiceKind.RADIUS, "aaa", Optional.of(sticky), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096,
                 true, options);
+        this.config = vs;
         RadiusPlugin created = (RadiusPlugin) new RadiusService().create(vs);
         table = new InMemoryStickyTable("t", Duration.ofHours(1), 1000);
         created.attach(new PluginContext(vs, table, f, now::get, new SimpleMeterRegistry(), NodeSlot.SINGLE, tables));
@@ -482,8 +486,14 @@ class RadiusPluginTest {
                 bytes(CLIENT_SECRET), clientAuthenticator, salt)).isEqualTo(bytes("tunnel-secret"));
     }
 
-    /** A plug-in under test and the real of its farm. */
-    private record Node(RadiusPlugin plugin, RealServer real) {
+    /** A plug-in under test, the real of its farm, and what its engine is built over. */
+    private record Node(RadiusPlugin plugin, RealServer real, Farms farms, StickyTable table,
+            VirtualServerConfig config, Ticker ticker) {
+
+        /** A lane of its own: what one datagram left pending must not decide the next. */
+        EngineHarness engine() {
+            return new EngineHarness(config, farms, table, plugin, ticker);
+        }
     }
 
     /** An answer a real sends to {@code request} (as the NAS signed it): {@code code} with {@code attributes}. */
@@ -493,9 +503,10 @@ class RadiusPluginTest {
     /**
      * Bad input only ever comes out of the plug-in as a DecodeException, which the engine counts and
      * drops: mutated copies of valid RADIUS datagrams (see {@code RadiusPackets.mutate}) go through
-     * every entry point in the engine's order ({@code UdpLane.request}, {@code TransactionUpstream}):
-     * classify, transaction id, fan-out, route, prepare as requests from the NAS; transaction id,
-     * inspection and preparation as the answer of the real to a valid request. Half the mutations
+     * the engine itself ({@link EngineHarness}: Intake and TransactionEngine, which call classify,
+     * transaction id, fan-out, route, prepare for a request from the NAS; transaction id, inspection
+     * and preparation for the answer of the real to a valid request); nothing may come out of it but
+     * what it counts (a drop, an answer refused as malformed). Half the mutations
      * are signed again when they still parse (with the client's secret as requests, the real's as
      * answers), as a peer holding the secret would sign whatever its bug produced, so that they get
      * past the authenticator checks into keys, State, VSA correlation, route map, re-hiding, salted
@@ -509,9 +520,9 @@ class RadiusPluginTest {
      */
     @Test
     void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
-        Node plain = new Node(plugin, real);
+        Node plain = new Node(plugin, real, farms, table, config, now::get);
         RadiusPlugin correlating = plugin(SharedTables.IN_MEMORY, true);
-        Node[] nodes = {plain, new Node(correlating, farms.farm("aaa").reals().get(0))};
+        Node[] nodes = {plain, new Node(correlating, farms.farm("aaa").reals().get(0), farms, table, config, now::get)};
         for (Node node : nodes) {
             challenged(node.plugin(), node.real(), "state-fuzz");
         }
@@ -568,6 +579,7 @@ class RadiusPluginTest {
             boolean sliced = random.nextBoolean();
             byte[] bytes = null;
             byte[] request = null;
+            EngineHarness engine = node.engine();
             try {
                 if (asRequest) {
                     bytes = io.switchboard.director.testing.Mutations.mutate(requests.get(random.nextInt(requests.size())), random);
@@ -575,38 +587,28 @@ class RadiusPluginTest {
                         RadiusPackets.resignRequest(bytes, CLIENT_SECRET);
                     }
                     eachRequestEntryPointAlone(node, bytes, sliced);
-                    throughRequestPath(node, bytes, sliced, i);
+                    throughRequestPath(engine, bytes, sliced);
                 } else {
                     AnswerTo answer = answers.get(random.nextInt(answers.size()));
                     request = answer.request();
-                    ByteBuf forwarded = datagram(request, sliced);
-                    try {
-                        long clientTx;
-                        Object context;
-                        try {
-                            node.plugin().classify(forwarded, NAS);
-                            clientTx = node.plugin().clientTransactionId(forwarded);
-                            context = node.plugin().prepareRequest(forwarded, i & 0xff, node.real(), NAS);
-                        } catch (DecodeException e) {
-                            throw new AssertionError("the valid request was refused", e);
-                        }
-                        bytes = io.switchboard.director.testing.Mutations.mutate(bytesOf(answer(answer.code(), forwarded, REAL_SECRET,
-                                answer.attributes())), random);
-                        if (resign) {
-                            RadiusPackets.resignResponse(bytes, view(forwarded).authenticator(), REAL_SECRET);
-                        }
-                        throughAnswerPath(node, bytes, sliced, clientTx, context);
-                    } finally {
-                        forwarded.release();
+                    EngineHarness.ToReal sent = sendValid(engine, request, sliced);
+                    ByteBuf forwarded = Unpooled.wrappedBuffer(sent.bytes());
+                    bytes = io.switchboard.director.testing.Mutations.mutate(bytesOf(answer(answer.code(), forwarded,
+                            REAL_SECRET, answer.attributes())), random);
+                    if (resign) {
+                        RadiusPackets.resignResponse(bytes, view(forwarded).authenticator(), REAL_SECRET);
                     }
+                    fromReal(engine, sent, bytes, sliced);
                 }
-                passed++;
-            } catch (DecodeException e) {
-                refused++;
-            } catch (Exception | AssertionError e) {
+            } catch (RuntimeException | AssertionError e) {
                 throw new AssertionError("seed " + seed + ", datagram " + i + (asRequest ? " (request)"
                         : " (answer to " + ByteBufUtil.hexDump(request) + ")") + ": "
                         + (bytes == null ? "-" : ByteBufUtil.hexDump(bytes)), e);
+            }
+            if (!engine.drops().isEmpty() || !engine.answersRefused().isEmpty()) {
+                refused++;
+            } else if (!engine.toClients().isEmpty()) {
+                passed++;
             }
         }
         assertThat(refused).as("mutations the plug-in refused").isPositive();
@@ -663,78 +665,61 @@ class RadiusPluginTest {
         Object call(ByteBuf datagram) throws DecodeException;
     }
 
-    /** A request from the NAS as the engine drives it; if the plug-in forwards it, the real's answer. */
-    private static void throughRequestPath(Node node, byte[] bytes, boolean sliced, int i) throws Exception {
-        RadiusPlugin p = node.plugin();
+    /** A request from the NAS; if the engine forwards it, the real's answer. */
+    private static void throughRequestPath(EngineHarness engine, byte[] bytes, boolean sliced) {
         ByteBuf datagram = datagram(bytes, sliced);
-        ByteBuf forwarded = null;
         try {
-            p.classify(datagram, NAS);
-            long clientTx = p.clientTransactionId(datagram);
-            // A fanned-out request goes to each real as a copy (TransactionUpstream.fanOut); others are
-            // routed first.
-            if (p.fanOut(datagram)) {
-                forwarded = datagram.copy();
-            } else {
-                p.route(datagram);
-                forwarded = datagram.retain();
-            }
-            Object context = p.prepareRequest(forwarded, i & 0xff, node.real(), NAS);
-            RadiusCode code = view(forwarded).code() == RadiusCode.ACCESS_REQUEST.value() ? RadiusCode.ACCESS_ACCEPT
-                    : RadiusCode.ACCOUNTING_RESPONSE;
-            ByteBuf answer = answer(code, forwarded, REAL_SECRET, List.of(
-                    new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 1, 2, 3})));
-            try {
-                throughAnswerPath(node, answer, clientTx, context);
-            } finally {
-                answer.release();
-            }
+            engine.fromClient(datagram, NAS);
         } finally {
             datagram.release();
-            if (forwarded != null) {
-                forwarded.release();
-            }
+        }
+        for (EngineHarness.ToReal sent : List.copyOf(engine.toReals())) {
+            ByteBuf forwarded = Unpooled.wrappedBuffer(sent.bytes());
+            RadiusCode code = view(forwarded).code() == RadiusCode.ACCESS_REQUEST.value() ? RadiusCode.ACCESS_ACCEPT
+                    : RadiusCode.ACCOUNTING_RESPONSE;
+            engine.answer(sent, bytesOf(answer(code, forwarded, REAL_SECRET, List.of(
+                    new RadiusAttribute(RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 1, 2, 3})))));
         }
     }
 
-    private static void throughAnswerPath(Node node, byte[] bytes, boolean sliced, long clientTx, Object context)
-            throws Exception {
+    /** A valid request from the NAS, which the engine must send to the real: as it left. */
+    private static EngineHarness.ToReal sendValid(EngineHarness engine, byte[] request, boolean sliced) {
+        ByteBuf datagram = datagram(request, sliced);
+        try {
+            engine.fromClient(datagram, NAS);
+        } finally {
+            datagram.release();
+        }
+        assertThat(engine.drops()).as("the valid request was refused").isEmpty();
+        assertThat(engine.toReals()).as("the valid request").hasSize(1);
+        return engine.toReals().get(0);
+    }
+
+    /** {@code bytes} from the real that {@code sent} went to, on its socket, held as {@link #datagram}. */
+    private static void fromReal(EngineHarness engine, EngineHarness.ToReal sent, byte[] bytes, boolean sliced) {
         ByteBuf answer = datagram(bytes, sliced);
         try {
-            throughAnswerPath(node, answer, clientTx, context);
+            engine.fromReal(answer, sent.real().address(), sent.socket());
         } finally {
             answer.release();
         }
     }
 
-    /** An answer from the real as the engine drives it (TransactionUpstream.answer). */
-    private static void throughAnswerPath(Node node, ByteBuf answer, long clientTx, Object context) throws Exception {
-        node.plugin().responseTransactionId(answer);
-        if (node.plugin().inspectResponse(answer, node.real(), context) == ResponseVerdict.RELAY) {
-            node.plugin().prepareResponse(answer, clientTx, context);
-        }
-    }
-
     /** An Access-Request answered by an Access-Accept: relayed with the client's identifier, signed for it. */
-    private static void validExchange(Node node) throws Exception {
-        ByteBuf request = accessRequest(42, CLIENT_SECRET, "carol", "pw", List.of(messageAuthenticator()));
-        ByteBuf accept = null;
-        try {
-            byte[] clientAuthenticator = view(request).authenticator();
-            node.plugin().classify(request, NAS);
-            long clientTx = node.plugin().clientTransactionId(request);
-            Object context = node.plugin().prepareRequest(request, 9, node.real(), NAS);
-            accept = answer(RadiusCode.ACCESS_ACCEPT, request, REAL_SECRET, List.of(messageAuthenticator()));
-            assertThat(node.plugin().responseTransactionId(accept)).isEqualTo(9);
-            throughAnswerPath(node, accept, clientTx, context);
-            assertThat(view(accept).identifier()).isEqualTo(42);
-            assertThat(RadiusAuthenticators.verifyResponse(view(accept), clientAuthenticator, bytes(CLIENT_SECRET)))
-                    .isTrue();
-        } finally {
-            request.release();
-            if (accept != null) {
-                accept.release();
-            }
-        }
+    private static void validExchange(Node node) {
+        EngineHarness engine = node.engine();
+        byte[] request = bytesOf(accessRequest(42, CLIENT_SECRET, "carol", "pw", List.of(messageAuthenticator())));
+        EngineHarness.ToReal sent = sendValid(engine, request, false);
+        ByteBuf forwarded = Unpooled.wrappedBuffer(sent.bytes());
+        assertThat((long) view(forwarded).identifier()).isEqualTo(sent.transactionId());
+        engine.answer(sent, bytesOf(answer(RadiusCode.ACCESS_ACCEPT, forwarded, REAL_SECRET,
+                List.of(messageAuthenticator()))));
+        assertThat(engine.toClients()).singleElement().satisfies(c -> {
+            assertThat(c.to()).isEqualTo(NAS);
+            RadiusView relayed = view(Unpooled.wrappedBuffer(c.bytes()));
+            assertThat(relayed.identifier()).isEqualTo(42);
+            assertThat(RadiusAuthenticators.verifyResponse(relayed, view(Unpooled.wrappedBuffer(request)).authenticator(),
+                    bytes(CLIENT_SECRET))).isTrue();
+        });
     }
 }
