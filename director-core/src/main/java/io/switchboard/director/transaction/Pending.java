@@ -31,6 +31,8 @@ record Pending(ClientTransaction clientTransaction, RealServer real, long id, Ob
         final List<Pending> legs = new ArrayList<>(4);
         /** An answer was relayed since the client last (re)sent the request. */
         boolean relayed;
+        /** Some real answered its copy. */
+        boolean answered;
     }
 
     void release() {

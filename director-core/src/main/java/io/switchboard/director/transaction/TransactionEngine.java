@@ -372,6 +372,9 @@ public final class TransactionEngine {
         }
         settled(request);
         request.real().requestAnswered();
+        if (request.fanOut() != null) {
+            request.fanOut().answered = true;
+        }
         if (request.fanOut() != null && request.fanOut().relayed) {
             request.release();
             scope.metrics().absorbed();
@@ -494,7 +497,12 @@ public final class TransactionEngine {
         request.release();
         settled(request);
         request.real().requestUnanswered(request.clientTransaction().client().getAddress(), scope.ticker().nanos());
-        scope.metrics().expired();
+        Pending.FanOut group = request.fanOut();
+        // Each real that leaves its copy unanswered counts against that real; the request, forwarded
+        // once, expires once: when its last copy does and no real answered it.
+        if (group == null || (group.legs.isEmpty() && !group.answered)) {
+            scope.metrics().expired();
+        }
     }
 
     /** Expires overdue requests, retires sockets no longer needed, forgets old one-way requests. */

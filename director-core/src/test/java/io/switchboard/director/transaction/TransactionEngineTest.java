@@ -294,6 +294,24 @@ class TransactionEngineTest {
     }
 
     @Test
+    void aFannedOutRequestExpiresOnceAndOnlyWhenNoRealAnsweredWhileEachSilentRealCountsItsCopy() {
+        EngineHarness engine = fixture.harness(new ToyPlugin(), true);
+        engine.fromClient(request(18, "nas;accounting-on all"), ALICE);
+        engine.fromClient(request(19, "nas;accounting-off all"), BOB);
+        List<ToReal> legs = List.copyOf(engine.toReals());
+        assertThat(legs).hasSize(6);
+        engine.answer(legs.get(3), answer(legs.get(3).bytes(), "ok")); // one copy of the second request
+
+        fixture.ticker.advance(TIMEOUT);
+        engine.housekeep();
+        assertThat(engine.metrics().forwardedCount()).isEqualTo(2);
+        assertThat(engine.metrics().expiredCount()).as("the first request, answered by none of its three reals")
+                .isEqualTo(1);
+        assertThat(fixture.real(A).unanswered() + fixture.real(B).unanswered() + fixture.real(C).unanswered())
+                .as("every copy left unanswered, at its real").isEqualTo(5);
+    }
+
+    @Test
     void aRetransmittedFanOutGoesToTheRealsThatHaveNotAnsweredAndItsNextAnswerIsRelayed() {
         EngineHarness engine = fixture.harness(new ToyPlugin(), true);
         engine.fromClient(request(17, "nas;accounting-off all"), ALICE);
