@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.codec.gtp.v1.GtpV1MessageType;
-import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
@@ -13,7 +11,6 @@ import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.SessionListing;
-import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -44,34 +41,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * The plug-in is a page of the engine's questions answered by concern: {@link GtpSessions} (the
- * session table, shared by a cluster's nodes, and each session's life), {@link GtpSessionCounts} (open
- * sessions per real: connections through the engine), {@link GtpPendingCreates} (the creates waiting
- * for an answer) and {@link GtpTeidSpace} (the director's TEIDs, this node's cluster slot in their top
- * bits), {@link GtpSessionAnswers} (what an answer does to its session), {@link GtpRealRequests} (what
- * the reals initiate, and the requesters' Commands), {@link GtpEndpointRewriter} (the control-plane
- * endpoints in the messages), {@link GtpInspectMetrics}; its once-a-second housekeeping runs on a
- * {@link GtpSweeper} in a cluster.
+ * session table, shared by a cluster's nodes, and each session's life), {@link GtpSessionCounts}
+ * (open sessions per real: connections through the engine), {@link GtpPendingCreates} (the creates
+ * waiting for an answer) and {@link GtpTeidSpace} (the director's TEIDs, this node's cluster slot in
+ * their top bits), {@link GtpSessionTransactions} (a session's requests, and what the answers do to
+ * sessions), {@link GtpRealRequests} (what the reals initiate, and the requesters' Commands),
+ * {@link GtpEndpointRewriter} (the control-plane endpoints in the messages), {@link GtpInspectMetrics};
+ * its once-a-second housekeeping runs on a {@link GtpSweeper} in a cluster.
  */
 final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRelay {
 
     /** A request with a TEID (TID) that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = GtpSessions.UNKNOWN_SESSION;
 
-    private static final int V1_UPDATE_REQUEST = GtpV1MessageType.UPDATE_PDP_CONTEXT_REQUEST.value();
-    private static final int V1_DELETE_REQUEST = GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST.value();
-    private static final int V2_MODIFY_BEARER_REQUEST = GtpV2MessageType.MODIFY_BEARER_REQUEST.value();
-    private static final int V2_DELETE_SESSION_REQUEST = GtpV2MessageType.DELETE_SESSION_REQUEST.value();
-    /** TS 29.274 §7.2.18 / §7.2.22: the indirect data forwarding context of a handover. */
-    private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST =
-            GtpV2MessageType.CREATE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
-    private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST =
-            GtpV2MessageType.DELETE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
-
     private final GtpInspectMetrics metrics = new GtpInspectMetrics();
     private final GtpEndpointRewriter rewriter;
     private final GtpSessions sessions;
     private final GtpPendingCreates creates;
-    private final GtpSessionAnswers answers;
+    private final GtpSessionTransactions transactions;
     private final GtpRealRequests realRequests;
     private final GtpSweeper sweeper;
     private final AtomicLong nextHousekeepNanos = new AtomicLong(Long.MIN_VALUE);
@@ -87,8 +74,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
         this.sessions = new GtpSessions(options, metrics);
         this.creates = new GtpPendingCreates(rewriter, sessions);
-        this.answers = new GtpSessionAnswers(options, rewriter, sessions, creates, this::now);
         this.realRequests = new GtpRealRequests(sessions, this::now, metrics);
+        this.transactions = new GtpSessionTransactions(options, rewriter, sessions, creates, realRequests, this::now);
         this.sweeper = sweeper;
     }
 
@@ -194,8 +181,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
 
     /**
      * The request goes under the director's sequence number; a primary create with the director's
-     * endpoint ({@link GtpPendingCreates#send}); a session's request under the real's TEID, and with
-     * the director's endpoint where the requester names its own again.
+     * endpoint ({@link GtpPendingCreates#send}), a session's as {@link GtpSessionTransactions#request}
+     * writes it.
      */
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
@@ -203,44 +190,18 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpMessageView view = view(request);
         int requesterSequence = view.sequence();
         view.setSequence((int) transactionId);
-        int version = view.version();
+        GtpRequestContext context;
         if (isPrimaryCreate(view)) {
             long createKey = ((long) real.slot() << 32) | transactionId;
             GtpPendingCreates.Sent sent = creates.send(view, createKey, now());
-            metrics.message(view, -1, real, GtpInspectMetrics.Initiator.REQUESTER);
             String imsi = view.imsi();
-            return new GtpRequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
+            context = new GtpRequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
                     sent.realFacingTeid(), sent.requester(), GtpBearer.of(view));
-        }
-        GtpSession session = sessions.of(view);
-        sessions.touch(session, now());
-        Endpoint moved = null;
-        int type = view.messageTypeValue();
-        if (version != 0) {
-            view.setTeid(session.realTeid());
-        }
-        if (session.requester() != null && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST)
-                || version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_REQUEST || view.createsTunnel())) {
-            // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
-            // area update; v2 on MME / SGW relocation, TS 29.274 Table 7.2.7-1, and in a Create Indirect
-            // Data Forwarding Tunnel Request, Table 7.2.18-1; a secondary context too): the real sees
-            // the director's, and the answer goes to the TEID the requester named there.
-            moved = rewriter.rewrite(view, session.realFacingTeid());
-        }
-        // TS 29.274 §7.2.22: a Delete Indirect Data Forwarding Tunnel Request ends the forwarding
-        // context it is sent to; sent to the PDN connection's own TEID (no separate context), it ends nothing.
-        boolean delete = version == 2
-                ? type == V2_DELETE_SESSION_REQUEST
-                        || type == V2_DELETE_INDIRECT_FORWARDING_REQUEST && session.bearer() == GtpBearer.INDIRECT_FORWARDING
-                : type == V1_DELETE_REQUEST;
-        if (version == 2 && view.v2().messageType().isCommand()) {
-            // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
-            // and goes to the requester under the requester's own.
-            view.setSequence(realRequests.forwardCommand(real.address().getAddress(), client, requesterSequence, session));
+        } else {
+            context = transactions.request(view, sessions.of(view), real, client, requesterSequence);
         }
         metrics.message(view, -1, real, GtpInspectMetrics.Initiator.REQUESTER);
-        return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0,
-                moved, GtpBearer.NONE);
+        return context;
     }
 
     @Override
@@ -252,7 +213,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         GtpMessageView view = view(response);
         int cause = view.cause();
         metrics.message(view, cause, real, GtpInspectMetrics.Initiator.REQUESTER);
-        return answers.answer(view, cause, real, request);
+        return transactions.answer(view, cause, real, request);
     }
 
     /**

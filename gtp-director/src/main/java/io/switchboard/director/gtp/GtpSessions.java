@@ -216,10 +216,11 @@ final class GtpSessions {
     }
 
     /**
-     * Once a second (on the plug-in's sweeper thread in a cluster: a pass over every session of the
-     * cluster is no work for an event loop): ends the sessions idle for longer than {@code session-idle} plus the refresh
-     * slack, every {@link #sweepNanos} (a pass over every session, which a node holding a million
-     * would otherwise make every second for sessions that idle for a day); in a cluster, recounts.
+     * Once a second (in a cluster on the plug-in's {@link GtpSweeper}: a pass over the cluster's
+     * sessions is no event loop's work): ends the sessions idle for longer than {@code session-idle}
+     * plus the refresh slack, every {@link #sweepNanos} (a pass over every session, which a node
+     * holding a million would otherwise make every second for sessions that idle for a day); in a
+     * cluster, recounts.
      */
     void housekeep(long now) {
         long due = nextSweepNanos;

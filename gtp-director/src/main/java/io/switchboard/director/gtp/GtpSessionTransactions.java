@@ -8,18 +8,30 @@ import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.udp.ResponseVerdict;
+import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
 
 /**
- * What a real's answer to a requester's request does, as {@code gtp-inspect} passes it on: the
+ * A requester's transactions through {@code gtp-inspect}'s sessions. A session's request goes to the
+ * real under the real's TEID, with the director's endpoint where the requester names its own again.
+ * The real's answer to any request of the requester (a primary create's too), as it is passed on: the
  * requester gets its own TEID back in the header; a create refused for lack of resources goes to
  * another real; an accepted create opens a session (the real's TEID-C and address become a director
  * TEID and the director's address), an accepted Update / Modify Bearer follows the real's and the
  * requester's new endpoints, an accepted Create Indirect Data Forwarding Tunnel opens a forwarding
  * context, and an accepted Delete (or "context not found") ends the session.
  */
-final class GtpSessionAnswers {
+final class GtpSessionTransactions {
 
+    private static final int V1_UPDATE_REQUEST = GtpV1MessageType.UPDATE_PDP_CONTEXT_REQUEST.value();
+    private static final int V1_DELETE_REQUEST = GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST.value();
+    private static final int V2_MODIFY_BEARER_REQUEST = GtpV2MessageType.MODIFY_BEARER_REQUEST.value();
+    private static final int V2_DELETE_SESSION_REQUEST = GtpV2MessageType.DELETE_SESSION_REQUEST.value();
+    /** TS 29.274 §7.2.18 / §7.2.22: the indirect data forwarding context of a handover. */
+    private static final int V2_CREATE_INDIRECT_FORWARDING_REQUEST =
+            GtpV2MessageType.CREATE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
+    private static final int V2_DELETE_INDIRECT_FORWARDING_REQUEST =
+            GtpV2MessageType.DELETE_INDIRECT_DATA_FORWARDING_TUNNEL_REQUEST.value();
     private static final int V1_UPDATE_RESPONSE = GtpV1MessageType.UPDATE_PDP_CONTEXT_RESPONSE.value();
     private static final int V2_MODIFY_BEARER_RESPONSE = GtpV2MessageType.MODIFY_BEARER_RESPONSE.value();
     private static final int V2_CREATE_INDIRECT_FORWARDING_RESPONSE =
@@ -29,15 +41,53 @@ final class GtpSessionAnswers {
     private final GtpEndpointRewriter rewriter;
     private final GtpSessions sessions;
     private final GtpPendingCreates creates;
+    private final GtpRealRequests realRequests;
     private final LongSupplier clock;
 
-    GtpSessionAnswers(GtpOptions options, GtpEndpointRewriter rewriter, GtpSessions sessions,
-            GtpPendingCreates creates, LongSupplier clock) {
+    GtpSessionTransactions(GtpOptions options, GtpEndpointRewriter rewriter, GtpSessions sessions,
+            GtpPendingCreates creates, GtpRealRequests realRequests, LongSupplier clock) {
         this.options = options;
         this.rewriter = rewriter;
         this.sessions = sessions;
         this.creates = creates;
+        this.realRequests = realRequests;
         this.clock = clock;
+    }
+
+    /**
+     * A request of {@code session} from {@code client} on its way to {@code real} (under the
+     * director's sequence number already; the requester's was {@code requesterSequence}).
+     */
+    GtpRequestContext request(GtpMessageView view, GtpSession session, RealServer real, InetSocketAddress client,
+            int requesterSequence) throws DecodeException {
+        sessions.touch(session, clock.getAsLong());
+        int version = view.version();
+        Endpoint moved = null;
+        int type = view.messageTypeValue();
+        if (version != 0) {
+            view.setTeid(session.realTeid());
+        }
+        if (session.requester() != null && (type == (version == 2 ? V2_MODIFY_BEARER_REQUEST : V1_UPDATE_REQUEST)
+                || version == 2 && type == V2_CREATE_INDIRECT_FORWARDING_REQUEST || view.createsTunnel())) {
+            // The requester names its endpoint again (v0/v1 always, with a new SGSN after a routeing
+            // area update; v2 on MME / SGW relocation, TS 29.274 Table 7.2.7-1, and in a Create Indirect
+            // Data Forwarding Tunnel Request, Table 7.2.18-1; a secondary context too): the real sees
+            // the director's, and the answer goes to the TEID the requester named there.
+            moved = rewriter.rewrite(view, session.realFacingTeid());
+        }
+        // TS 29.274 §7.2.22: a Delete Indirect Data Forwarding Tunnel Request ends the forwarding
+        // context it is sent to; sent to the PDN connection's own TEID (no separate context), it ends nothing.
+        boolean delete = version == 2
+                ? type == V2_DELETE_SESSION_REQUEST
+                        || type == V2_DELETE_INDIRECT_FORWARDING_REQUEST && session.bearer() == GtpBearer.INDIRECT_FORWARDING
+                : type == V1_DELETE_REQUEST;
+        if (version == 2 && view.v2().messageType().isCommand()) {
+            // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
+            // and goes to the requester under the requester's own.
+            view.setSequence(realRequests.forwardCommand(real.address().getAddress(), client, requesterSequence, session));
+        }
+        return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0,
+                moved, GtpBearer.NONE);
     }
 
     /** The answer in {@code view} (cause {@code cause}) from {@code real} to {@code request}, rewritten. */
