@@ -150,8 +150,10 @@ public final class Director {
         return chain;
     }
 
+    /** Stops the virtual servers (their lanes, then their plug-ins: {@link DatagramPlugin#close}). */
     public Future<Void> stop() {
         if (vertx == null) {
+            closePlugins();
             return Future.succeededFuture();
         }
         vertx.cancelTimer(timer);
@@ -162,7 +164,16 @@ public final class Director {
             undeploys.add(vertx.undeploy(id));
         }
         deployments.clear();
-        return Future.all(undeploys).mapEmpty();
+        return Future.all(undeploys).<Void>mapEmpty().eventually(() -> {
+            closePlugins();
+            return Future.succeededFuture();
+        });
+    }
+
+    private void closePlugins() {
+        for (VirtualServer vs : virtualServers.values()) {
+            vs.plugin().close();
+        }
     }
 
     /** Advances retry timers and expires idle bindings. Public so tests with a manual ticker can drive it. */

@@ -80,6 +80,14 @@ public interface DatagramPlugin {
     }
 
     /**
+     * The virtual server stopped: the plug-in lets go of what it runs besides the event loops (a
+     * thread of its own for work too long for them). Called when the director stops, after the
+     * lanes did (again on a second stop: make it idempotent); must not block. Does nothing by default.
+     */
+    default void close() {
+    }
+
+    /**
      * Whether the plug-in may lengthen a request in place (RADIUS VSA correlation adds an attribute to
      * an Accounting-Start). The engine then hands it each request in a buffer that can grow: with
      * recvmmsg (the epoll transport) a datagram is a slice of the batch buffer exactly as long as the

@@ -28,9 +28,18 @@ import io.switchboard.director.sticky.StickyTable;
  *                 must be able to take over (gtp-inspect sessions), shared by the cluster, in memory
  *                 on a single node; reads are local. Open them in {@code attach} (it may block while
  *                 the table catches up; attach runs at startup, not on an event loop).
+ * @param reals    what the plug-in does to the reals through the engine (weights from load feedback,
+ *                 sessions counted as connections, selection in another farm): never by changing a
+ *                 {@link io.switchboard.director.real.RealServer} itself
  */
 public record PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
-        MeterRegistry registry, NodeSlot node, SharedTables tables) {
+        MeterRegistry registry, NodeSlot node, SharedTables tables, EngineReals reals) {
+
+    /** The engine's {@link EngineReals} over {@code farms} and {@code sticky}. */
+    public PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
+            MeterRegistry registry, NodeSlot node, SharedTables tables) {
+        this(config, sticky, farms, ticker, registry, node, tables, EngineReals.of(farms, sticky));
+    }
 
     /** A single node's context. */
     public PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,

@@ -11,6 +11,7 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.udp.EngineReals;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * GTPv2 load and overload control from the farm (TS 29.274 §12.2, §12.3): the node-level Load Control
  * Information and Overload Control Information in the reals' answers become the reals' dynamic
- * weights, which the predictors follow as they follow DFP weights.
+ * weights (set through the engine, {@link EngineReals#weigh}), which the predictors follow as they
+ * follow DFP weights.
  *
  * <p>A real's weight is its static weight × {@value #SCALE} × (100 − load metric) % × (100 − overload
  * reduction metric) %, rounded, at least 1 while the product is above 0, at most 255; a real at load
@@ -59,6 +61,7 @@ final class GtpLoadFeedback {
     }
 
     private final Farms farms;
+    private final EngineReals reals;
     private final Ticker ticker;
     private final RateLimitedLog log;
     private final Map<RealServer, Figures> figures = new HashMap<>();
@@ -72,8 +75,9 @@ final class GtpLoadFeedback {
     private final Counter overloadStale;
     private final Counter malformed;
 
-    GtpLoadFeedback(Farms farms, Ticker ticker, MeterRegistry registry, String virtualServer) {
+    GtpLoadFeedback(Farms farms, EngineReals reals, Ticker ticker, MeterRegistry registry, String virtualServer) {
         this.farms = farms;
+        this.reals = reals;
         this.ticker = ticker;
         this.log = new RateLimitedLog(LoggerFactory.getLogger(GtpLoadFeedback.class), Duration.ofSeconds(10), ticker);
         this.loadApplied = counter(registry, virtualServer, "load", "applied");
@@ -208,9 +212,7 @@ final class GtpLoadFeedback {
             Figures f = figures.get(r);
             int w = !anyFigures ? r.staticWeight()
                     : weight(r.staticWeight(), f != null && f.hasLoad ? f.load : 0, f != null && f.hasOverload ? f.reduction : 0);
-            if (r.weight() != w) {
-                r.setWeight(w);
-            }
+            reals.weigh(r, w);
         }
     }
 

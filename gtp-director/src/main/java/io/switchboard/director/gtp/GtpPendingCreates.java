@@ -6,23 +6,27 @@ import io.switchboard.director.NodeSlot;
 import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The director's TEID space and the primary creates that wait for their answer: which requester a
- * create came from and which real-facing TEID was written into it, so that a retransmission carries
- * the same TEID and a create the engine resends to another real after a refusal (carrying the
- * director's endpoint already) is known by it. Per node: a create is answered on the node that sent it.
- *
- * <p>Director TEIDs come in pairs: the even one for the real (the requester's TEID-C as the real
- * knows it), the odd one above it for the requester. This node's cluster slot is in the top bits, so
- * no other live node allocates them; never 0, never a pair in use (a node that restarts with a slot
- * that was another's skips the sessions that node left in the table).
+ * The primary creates that wait for their answer: which requester a create came from and which
+ * real-facing TEID (of the director's {@link GtpTeidSpace}) was written into it, so that a
+ * retransmission carries the same TEID and a create the engine resends to another real after a
+ * refusal (carrying the director's endpoint already) is known by it. Per node: a create is answered
+ * on the node that sent it.
  */
 final class GtpPendingCreates {
 
     /** The requester of a pending create, before the rewrite. */
-    record Pending(Endpoint requester, long sinceNanos) {
+    private record Pending(Endpoint requester, long sinceNanos) {
+    }
+
+    /**
+     * How a primary create goes to the real.
+     *
+     * @param realFacingTeid the TEID written in place of the requester's (0 for v0)
+     * @param requester      the requester's endpoint as the create first named it
+     */
+    record Sent(long realFacingTeid, Endpoint requester) {
     }
 
     /** A real-facing TEID reserved for a pending create (forgotten if the create is never answered). */
@@ -30,43 +34,51 @@ final class GtpPendingCreates {
     }
 
     private final GtpEndpointRewriter rewriter;
-    private final GtpSessions sessions;
     /** By (real slot, director sequence): a retransmission of the create carries the same one. */
     private final Map<Long, Reserved> reserved = new ConcurrentHashMap<>();
     /** v1/v2 creates by the real-facing TEID written into them. */
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     /** GTPv0 creates by TID (GSM 09.60: one TID per context). */
     private final Map<Long, Pending> pendingV0 = new ConcurrentHashMap<>();
-    private final AtomicInteger nextTeid = new AtomicInteger(1);
-    /** Set once {@link #nextTeid} has gone round: from then on a pair may still be in use. */
-    private volatile boolean teidsWrapped;
-    private volatile NodeSlot slot = NodeSlot.SINGLE;
+    /** A pair is in use while its session lives or a create waits under its real-facing TEID. */
+    private final GtpTeidSpace teids;
 
     GtpPendingCreates(GtpEndpointRewriter rewriter, GtpSessions sessions) {
         this.rewriter = rewriter;
-        this.sessions = sessions;
+        this.teids = new GtpTeidSpace(sessions::sharedWithOtherNodes,
+                pair -> sessions.byTeid(pair | 1) != null || pending.containsKey(pair));
     }
 
     void attach(NodeSlot slot) {
-        this.slot = slot;
+        teids.attach(slot);
     }
 
-    /** The real-facing TEID for the create under {@code key}, reserved on its first sending. */
-    long reserve(long key, long nowNanos) {
-        return reserved.computeIfAbsent(key, k -> new Reserved(allocatePair(), nowNanos)).teid();
+    /**
+     * A primary create on its way to a real, under {@code key} (real slot, director sequence): its
+     * requester's endpoint becomes the director's under a real-facing TEID, reserved on the first
+     * sending (a retransmission gets the same), and the requester is remembered for the answer. A
+     * create the engine resends to another real after a refusal names the director already: it
+     * goes as it is, with the requester remembered when it was first rewritten.
+     */
+    Sent send(GtpMessageView view, long key, long nowNanos) throws DecodeException {
+        int version = view.version();
+        Pending resent = resent(view);
+        if (resent != null) {
+            return new Sent(version == 0 ? 0 : view.senderControlPlane().teid(), resent.requester());
+        }
+        long realFacing = version == 0 ? 0 : reserved.computeIfAbsent(key, k -> new Reserved(allocatePair(), nowNanos)).teid();
+        Endpoint requester = rewriter.rewrite(view, realFacing);
+        if (version == 0) {
+            pendingV0.put(view.v0().tid(), new Pending(requester, nowNanos));
+        } else {
+            pending.put(realFacing, new Pending(requester, nowNanos));
+        }
+        return new Sent(realFacing, requester);
     }
 
     /** The create under {@code key} was answered (any answer: a refusal's resend reserves anew). */
     void answered(long key) {
         reserved.remove(key);
-    }
-
-    void put(long realFacingTeid, Endpoint requester, long nowNanos) {
-        pending.put(realFacingTeid, new Pending(requester, nowNanos));
-    }
-
-    void putV0(long tid, Endpoint requester, long nowNanos) {
-        pendingV0.put(tid, new Pending(requester, nowNanos));
     }
 
     void remove(long realFacingTeid) {
@@ -77,11 +89,8 @@ final class GtpPendingCreates {
         pendingV0.remove(tid);
     }
 
-    /**
-     * A create that already carries the director's endpoint: the one a refusing real had, resent to
-     * another real by the engine. Its requester is the one remembered when it was first rewritten.
-     */
-    Pending resent(GtpMessageView view) throws DecodeException {
+    /** A create that already carries the director's endpoint (a resend), or null. */
+    private Pending resent(GtpMessageView view) throws DecodeException {
         if (view.version() == 0) {
             return pendingV0.isEmpty() || !rewriter.namesDirector(view) ? null : pendingV0.get(view.v0().tid());
         }
@@ -106,19 +115,6 @@ final class GtpPendingCreates {
 
     /** A pair of director TEIDs; the even one is returned (the odd one is {@code pair | 1}). */
     long allocatePair() {
-        NodeSlot node = slot;
-        while (true) {
-            int next = nextTeid.getAndIncrement();
-            if (next <= 0) {
-                teidsWrapped = true;
-            }
-            long teid = node.compose((long) next << 1, 32);
-            // Alone and before the counter first wraps, every pair is new: no lookup in a table of
-            // millions for each create.
-            if (teid != 0 && (!teidsWrapped && !sessions.sharedWithOtherNodes()
-                    || sessions.byTeid(teid | 1) == null && !pending.containsKey(teid))) {
-                return teid;
-            }
-        }
+        return teids.allocatePair();
     }
 }

@@ -9,13 +9,11 @@ import io.switchboard.codec.gtp.v0.GtpV0Header;
 import io.switchboard.codec.gtp.v1.GtpV1Header;
 import io.switchboard.codec.gtp.v2.GtpV2Header;
 import io.switchboard.director.EngineDrops;
-import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyKind;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.udp.EngineReals;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.LocalResponder;
@@ -24,9 +22,7 @@ import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The transparent GTP plug-in ({@code service: gtp}): a Create PDP Context Request (v0, v1) or Create
@@ -71,8 +67,8 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     /** By ascending priority (equal priorities in the order listed). */
     private final List<Mapped> apnMaps;
     private volatile String ownFarm;
-    /** A selector per farm an APN map names (other than the virtual server's), over the same table. */
-    private volatile Map<String, RealSelector> mappedSelectors = Map.of();
+    /** Selects in the farm an APN map names (other than the virtual server's), over the same table. */
+    private volatile EngineReals reals;
     volatile Ticker ticker = Ticker.SYSTEM;
 
     GtpPlugin(GtpOptions options) {
@@ -90,24 +86,20 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
                 .map(m -> new Mapped(m.regex(), m.farm())).toList();
     }
 
-    /** The load feedback (GTPv2 load/overload figures) and a selector for each farm an APN map names besides the virtual server's own. */
+    /** The load feedback (GTPv2 load/overload figures); every farm an APN map names must exist. */
     @Override
     public void attach(PluginContext context) {
-        loadFeedback = new GtpLoadFeedback(context.farms(), context.ticker(), context.registry(), context.config().name());
+        loadFeedback = new GtpLoadFeedback(context.farms(), context.reals(), context.ticker(), context.registry(),
+                context.config().name());
         this.ticker = context.ticker();
         this.ownFarm = context.config().farm();
-        Map<String, RealSelector> selectors = new HashMap<>();
+        this.reals = context.reals();
         for (Mapped map : apnMaps) {
-            ServerFarm farm = context.farms().farm(map.farm());
-            if (farm == null) {
+            if (context.farms().farm(map.farm()) == null) {
                 throw new IllegalArgumentException("virtual server " + context.config().name()
                         + ": an APN map names no farm '" + map.farm() + "'");
             }
-            if (!map.farm().equals(ownFarm)) {
-                selectors.putIfAbsent(map.farm(), new RealSelector(context.farms(), farm, context.sticky()));
-            }
         }
-        this.mappedSelectors = Map.copyOf(selectors);
     }
 
     final long now() {
@@ -122,7 +114,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     /**
-     * A create whose APN an APN map sends to another farm: that farm's selector picks the real (IMSI
+     * A create whose APN an APN map sends to another farm: the engine selects the real there (IMSI
      * stickiness per farm, under {@code IMSI@farm}); null to balance in the virtual server's farm.
      */
     final StickyBinding routeByApn(GtpMessageView view) throws DecodeException {
@@ -131,7 +123,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         if (imsi == null) {
             return null; // no map applies (or no IMSI, which classify refuses for a primary create)
         }
-        Selection selection = mappedSelectors.get(farm).select(imsiKey(bindingName(imsi, farm)), now());
+        Selection selection = reals.select(farm, imsiKey(bindingName(imsi, farm)), now());
         if (selection == null) {
             throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "no real of farm " + farm
                     + " (APN map) may take the create");

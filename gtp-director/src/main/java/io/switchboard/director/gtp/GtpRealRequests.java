@@ -1,9 +1,5 @@
 package io.switchboard.director.gtp;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0MessageType;
@@ -15,7 +11,6 @@ import io.switchboard.director.udp.PluginContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * The requests a real initiates for a session (GGSN Update / Delete PDP Context, PGW Create / Update
@@ -29,40 +24,21 @@ final class GtpRealRequests {
 
     private final GtpSessions sessions;
     private final LongSupplier clock;
-    private final Supplier<GtpMessageCounters> messages;
+    private final GtpInspectMetrics metrics;
     private final GtpRelayedRequests relayed = new GtpRelayedRequests();
     /** GTPv2 Commands forwarded and not yet answered (per node). */
     private final GtpForwardedCommands commands = new GtpForwardedCommands();
     private volatile long timeoutNanos = 5_000_000_000L;
-    private volatile Counter requests;
-    private volatile Counter retransmissions;
-    private volatile Counter expired;
-    private volatile Counter triggered;
 
-    GtpRealRequests(GtpSessions sessions, LongSupplier clock, Supplier<GtpMessageCounters> messages) {
+    GtpRealRequests(GtpSessions sessions, LongSupplier clock, GtpInspectMetrics metrics) {
         this.sessions = sessions;
         this.clock = clock;
-        this.messages = messages;
-        counters(new SimpleMeterRegistry(), Tags.empty());
+        this.metrics = metrics;
     }
 
-    void attach(PluginContext context, Tags tags) {
+    void attach(PluginContext context) {
         this.timeoutNanos = context.config().responseTimeout().toNanos();
-        counters(context.registry(), tags);
         relayed.share(context.node(), context.tables(), "gtp-inspect/relayed/" + context.config().name());
-    }
-
-    private void counters(MeterRegistry registry, Tags tags) {
-        requests = Counter.builder("switchboard.gtp.relayed.requests")
-                .description("Real-initiated requests relayed to the requester").tags(tags).register(registry);
-        retransmissions = Counter.builder("switchboard.gtp.relayed.retransmitted")
-                .description("Retransmissions of a real-initiated request, relayed under the same director sequence")
-                .tags(tags).register(registry);
-        expired = Counter.builder("switchboard.gtp.relayed.expired")
-                .description("Real-initiated requests the requester did not answer").tags(tags).register(registry);
-        triggered = Counter.builder("switchboard.gtp.relayed.triggered")
-                .description("Real-initiated requests triggered by a requester's Command, relayed under the Command's sequence number")
-                .tags(tags).register(registry);
     }
 
     /**
@@ -95,7 +71,7 @@ final class GtpRealRequests {
         }
         view.setTeid(session.requesterTeid());
         view.setSequence(command.requesterSequence());
-        messages.get().count(view, view.cause(), session.real(), GtpMessageCounters.Initiator.REQUESTER);
+        metrics.message(view, view.cause(), session.real(), GtpInspectMetrics.Initiator.REQUESTER);
         sessions.touch(session, clock.getAsLong());
         return session.requester();
     }
@@ -110,7 +86,7 @@ final class GtpRealRequests {
 
     /** Forgets relayed requests and Commands whose answer did not pass here (lost, or another node's). */
     void expire(long nowNanos) {
-        expired.increment(relayed.expire(nowNanos, timeoutNanos, sessions.clusterMillis(nowNanos)));
+        metrics.relaysExpired(relayed.expire(nowNanos, timeoutNanos, sessions.clusterMillis(nowNanos)));
         commands.expire(nowNanos, timeoutNanos);
     }
 
@@ -145,7 +121,7 @@ final class GtpRealRequests {
         long now = clock.getAsLong();
         GtpRelayedRequests.Relayed request = relayed.pending(sender, version, realSequence);
         if (request != null) {
-            retransmissions.increment();
+            metrics.relayRetransmitted();
         } else {
             // A Delete Bearer Request naming the Linked EBI (EBI instance 0) deletes the whole PDN
             // connection (TS 29.274 §7.2.9.2); a GGSN's Delete PDP Context Request its context (TS 29.060
@@ -164,20 +140,20 @@ final class GtpRealRequests {
                 request = relayed.addTriggered(sender, version, realSequence, command.requesterSequence(), session,
                         delete, now, millis);
                 if (request != null) {
-                    triggered.increment();
+                    metrics.relayTriggered();
                 }
             }
             if (request == null) {
                 request = relayed.add(sender, version, realSequence, session, delete, now, millis);
             }
-            requests.increment();
+            metrics.relayed();
         }
         sessions.touch(session, now);
         if (version != 0) {
             view.setTeid(session.requesterTeid());
         }
         view.setSequence(request.sequence());
-        messages.get().count(view, -1, session.real(), GtpMessageCounters.Initiator.REAL);
+        metrics.message(view, -1, session.real(), GtpInspectMetrics.Initiator.REAL);
         return session.requester();
     }
 
@@ -193,7 +169,7 @@ final class GtpRealRequests {
             view.setTeid(session.realTeid());
         }
         view.setSequence(request.realSequence());
-        messages.get().count(view, cause, session.real(), GtpMessageCounters.Initiator.REAL);
+        metrics.message(view, cause, session.real(), GtpInspectMetrics.Initiator.REAL);
         sessions.touch(session, clock.getAsLong());
         if (request.delete() && (GtpCauses.accepted(version, cause) || GtpCauses.unknownContext(version, cause))) {
             sessions.end(session);

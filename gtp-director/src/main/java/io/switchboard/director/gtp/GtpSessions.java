@@ -1,12 +1,9 @@
 package io.switchboard.director.gtp;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
+import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyTable;
@@ -17,15 +14,13 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
  * {@code gtp-inspect}'s session table and the life of a session in it: opened by an accepted create,
  * refreshed while used, ended by a Delete, idleness ({@code session-idle}) or a restart of its real;
- * and the accounting that follows each session: open sessions per real (its connections, for
- * {@code leastconns}, and a gauge) and per subscriber (its sticky binding ends with the last one).
+ * and the accounting that follows each session: open sessions per real ({@link GtpSessionCounts})
+ * and per subscriber (its sticky binding ends with the last one).
  *
  * <p>Sessions are kept in a {@link SharedTable} per virtual server ({@code PluginContext.tables()}):
  * a concurrent map on a single node, shared by the nodes of a cluster, so that any node finds a
@@ -35,6 +30,9 @@ import java.util.function.BiConsumer;
  * expiry), never per message.
  */
 final class GtpSessions {
+
+    /** A request with a TEID (TID) that names no session of this virtual server. */
+    static final DropReason UNKNOWN_SESSION = DropReason.of("gtp-unknown-session");
 
     private final GtpOptions options;
     /** How long a session lives without a message, in cluster-clock milliseconds. */
@@ -50,7 +48,7 @@ final class GtpSessions {
      * that is longer, so that a session ends at most that much after its idle time and slack.
      */
     private final long sweepNanos;
-    /** Written by the event loop that won the second's housekeeping only. */
+    /** Written by the thread that runs the second's housekeeping only. */
     private volatile long nextSweepNanos = Long.MIN_VALUE;
     /** v1/v2 sessions by director TEID (odd; the real-facing TEID is the even one below it). */
     private volatile SharedTable<Long, GtpSession> sessions = SharedTables.IN_MEMORY.open("sessions", null, null);
@@ -60,49 +58,28 @@ final class GtpSessions {
     private volatile long clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
     /** Open sessions per IMSI (its binding ends with the last) and the session of each of its bearers. */
     private final GtpSubscribers subscribers = new GtpSubscribers();
-    private final Map<RealServer, AtomicInteger> openPerReal = new ConcurrentHashMap<>();
+    private final GtpSessionCounts perReal;
+    private final GtpInspectMetrics metrics;
     private volatile StickyTable sticky;
-    private volatile MeterRegistry registry = new SimpleMeterRegistry();
-    private volatile Tags tags = Tags.empty();
-    private volatile Counter expired;
-    private volatile Counter purged;
-    private volatile Counter replaced;
 
-    GtpSessions(GtpOptions options) {
+    GtpSessions(GtpOptions options, GtpInspectMetrics metrics) {
         this.options = options;
+        this.metrics = metrics;
+        this.perReal = new GtpSessionCounts(metrics);
         this.sessionIdleMillis = options.sessionIdle().toMillis();
         this.refreshMillis = Math.max(1, sessionIdleMillis / 8);
         this.sweepNanos = Math.max(1_000_000_000L, options.sessionIdle().toNanos() / 64);
-        counters(registry, tags);
     }
 
-    void attach(PluginContext context, Tags tags) {
+    void attach(PluginContext context) {
         this.sticky = context.sticky();
-        counters(context.registry(), tags);
-        for (ServerFarm farm : context.farms().all()) {
-            for (RealServer real : farm.reals()) {
-                open(real);
-            }
-        }
+        perReal.attach(context.reals(), context.farms());
         this.clusterClockOffsetNanos = System.currentTimeMillis() * 1_000_000L - context.ticker().nanos();
         GtpSessionCodec codec = new GtpSessionCodec(context.farms());
         String name = context.config().name();
         this.sessions = context.tables().open("gtp-inspect/sessions/" + name, GtpSessionCodec.TEID, codec);
         this.v0Sessions = context.tables().open("gtp-inspect/v0-sessions/" + name, GtpSessionCodec.TID, codec);
         recount(); // the sessions other nodes hold already count
-    }
-
-    private void counters(MeterRegistry registry, Tags tags) {
-        this.registry = registry;
-        this.tags = tags;
-        this.expired = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
-        this.purged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
-        this.replaced = counter("switchboard.gtp.sessions.replaced",
-                "Sessions ended because a create for the same subscriber and bearer was accepted");
-    }
-
-    private Counter counter(String name, String description) {
-        return Counter.builder(name).description(description).tags(tags).register(registry);
     }
 
     /** The cluster clock in epoch milliseconds at ticker time {@code nowNanos}. */
@@ -118,6 +95,29 @@ final class GtpSessions {
     /** The v0 session of a TID, or null. */
     GtpSession byTid(long tid) {
         return v0Sessions.get(tid);
+    }
+
+    /**
+     * The session a requester's request names: by TEID (v1/v2; the director TEID the requester
+     * knows), by TID (v0).
+     *
+     * @throws DecodeException {@link #UNKNOWN_SESSION} when there is none
+     */
+    GtpSession of(GtpMessageView view) throws DecodeException {
+        GtpSession session;
+        long id;
+        if (view.version() == 0) {
+            id = view.v0().tid();
+            session = byTid(id);
+        } else {
+            id = view.teid();
+            session = id > 0 ? byTeid(id) : null;
+        }
+        if (session == null) {
+            throw new DecodeException(UNKNOWN_SESSION, "GTPv" + view.version() + " request type "
+                    + view.messageTypeValue() + " for TEID/TID " + Long.toUnsignedString(id) + ", which is no session here");
+        }
+        return session;
     }
 
     /** The session as the table holds it now (an Update may have changed it since it was read), or null. */
@@ -170,8 +170,7 @@ final class GtpSessions {
         } else {
             sessions.put(session.directorTeid(), session);
         }
-        session.real().sessionOpened();
-        open(session.real()).incrementAndGet();
+        perReal.opened(session.real());
         long previous = subscribers.opened(session);
         if (replacedV0 != null) {
             closed(replacedV0);
@@ -181,7 +180,7 @@ final class GtpSessions {
             // reached this one ends with its idle time instead.
             GtpSession old = sessions.get(previous);
             if (old != null && GtpSubscribers.sameBearer(session, old) && end(old)) {
-                replaced.increment();
+                metrics.sessionReplaced();
             }
         }
     }
@@ -196,8 +195,7 @@ final class GtpSessions {
     }
 
     private void closed(GtpSession session) {
-        session.real().sessionClosed();
-        open(session.real()).decrementAndGet();
+        perReal.closed(session.real());
         // The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise).
         StickyTable table = sticky;
         if (subscribers.closed(session) && options.unstickOnDelete() && table != null) {
@@ -212,15 +210,17 @@ final class GtpSessions {
     void purge(RealServer real) {
         for (GtpSession session : all()) {
             if (session.real() == real && end(session)) {
-                purged.increment();
+                metrics.sessionPurged();
             }
         }
     }
 
     /**
-     * Once a second: ends the sessions idle for longer than {@code session-idle} plus the refresh
-     * slack, every {@link #sweepNanos} (a pass over every session, which a node holding a million
-     * would otherwise make every second for sessions that idle for a day); in a cluster, recounts.
+     * Once a second (in a cluster on the plug-in's {@link GtpSweeper}: a pass over the cluster's
+     * sessions is no event loop's work): ends the sessions idle for longer than {@code session-idle}
+     * plus the refresh slack, every {@link #sweepNanos} (a pass over every session, which a node
+     * holding a million would otherwise make every second for sessions that idle for a day); in a
+     * cluster, recounts.
      */
     void housekeep(long now) {
         long due = nextSweepNanos;
@@ -231,7 +231,7 @@ final class GtpSessions {
             // of every session per sweep.
             BiConsumer<Long, GtpSession> expire = (key, session) -> {
                 if (session.refreshedMillis() < oldest && end(session)) {
-                    expired.increment();
+                    metrics.sessionExpired();
                 }
             };
             sessions.forEach(expire);
@@ -251,21 +251,8 @@ final class GtpSessions {
      * recounts, the sessions this node opens and ends count at once; those of other nodes at the next.
      */
     private void recount() {
-        Map<RealServer, Integer> perReal = new HashMap<>();
         List<GtpSession> all = all();
-        for (GtpSession session : all) {
-            perReal.merge(session.real(), 1, Integer::sum);
-        }
-        openPerReal.forEach((real, count) -> {
-            int delta = perReal.getOrDefault(real, 0) - count.get();
-            count.addAndGet(delta);
-            for (; delta > 0; delta--) {
-                real.sessionOpened();
-            }
-            for (; delta < 0; delta++) {
-                real.sessionClosed();
-            }
-        });
+        perReal.recount(all);
         subscribers.recount(all);
     }
 
@@ -276,20 +263,9 @@ final class GtpSessions {
         return all;
     }
 
-    /** The open-session count of a real, with its gauge registered on first use. */
-    private AtomicInteger open(RealServer real) {
-        return openPerReal.computeIfAbsent(real, r -> {
-            AtomicInteger count = new AtomicInteger();
-            Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
-                    .description("Open gtp-inspect sessions per real").tags(tags).tag("real", r.id()).register(registry);
-            return count;
-        });
-    }
-
     /** Open sessions held by {@code real}. */
     int openSessions(RealServer real) {
-        AtomicInteger count = openPerReal.get(real);
-        return count == null ? 0 : count.get();
+        return perReal.of(real);
     }
 
     /** Subscribers with an open session, for tests. */

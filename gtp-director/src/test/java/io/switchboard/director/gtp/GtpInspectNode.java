@@ -44,7 +44,12 @@ final class GtpInspectNode {
     final AtomicLong clock;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+    /** A node whose housekeeping runs on the caller (the clock is driven by hand, sweeps with it). */
     GtpInspectNode(SharedTables tables, NodeSlot slot, AtomicLong clock) throws Exception {
+        this(tables, slot, clock, GtpSweeper.onCaller());
+    }
+
+    GtpInspectNode(SharedTables tables, NodeSlot slot, AtomicLong clock, GtpSweeper sweeper) throws Exception {
         this.clock = clock;
         this.farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.LEASTCONNS,
                 new FailureDetection(100, 1, Duration.ofMinutes(1)),
@@ -57,7 +62,7 @@ final class GtpInspectNode {
         VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName("127.0.7.10"),
                 2123), ServiceKind.GTP_INSPECT, "ggsn", Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(1),
                 4096, true, options);
-        this.plugin = new GtpInspectPlugin(options, config.listen().address());
+        this.plugin = new GtpInspectPlugin(options, config.listen().address(), sweeper);
         plugin.attach(new PluginContext(config, null, farms, clock::get, registry, slot, tables));
     }
 

@@ -6,6 +6,7 @@ import static io.switchboard.director.gtp.GtpInspectNode.IDLE;
 import static io.switchboard.director.gtp.GtpInspectNode.SGSN;
 import static io.switchboard.director.gtp.GtpInspectNode.with;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.NodeSlot;
@@ -31,9 +32,11 @@ class GtpSharedSessionsTest {
     private GtpInspectNode a;
     private GtpInspectNode b;
 
+    private EncodedTables tables;
+
     @BeforeEach
     void nodes() throws Exception {
-        EncodedTables tables = new EncodedTables();
+        tables = new EncodedTables();
         a = new GtpInspectNode(tables.node(), new NodeSlot(0, 64), clock);
         b = new GtpInspectNode(tables.node(), new NodeSlot(1, 64), clock);
     }
@@ -189,5 +192,29 @@ class GtpSharedSessionsTest {
         assertThat(a.plugin.openSessions(a.real(GGSN_2))).isZero();
         assertThat(a.real(GGSN_2).connections()).isZero();
         assertThat(a.plugin.openSessions(a.real(GGSN_1))).isEqualTo(1);
+    }
+
+    @Test
+    void inAClusterTheHousekeepingRunsOnTheSweepersThreadWhichEndsWithTheVirtualServer() throws Exception {
+        GtpInspectNode c = new GtpInspectNode(tables.node(), new NodeSlot(2, 64), clock, GtpSweeper.dedicated());
+        try {
+            a.create("262420000007008", 8, a.real(GGSN_1), 0x5558);
+            assertThat(c.plugin.openSessions(c.real(GGSN_1))).as("not counted before c's first recount").isZero();
+            clock.addAndGet(IDLE.dividedBy(2).toNanos());
+            c.plugin.housekeep(clock.get());
+            await().atMost(Duration.ofSeconds(10)).until(() -> c.plugin.openSessions(c.real(GGSN_1)) == 1);
+            assertThat(c.real(GGSN_1).connections()).isEqualTo(1);
+            clock.addAndGet(IDLE.toNanos());
+            // A second's housekeeping due while the previous still runs is skipped: each try is a second on.
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                c.plugin.housekeep(clock.addAndGet(Duration.ofSeconds(1).toNanos()));
+                return c.counter("switchboard.gtp.sessions.expired") == 1;
+            });
+            assertThat(a.plugin.sessionTable()).as("ended on every node").isEmpty();
+            assertThat(c.plugin.openSessions(c.real(GGSN_1))).isZero();
+        } finally {
+            c.plugin.close();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(c.plugin::sweeperTerminated);
     }
 }

@@ -1,0 +1,142 @@
+package io.switchboard.director.gtp;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.director.real.RealServer;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@code gtp-inspect} virtual server's metrics, all tagged {@code vserver}:
+ *
+ * <ul>
+ *   <li>{@code switchboard.gtp.messages{real, version, type, cause, initiator}}: every GTP message it
+ *       passes between a requester and a real, by message type and (for responses) cause.
+ *       {@code initiator} says whose transaction it is: {@code requester} (SGSN/MME request to the
+ *       real and its answer) or {@code real} (a GGSN/PGW request relayed to the requester and its
+ *       answer). Counters are created on first use and then found by one map lookup.</li>
+ *   <li>{@code switchboard.gtp.sessions.open{real}} (gauge), and the sessions that ended by
+ *       {@code expired} (idleness), {@code purged} (their real restarted), {@code replaced} (a create
+ *       for the same subscriber and bearer).</li>
+ *   <li>{@code switchboard.gtp.relayed.*}: the reals' own requests relayed to requesters.</li>
+ *   <li>{@code switchboard.gtp.rewrite.skipped}: addresses left as they were.</li>
+ * </ul>
+ *
+ * Until {@link #attach} (tests, offline tools) everything counts into a registry of its own.
+ */
+final class GtpInspectMetrics {
+
+    /** Whose transaction a message is part of. */
+    enum Initiator { REQUESTER, REAL }
+
+    private volatile MeterRegistry registry;
+    private volatile Tags tags;
+    private volatile Map<Long, Counter> messages;
+    private volatile Counter sessionsExpired;
+    private volatile Counter sessionsPurged;
+    private volatile Counter sessionsReplaced;
+    private volatile Counter relayed;
+    private volatile Counter relayRetransmitted;
+    private volatile Counter relayExpired;
+    private volatile Counter relayTriggered;
+
+    GtpInspectMetrics() {
+        register(new SimpleMeterRegistry(), Tags.empty());
+    }
+
+    /** Registers every metric in the engine's registry, tagged with the virtual server. */
+    void attach(MeterRegistry registry, String virtualServer, GtpEndpointRewriter rewriter) {
+        Tags tags = Tags.of("vserver", virtualServer);
+        register(registry, tags);
+        FunctionCounter.builder("switchboard.gtp.rewrite.skipped", rewriter, GtpEndpointRewriter::skipped)
+                .description("Control-plane addresses left unchanged: no director address of their family")
+                .tags(tags).register(registry);
+    }
+
+    private void register(MeterRegistry registry, Tags tags) {
+        this.registry = registry;
+        this.tags = tags;
+        this.messages = new ConcurrentHashMap<>();
+        sessionsExpired = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
+        sessionsPurged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
+        sessionsReplaced = counter("switchboard.gtp.sessions.replaced",
+                "Sessions ended because a create for the same subscriber and bearer was accepted");
+        relayed = counter("switchboard.gtp.relayed.requests", "Real-initiated requests relayed to the requester");
+        relayRetransmitted = counter("switchboard.gtp.relayed.retransmitted",
+                "Retransmissions of a real-initiated request, relayed under the same director sequence");
+        relayExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
+        relayTriggered = counter("switchboard.gtp.relayed.triggered",
+                "Real-initiated requests triggered by a requester's Command, relayed under the Command's sequence number");
+    }
+
+    private Counter counter(String name, String description) {
+        return Counter.builder(name).description(description).tags(tags).register(registry);
+    }
+
+    /** Counts the message in {@code view} (read after any rewrite: type and cause do not change). */
+    void message(GtpMessageView view, int cause, RealServer real, Initiator initiator) {
+        int version = view.version();
+        int type = view.messageTypeValue();
+        long key = ((long) real.slot() << 24) | ((long) version << 20) | ((long) type << 11) | ((cause + 1L) << 1)
+                | initiator.ordinal();
+        Map<Long, Counter> counters = messages;
+        Counter counter = counters.get(key);
+        if (counter == null) {
+            counter = counters.computeIfAbsent(key, k -> Counter.builder("switchboard.gtp.messages")
+                    .description("GTP messages passed by gtp-inspect, by type and cause")
+                    .tags(tags).tag("real", real.id()).tag("version", Integer.toString(version))
+                    .tag("type", typeName(view)).tag("cause", cause < 0 ? "none" : Integer.toString(cause))
+                    .tag("initiator", initiator.name().toLowerCase(Locale.ROOT)).register(registry));
+        }
+        counter.increment();
+    }
+
+    private static String typeName(GtpMessageView view) {
+        return switch (view.version()) {
+            case 0 -> view.v0().messageType().name();
+            case 1 -> view.v1().messageType().name();
+            default -> view.v2().messageType().name();
+        };
+    }
+
+    /** The gauge of {@code real}'s open sessions, reading {@code count}. */
+    void openSessions(RealServer real, AtomicInteger count) {
+        Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
+                .description("Open gtp-inspect sessions per real").tags(tags).tag("real", real.id()).register(registry);
+    }
+
+    void sessionExpired() {
+        sessionsExpired.increment();
+    }
+
+    void sessionPurged() {
+        sessionsPurged.increment();
+    }
+
+    void sessionReplaced() {
+        sessionsReplaced.increment();
+    }
+
+    void relayed() {
+        relayed.increment();
+    }
+
+    void relayRetransmitted() {
+        relayRetransmitted.increment();
+    }
+
+    void relaysExpired(int count) {
+        relayExpired.increment(count);
+    }
+
+    void relayTriggered() {
+        relayTriggered.increment();
+    }
+}

@@ -1,0 +1,87 @@
+package io.switchboard.director.gtp;
+
+import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.udp.EngineReals;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Open sessions per real, the load a {@code gtp-inspect} virtual server feeds back: each counts as a
+ * connection of its real through the engine ({@link EngineReals#sessionOpened}), so that
+ * {@code leastconns} balances by open sessions and {@code maxconns} caps them, as IOS SLB does for
+ * GTP; and each real's count is the gauge {@code switchboard.gtp.sessions.open}. Alone, every session
+ * counts as it opens and ends here; in a cluster the sessions other nodes open and end count at the
+ * next {@link #recount}. Changed from every event loop (atomic counts), recounted off them.
+ */
+final class GtpSessionCounts {
+
+    private final GtpInspectMetrics metrics;
+    private final Map<RealServer, AtomicInteger> perReal = new ConcurrentHashMap<>();
+    private volatile EngineReals reals;
+
+    GtpSessionCounts(GtpInspectMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Every real of the farms starts at 0, with its gauge. */
+    void attach(EngineReals reals, Farms farms) {
+        this.reals = reals;
+        for (ServerFarm farm : farms.all()) {
+            for (RealServer real : farm.reals()) {
+                count(real);
+            }
+        }
+    }
+
+    void opened(RealServer real) {
+        reals.sessionOpened(real);
+        count(real).incrementAndGet();
+    }
+
+    void closed(RealServer real) {
+        reals.sessionClosed(real);
+        count(real).decrementAndGet();
+    }
+
+    /**
+     * Sets every real's count (and its connections) to the sessions of {@code sessions} it holds: in
+     * a cluster, this node's copy of the shared table, so each node counts the whole cluster's
+     * sessions per real.
+     */
+    void recount(Iterable<GtpSession> sessions) {
+        Map<RealServer, Integer> counted = new HashMap<>();
+        for (GtpSession session : sessions) {
+            counted.merge(session.real(), 1, Integer::sum);
+        }
+        EngineReals engine = reals;
+        perReal.forEach((real, count) -> {
+            int delta = counted.getOrDefault(real, 0) - count.get();
+            count.addAndGet(delta);
+            for (; delta > 0; delta--) {
+                engine.sessionOpened(real);
+            }
+            for (; delta < 0; delta++) {
+                engine.sessionClosed(real);
+            }
+        });
+    }
+
+    /** Open sessions held by {@code real}. */
+    int of(RealServer real) {
+        AtomicInteger count = perReal.get(real);
+        return count == null ? 0 : count.get();
+    }
+
+    private AtomicInteger count(RealServer real) {
+        AtomicInteger count = perReal.get(real);
+        return count != null ? count : perReal.computeIfAbsent(real, r -> {
+            AtomicInteger fresh = new AtomicInteger();
+            metrics.openSessions(r, fresh);
+            return fresh;
+        });
+    }
+}
