@@ -108,6 +108,11 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
     }
 
     @Override
+    public void close() {
+        plugin.close();
+    }
+
+    @Override
     public boolean lengthensRequests() {
         return plugin.lengthensRequests();
     }

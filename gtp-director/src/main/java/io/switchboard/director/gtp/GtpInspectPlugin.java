@@ -1,6 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
@@ -145,6 +146,20 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         return classifyOther(view); // a secondary PDP context: with its primary
     }
 
+    /**
+     * A primary create is placed as in transparent mode (APN maps); a request of a session goes to
+     * the real that holds it, whatever its state, and a Command gets no answer of its own.
+     */
+    @Override
+    Decision.Direct place(GtpMessageView view, StickyKey key) throws DecodeException {
+        if (isPrimaryCreate(view)) {
+            return super.place(view, key);
+        }
+        Decision.Direct direct = new Decision.Direct(key, transactionId(view),
+                new Decision.Placement.Pinned(sessions.of(view).real().binding()), false, true);
+        return expectsAnswer(view) ? direct : direct.oneWay();
+    }
+
     /** Requests of a session go to the real that holds it. */
     @Override
     public StickyBinding route(ByteBuf request) throws DecodeException {
@@ -172,11 +187,14 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     @Override
     public boolean expectsAnswer(ByteBuf request) {
         try {
-            GtpMessageView view = view(request);
-            return view.version() != 2 || !view.v2().messageType().isCommand();
+            return expectsAnswer(view(request));
         } catch (DecodeException e) {
             return true; // classify accepted it: not reached
         }
+    }
+
+    private static boolean expectsAnswer(GtpMessageView view) {
+        return view.version() != 2 || !view.v2().messageType().isCommand();
     }
 
     /**
@@ -224,7 +242,11 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      */
     @Override
     public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        GtpMessageView view = view(datagram);
+        return relayTarget(view(datagram), sender);
+    }
+
+    @Override
+    InetSocketAddress relayTarget(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
         if (view.isRequest()) {
             return realRequests.request(view, sender);
         }

@@ -2,6 +2,7 @@ package io.switchboard.director.gtp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
@@ -106,11 +107,57 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         return ticker.nanos();
     }
 
+    /**
+     * The one read of a datagram sent to the virtual address: a version this server does not serve
+     * gets Version Not Supported and an Echo Request its Echo Response from the director; a datagram
+     * of a real's own transaction is relayed ({@link #relayTarget(GtpMessageView, InetSocketAddress)},
+     * gtp-inspect's); a request is directed by its key, its version and sequence number (the same pair
+     * again is a retransmission), placed by {@link #place}.
+     */
+    @Override
+    public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
+        ByteBuf notServed = versionNotServed(datagram, alloc);
+        if (notServed != null) {
+            return new Decision.AnswerLocally(notServed);
+        }
+        GtpMessageView view = view(datagram);
+        if (view.isEchoRequest()) {
+            return new Decision.AnswerLocally(GtpLocalAnswers.echoResponse(view, recovery, alloc));
+        }
+        InetSocketAddress peer = relayTarget(view, sender);
+        if (peer != null) {
+            return new Decision.RelayTo(peer);
+        }
+        return place(view, classify(view));
+    }
+
+    /**
+     * Where a request keyed {@code key} goes: a create an APN map sends to another farm is selected in
+     * that farm, under {@code IMSI@farm}; anything else in the virtual server's farm.
+     */
+    Decision.Direct place(GtpMessageView view, StickyKey key) throws DecodeException {
+        Decision.Direct direct = new Decision.Direct(key, transactionId(view), Decision.Placement.BALANCE, false, true);
+        return view.createsTunnel() ? direct.placed(placementByApn(view)) : direct;
+    }
+
+    /** A datagram of a real's own transaction and where it goes; none in transparent mode. */
+    InetSocketAddress relayTarget(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+        return null;
+    }
+
     /** A create an APN map sends to another farm goes to that farm's pick. */
     @Override
     public StickyBinding route(ByteBuf request) throws DecodeException {
         GtpMessageView view = view(request);
         return view.isRequest() && view.createsTunnel() ? routeByApn(view) : null;
+    }
+
+    /** A create's placement by the APN maps: in the farm one names for its APN, else the virtual server's. */
+    final Decision.Placement placementByApn(GtpMessageView view) throws DecodeException {
+        String farm = mappedFarm(view);
+        String imsi = farm == null ? null : view.imsi();
+        return imsi == null ? Decision.Placement.BALANCE
+                : new Decision.Placement.InFarm(farm, imsiKey(bindingName(imsi, farm)));
     }
 
     /**
@@ -168,18 +215,25 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     @Override
     public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
             throws DecodeException {
-        if (!datagram.isReadable()) {
-            throw new DecodeException(DropReason.TRUNCATED, "empty datagram");
-        }
-        int version = (datagram.getUnsignedByte(datagram.readerIndex()) >> 5) & 0x07;
-        if (!options.serves(version)) {
-            return GtpLocalAnswers.versionNotSupported(highestVersion, foreignSequence(datagram, version), alloc);
+        ByteBuf notServed = versionNotServed(datagram, alloc);
+        if (notServed != null) {
+            return notServed;
         }
         GtpMessageView view = view(datagram);
         if (view.isEchoRequest()) {
             return GtpLocalAnswers.echoResponse(view, recovery, alloc);
         }
         return null;
+    }
+
+    /** Version Not Supported for a message of a version this server does not serve (TS 29.060 §7.2.3), else null. */
+    private ByteBuf versionNotServed(ByteBuf datagram, ByteBufAllocator alloc) throws DecodeException {
+        if (!datagram.isReadable()) {
+            throw new DecodeException(DropReason.TRUNCATED, "empty datagram");
+        }
+        int version = (datagram.getUnsignedByte(datagram.readerIndex()) >> 5) & 0x07;
+        return options.serves(version) ? null
+                : GtpLocalAnswers.versionNotSupported(highestVersion, foreignSequence(datagram, version), alloc);
     }
 
     /** The sequence number of a message of a version this server does not serve, or -1. */
@@ -219,11 +273,14 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
 
     @Override
     public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return classify(view(datagram));
+    }
+
+    private StickyKey classify(GtpMessageView view) throws DecodeException {
         GtpLoadFeedback feedback = loadFeedback;
         if (feedback != null) {
             feedback.lapseIfDue();
         }
-        GtpMessageView view = view(datagram);
         if (!view.isRequest()) {
             throw new DecodeException(RESPONSE_TO_VIP, "GTPv" + view.version() + " message type "
                     + view.messageTypeValue() + " is no request");
@@ -281,7 +338,10 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     /** The version and the requester's sequence number: the same pair again is a retransmission. */
     @Override
     public long clientTransactionId(ByteBuf request) throws DecodeException {
-        GtpMessageView view = view(request);
+        return transactionId(view(request));
+    }
+
+    static long transactionId(GtpMessageView view) {
         return ((long) view.version() << 32) | view.sequence();
     }
 
