@@ -12,7 +12,6 @@ import io.switchboard.director.EngineDrops;
 import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.udp.PluginContext;
@@ -266,7 +265,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     static StickyKey imsiKey(String imsi) {
-        return StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
+        return StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
     }
 
     final boolean carrierAllowed(String imsi) {

@@ -2,7 +2,6 @@ package io.switchboard.app.config;
 
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.director.asn.AsnOptions;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +20,8 @@ final class AsnOptionsBinder implements ServiceOptionsBinder {
             "1.2.1", NwgRelease.R1_0_V1_2_1);
 
     @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.ASN);
+    public Set<String> services() {
+        return Set.of("asn");
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.switchboard.app.config;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.gtp.GtpOptions;
 import java.net.Inet4Address;
@@ -32,8 +31,8 @@ final class GtpOptionsBinder implements ServiceOptionsBinder {
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
 
     @Override
-    public Set<ServiceKind> services() {
-        return EnumSet.of(ServiceKind.GTP, ServiceKind.GTP_INSPECT);
+    public Set<String> services() {
+        return Set.of("gtp", "gtp-inspect");
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.ha.HaOptions;
 import java.util.List;
@@ -13,8 +12,8 @@ final class HaOptionsBinder implements ServiceOptionsBinder {
     static final List<String> KEYS = List.of("relay-replies", "rewrite-home-agent");
 
     @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.IPMOBILE);
+    public Set<String> services() {
+        return Set.of("ipmobile");
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.radius.RadiusOptions;
@@ -24,8 +23,8 @@ final class RadiusOptionsBinder implements ServiceOptionsBinder {
     static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
     @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.RADIUS);
+    public Set<String> services() {
+        return Set.of("radius");
     }
 
     @Override

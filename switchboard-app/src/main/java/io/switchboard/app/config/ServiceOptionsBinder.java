@@ -1,6 +1,5 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +14,7 @@ import java.util.Set;
 interface ServiceOptionsBinder {
 
     /** The services whose virtual servers this binder reads. */
-    Set<ServiceKind> services();
+    Set<String> services();
 
     /** The virtual-server keys this binder owns (e.g. {@code radius}, {@code clients}). */
     List<String> keys();

@@ -1,10 +1,7 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /** The options binder of each service that has options. One line per plug-in. */
 final class ServiceOptionsBinders {
@@ -24,10 +21,9 @@ final class ServiceOptionsBinders {
         return ALL;
     }
 
-    static Map<ServiceKind, ServiceOptionsBinder> byService() {
-        Map<ServiceKind, ServiceOptionsBinder> map = new EnumMap<>(ServiceKind.class);
-        ALL.forEach(b -> b.services().forEach(service -> map.put(service, b)));
-        return map;
+    /** The binder of the service named {@code service}, or null when it takes no options. */
+    static ServiceOptionsBinder of(String service) {
+        return ALL.stream().filter(b -> b.services().contains(service)).findFirst().orElse(null);
     }
 
     /** {@code base} and every key a binder owns: the keys a virtual server may have. */

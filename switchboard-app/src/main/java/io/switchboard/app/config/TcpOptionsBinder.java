@@ -1,6 +1,5 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.l4.tcp.TcpOptions;
@@ -21,8 +20,8 @@ final class TcpOptionsBinder implements ServiceOptionsBinder {
     static final List<String> SYN_GUARD_KEYS = List.of("limit", "interval");
 
     @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.TCP);
+    public Set<String> services() {
+        return Set.of("tcp");
     }
 
     @Override
