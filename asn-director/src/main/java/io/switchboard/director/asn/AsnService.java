@@ -17,9 +17,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class AsnService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("asn", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH), AsnModule.MSID)
+            .withOptions(new AsnOptionsBinder());
+
     @Override
     public ServiceSpec spec() {
-        return ServiceSpec.udp("asn", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH), AsnModule.MSID);
+        return SPEC;
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.switchboard.director.config.PredictorKind;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -11,11 +12,12 @@ import java.util.Set;
  * loader knowing any protocol: the name of {@code service:}, the predictors its farms may use (IOS
  * SLB's restrictions: GPRS load balancing without cause-code inspection and the Home Agent Director
  * accept only weighted round robin, ASN refuses least connections), the sticky key kinds it can
- * extract (in the order errors list them; empty: the service does not support sticky), and the
- * transport it listens on (two servers may share an address and port on different transports).
+ * extract (in the order errors list them; empty: the service does not support sticky), the
+ * transport it listens on (two servers may share an address and port on different transports), and
+ * the binder of its virtual servers' own keys, if it has any.
  */
 public record ServiceSpec(String name, Set<PredictorKind> predictors, List<StickyKind> stickyKinds,
-        Transport transport) {
+        Transport transport, Optional<OptionsBinder> options) {
 
     /** What a service's listener receives. */
     public enum Transport {
@@ -32,6 +34,17 @@ public record ServiceSpec(String name, Set<PredictorKind> predictors, List<Stick
         predictors = predictors.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(predictors));
         stickyKinds = List.copyOf(stickyKinds);
         Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(options, "options");
+    }
+
+    /** A service without options of its own. */
+    public ServiceSpec(String name, Set<PredictorKind> predictors, List<StickyKind> stickyKinds, Transport transport) {
+        this(name, predictors, stickyKinds, transport, Optional.empty());
+    }
+
+    /** This service, whose virtual servers' own keys {@code binder} reads. */
+    public ServiceSpec withOptions(OptionsBinder binder) {
+        return new ServiceSpec(name, predictors, stickyKinds, transport, Optional.of(binder));
     }
 
     /** A datagram service. */

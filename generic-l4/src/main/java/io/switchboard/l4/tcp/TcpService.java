@@ -21,10 +21,13 @@ import io.switchboard.l4.UdpService;
  */
 public final class TcpService implements DatagramService {
 
+    private static final ServiceSpec SPEC = new ServiceSpec("tcp", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS, PredictorKind.HASH),
+            List.of(StickyKind.CLIENT_ADDRESS), ServiceSpec.Transport.TCP)
+            .withOptions(new TcpOptionsBinder());
+
     @Override
     public ServiceSpec spec() {
-        return new ServiceSpec("tcp", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS, PredictorKind.HASH),
-                List.of(StickyKind.CLIENT_ADDRESS), ServiceSpec.Transport.TCP);
+        return SPEC;
     }
 
     /** The client-address key function, as for UDP; the TCP listener applies it per connection. */

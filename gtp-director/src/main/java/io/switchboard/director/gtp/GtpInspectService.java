@@ -14,9 +14,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class GtpInspectService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("gtp-inspect", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS), GtpModule.IMSI)
+            .withOptions(new GtpOptionsBinder());
+
     @Override
     public ServiceSpec spec() {
-        return ServiceSpec.udp("gtp-inspect", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS), GtpModule.IMSI);
+        return SPEC;
     }
 
     @Override

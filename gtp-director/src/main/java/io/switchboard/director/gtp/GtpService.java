@@ -15,9 +15,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class GtpService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("gtp", EnumSet.of(PredictorKind.ROUNDROBIN), GtpModule.IMSI)
+            .withOptions(new GtpOptionsBinder());
+
     @Override
     public ServiceSpec spec() {
-        return ServiceSpec.udp("gtp", EnumSet.of(PredictorKind.ROUNDROBIN), GtpModule.IMSI);
+        return SPEC;
     }
 
     @Override

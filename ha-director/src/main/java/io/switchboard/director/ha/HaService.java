@@ -17,9 +17,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class HaService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("ipmobile", EnumSet.of(PredictorKind.ROUNDROBIN))
+            .withOptions(new HaOptionsBinder());
+
     @Override
     public ServiceSpec spec() {
-        return ServiceSpec.udp("ipmobile", EnumSet.of(PredictorKind.ROUNDROBIN));
+        return SPEC;
     }
 
     @Override

@@ -17,13 +17,16 @@ import java.util.List;
  */
 public final class RadiusService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("radius", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH, PredictorKind.ROUTE_MAP),
+            RadiusModule.FRAMED_IP, RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME)
+            .withOptions(new RadiusOptionsBinder());
+
     /** The key order used when a virtual server keeps no sticky table (only for hashing). */
     static final List<StickyKind> DEFAULT_KEYS = List.of(RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME);
 
     @Override
     public ServiceSpec spec() {
-        return ServiceSpec.udp("radius", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH, PredictorKind.ROUTE_MAP),
-                RadiusModule.FRAMED_IP, RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME);
+        return SPEC;
     }
 
     @Override

@@ -16,6 +16,12 @@ import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.config.bind.YamlNode;
+import io.switchboard.director.spi.OptionsBinder;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ServiceSpec;
 import java.net.InetAddress;
@@ -61,7 +67,7 @@ final class ConfigBinder {
             "purge-on-restart");
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
-    static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
+    static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
@@ -312,27 +318,36 @@ final class ConfigBinder {
      * refused with the service they belong to. Empty after an error.
      */
     private Optional<ServiceOptions> options(ServiceSpec service, Section s) {
-        ServiceOptionsBinder binder = ServiceOptionsBinders.of(service.name());
-        List<String> ownKeys = binder == null ? List.of() : binder.keys();
+        List<String> ownKeys = service.options().map(OptionsBinder::keys).orElse(List.of());
         // Each key another service's binder owns (two services may each own one of the same name,
         // e.g. clients:) is refused once, naming every service that takes it.
         Map<String, java.util.SortedSet<String>> foreign = new LinkedHashMap<>();
-        for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
-            if (other.services().contains(service.name())) {
-                continue;
-            }
-            for (String key : other.keys()) {
+        for (ServiceSpec other : specs()) {
+            for (String key : other.options().map(OptionsBinder::keys).orElse(List.of())) {
                 if (s.has(key) && !ownKeys.contains(key)) {
-                    other.services().forEach(k -> foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>())
-                            .add(k));
+                    foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>()).add(other.name());
                 }
             }
         }
         foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
                 + String.join(" or ", services) + ", not " + service.name()));
         boolean foreignKeys = !foreign.isEmpty();
-        Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
+        Optional<ServiceOptions> options = service.options().map(binder -> binder.bind(s))
+                .orElse(Optional.of(ServiceOptions.NONE));
         return foreignKeys ? Optional.empty() : options;
+    }
+
+    /** The services of the installed plug-ins, in module order. */
+    private static List<ServiceSpec> specs() {
+        return Plugins.installed().services().stream().map(service -> service.spec()).toList();
+    }
+
+    /** {@code base} and every key a service's options binder owns: the keys a virtual server may have. */
+    private static List<String> withOwnedKeys(List<String> base) {
+        List<String> keys = new ArrayList<>(base);
+        specs().forEach(spec -> spec.options().ifPresent(b -> b.keys().stream().filter(k -> !keys.contains(k))
+                .forEach(keys::add)));
+        return List.copyOf(keys);
     }
 
     private void virtualServer(String name, Section s) {

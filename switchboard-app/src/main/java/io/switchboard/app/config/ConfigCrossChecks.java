@@ -3,6 +3,8 @@ package io.switchboard.app.config;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.config.VirtualServerConfig;
 import java.util.ArrayList;

@@ -1,6 +1,8 @@
 package io.switchboard.app.config;
 
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.YamlNode;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

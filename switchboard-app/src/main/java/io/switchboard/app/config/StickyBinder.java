@@ -1,6 +1,10 @@
 package io.switchboard.app.config;
 
 import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.StickyKind;

@@ -1,5 +1,6 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.radius.RadiusModule;
 import io.switchboard.director.asn.AsnModule;
 import io.switchboard.director.gtp.GtpModule;
@@ -381,7 +382,7 @@ class ConfigLoaderTest {
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
-                    // The list grows with each plug-in's own keys (ServiceOptionsBinders).
+                    // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
                             + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries, group)");

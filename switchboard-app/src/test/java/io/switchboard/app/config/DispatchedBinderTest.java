@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.radius.RadiusOptionsBinder;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.StickyKind;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.gtp.GtpOptions;
 import java.nio.file.Path;
 import java.util.List;

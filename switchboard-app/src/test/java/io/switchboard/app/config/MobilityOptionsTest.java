@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.director.asn.AsnOptions;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.ha.HaOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;

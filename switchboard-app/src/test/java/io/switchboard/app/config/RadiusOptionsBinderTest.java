@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.Subnet;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.l4.tcp.TcpOptions;
 import java.net.InetAddress;
 import java.time.Duration;
