@@ -6,7 +6,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.sticky.InMemoryStickyTable;
@@ -46,6 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class EnginePathBenchmark {
 
+    private static final StickyKind IMSI = StickyKind.of("imsi", StickyKind.Format.TEXT);
     private static final int SUBSCRIBERS = 100_000;
 
     @Param({"roundrobin", "hash"})
@@ -71,7 +72,7 @@ public class EnginePathBenchmark {
         baseline = new HashMap<>();
         keys = new StickyKey[SUBSCRIBERS];
         for (int i = 0; i < SUBSCRIBERS; i++) {
-            keys[i] = StickyKey.of(StickyKind.IMSI, ("26242" + (1_000_000_000L + i)).getBytes(StandardCharsets.US_ASCII));
+            keys[i] = StickyKey.of(IMSI, ("26242" + (1_000_000_000L + i)).getBytes(StandardCharsets.US_ASCII));
             Selection s = stickySelector.select(keys[i], 0);
             baseline.put(keys[i], new StickyBinding(s.real().farm(), s.real().id()));
         }

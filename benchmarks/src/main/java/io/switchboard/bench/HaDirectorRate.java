@@ -10,7 +10,6 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.ha.HaOptions;
@@ -64,7 +63,7 @@ public final class HaDirectorRate {
                     List.of(new RealConfig(InetAddress.getByName("127.0.0.1"), direct.getPort(), 1,
                             OptionalInt.empty(), true)), Optional.empty());
             VirtualServerConfig vs = new VirtualServerConfig("home-agents",
-                    new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.IPMOBILE, "ha", Optional.empty(),
+                    new Endpoint(InetAddress.getByName("127.0.0.1"), 0), "ipmobile", "ha", Optional.empty(),
                     Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, new HaOptions(true, false));
             Director director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                     Map.of("ha", farm), Map.of("home-agents", vs)), v -> new HaService(), new SimpleMeterRegistry(),

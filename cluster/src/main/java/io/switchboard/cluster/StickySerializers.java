@@ -8,7 +8,7 @@ import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 
@@ -19,8 +19,9 @@ import io.switchboard.director.sticky.StickyKey;
  * engine's {@link StickyKey} and {@link StickyBinding} stay free of Hazelcast types.
  *
  * <p>The map compares keys by their serialized bytes, so every serializer here must write the same
- * bytes for equal values on every node and every version: field names, type names and the kind codes
- * below are wire constants. Add, never renumber.
+ * bytes for equal values on every node and every version: field names and type names are wire
+ * constants. A key's kind is written by its name, which its plug-in declares: a member without that
+ * plug-in still reads, stores and compares the key (see {@link StickyKind#named}).
  */
 public final class StickySerializers {
 
@@ -51,7 +52,7 @@ public final class StickySerializers {
         // Internal API, and the only way to reach the member's serialization service.
         SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
         StickyBinding binding = new StickyBinding("", "");
-        Object[] samples = {StickyKey.of(StickyKind.IMSI, new byte[0]), binding, new Claim(binding, 1),
+        Object[] samples = {StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[0]), binding, new Claim(binding, 1),
             new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding),
             RealRecord.UNCHANGED, RealChange.failed(0, ""), new SharedWrite(SharedEntry.tombstone(0, 0), 1)};
         for (Object sample : samples) {
@@ -59,41 +60,17 @@ public final class StickySerializers {
         }
     }
 
-    /** The stable one-byte code of a key kind (not the enum ordinal, which may be reordered). */
-    static byte kindCode(StickyKind kind) {
-        return switch (kind) {
-            case CLIENT_ADDRESS -> 1;
-            case IMSI -> 2;
-            case MSID -> 3;
-            case FRAMED_IP -> 4;
-            case CALLING_STATION_ID -> 5;
-            case USERNAME -> 6;
-        };
-    }
-
-    static StickyKind kindOf(byte code) {
-        return switch (code) {
-            case 1 -> StickyKind.CLIENT_ADDRESS;
-            case 2 -> StickyKind.IMSI;
-            case 3 -> StickyKind.MSID;
-            case 4 -> StickyKind.FRAMED_IP;
-            case 5 -> StickyKind.CALLING_STATION_ID;
-            case 6 -> StickyKind.USERNAME;
-            default -> throw new IllegalArgumentException("unknown sticky key kind code " + code);
-        };
-    }
-
-    /** kind (int8) + value (array of int8): an IMSI key is about 40 bytes serialized. */
+    /** kind name (string) + value (array of int8): an IMSI key is about 45 bytes serialized. */
     static final class KeySerializer implements CompactSerializer<StickyKey> {
 
         @Override
         public StickyKey read(CompactReader in) {
-            return StickyKey.of(kindOf(in.readInt8("k")), in.readArrayOfInt8("v"));
+            return StickyKey.of(StickyKind.named(in.readString("kind")), in.readArrayOfInt8("v"));
         }
 
         @Override
         public void write(CompactWriter out, StickyKey key) {
-            out.writeInt8("k", kindCode(key.kind()));
+            out.writeString("kind", key.kind().configName());
             out.writeArrayOfInt8("v", key.value());
         }
 

@@ -18,9 +18,9 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.sticky.StickyKey;
@@ -29,6 +29,7 @@ import io.switchboard.director.udp.DatagramService;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,7 +55,7 @@ class DirectorOnClusterTest {
         FarmConfig farm = new FarmConfig("ggsn", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, reals,
                 Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("gtp", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
-                ServiceKind.GTP, "ggsn", Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofMinutes(10),
+                "gtp", "ggsn", Optional.of(new StickyConfig(List.of(StickyKind.of("imsi", StickyKind.Format.TEXT)), Duration.ofMinutes(10),
                         OptionalInt.empty(), 100_000, Optional.empty())),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
         return new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, Map.of("ggsn", farm),
@@ -65,8 +66,8 @@ class DirectorOnClusterTest {
     private static DatagramService gtp() {
         return new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return ServiceKind.GTP;
+            public ServiceSpec spec() {
+                return ServiceSpec.udp("gtp", EnumSet.allOf(PredictorKind.class));
             }
 
             @Override

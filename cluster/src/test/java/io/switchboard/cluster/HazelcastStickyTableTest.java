@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.map.IMap;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Sticky tables shared by two or three members in this JVM. */
 class HazelcastStickyTableTest {
 
+    private static final StickyKind IMSI = StickyKind.of("imsi", StickyKind.Format.TEXT);
     private static final Duration LONG_IDLE = Duration.ofMinutes(10);
     private static final StickyBinding R1 = new StickyBinding("ggsn", "10.0.0.1:2123");
     private static final StickyBinding R2 = new StickyBinding("ggsn", "10.0.0.2:2123");
@@ -34,7 +35,7 @@ class HazelcastStickyTableTest {
     }
 
     static StickyKey imsi(int i) {
-        return StickyKey.of(StickyKind.IMSI, String.format("26201%010d", i).getBytes(StandardCharsets.US_ASCII));
+        return StickyKey.of(IMSI, String.format("26201%010d", i).getBytes(StandardCharsets.US_ASCII));
     }
 
     static long now() {

@@ -82,7 +82,7 @@ public final class Director {
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
         for (VirtualServerConfig vs : config.virtualServers().values()) {
-            VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service().configName());
+            VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service());
             StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s, groups)).orElse(null);
             if (sticky != null) {
                 metrics.bindStickyTable(sticky);

@@ -12,9 +12,9 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
@@ -28,6 +28,7 @@ import io.switchboard.director.udp.DatagramService;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,8 +68,8 @@ class RealRestartsIT {
         RecordingPlugin plugin = new RecordingPlugin();
         DatagramService service = new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return ServiceKind.UDP;
+            public ServiceSpec spec() {
+                return ServiceSpec.udp("udp", EnumSet.allOf(PredictorKind.class));
             }
 
             @Override
@@ -84,7 +85,7 @@ class RealRestartsIT {
             FarmConfig farm = new FarmConfig("pgw", PredictorKind.ROUNDROBIN, RunningDirector.LENIENT, reals,
                     Optional.empty(), List.of("echo"));
             VirtualServerConfig vs = new VirtualServerConfig("vs", new Endpoint(InetAddress.getByName("127.0.6.5"), 0),
-                    ServiceKind.UDP, "pgw", Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS),
+                    "udp", "pgw", Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS),
                             Duration.ofHours(1), OptionalInt.empty(), 1000)),
                     Duration.ofSeconds(1), Duration.ofMinutes(1), 4096, true);
             ProbeConfig echo = new ProbeConfig("echo", new ProbeCheck.GtpEcho(2, 3, purge), Duration.ofMillis(100),

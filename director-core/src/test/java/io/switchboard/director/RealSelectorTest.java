@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
@@ -33,8 +33,8 @@ class RealSelectorTest {
     private static final String B = "10.0.0.2";
     private static final String S = "10.0.1.1";
 
-    private static final StickyKey ALICE = StickyKey.parse(StickyKind.IMSI, "001010000000001");
-    private static final StickyKey BOB = StickyKey.parse(StickyKind.IMSI, "001010000000002");
+    private static final StickyKey ALICE = StickyKey.parse(TestKinds.IMSI, "001010000000001");
+    private static final StickyKey BOB = StickyKey.parse(TestKinds.IMSI, "001010000000002");
 
     private final ManualTicker ticker = new ManualTicker();
     private final InMemoryStickyTable table = new InMemoryStickyTable("gtp/imsi", Duration.ofMinutes(5), 1_000);
@@ -214,7 +214,7 @@ class RealSelectorTest {
         RealSelector selector = new RealSelector(hashed, hashed.farm("gw"), null);
 
         for (int k = 0; k < 50; k++) {
-            StickyKey key = StickyKey.parse(StickyKind.IMSI, "00101000000" + (1000 + k));
+            StickyKey key = StickyKey.parse(TestKinds.IMSI, "00101000000" + (1000 + k));
             RealServer first = selector.select(key, ticker.nanos()).real();
             for (int i = 0; i < 5; i++) {
                 assertThat(selector.select(key, ticker.nanos()).real()).as("key %s", key).isSameAs(first);

@@ -11,9 +11,9 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
@@ -27,6 +27,7 @@ import io.switchboard.director.udp.DatagramService;
 import io.switchboard.director.udp.PluginContext;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Test;
 /** Sticky groups: virtual servers of different farms share one table and follow each other by address. */
 class StickyGroupTest {
 
-    private static final StickyKey ALICE = StickyKey.parse(StickyKind.CALLING_STATION_ID, "4915100000001");
+    private static final StickyKey ALICE = StickyKey.parse(TestKinds.CALLING_STATION_ID, "4915100000001");
 
     private static RealConfig real(String address, int port) {
         return new RealConfig(ip(address), port, 1, OptionalInt.empty(), true);
@@ -49,8 +50,8 @@ class StickyGroupTest {
     }
 
     private static VirtualServerConfig vs(String name, String farm, String group) {
-        return new VirtualServerConfig(name, new Endpoint(ip("127.0.0.1"), 0), ServiceKind.RADIUS, farm,
-                Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID), Duration.ofHours(1),
+        return new VirtualServerConfig(name, new Endpoint(ip("127.0.0.1"), 0), "radius", farm,
+                Optional.of(new StickyConfig(List.of(TestKinds.CALLING_STATION_ID), Duration.ofHours(1),
                         OptionalInt.empty(), 1000, Optional.ofNullable(group))),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
     }
@@ -108,8 +109,8 @@ class StickyGroupTest {
         List<PluginContext> attached = new ArrayList<>();
         DatagramService service = new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return ServiceKind.RADIUS;
+            public ServiceSpec spec() {
+                return ServiceSpec.udp("radius", EnumSet.allOf(PredictorKind.class));
             }
 
             @Override

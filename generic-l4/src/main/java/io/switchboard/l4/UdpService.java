@@ -1,6 +1,9 @@
 package io.switchboard.l4;
 
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
+import java.util.EnumSet;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramPlugin;
@@ -14,8 +17,9 @@ import io.switchboard.director.udp.DatagramService;
 public final class UdpService implements DatagramService {
 
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.UDP;
+    public ServiceSpec spec() {
+        return ServiceSpec.udp("udp", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS, PredictorKind.HASH),
+                StickyKind.CLIENT_ADDRESS);
     }
 
     @Override

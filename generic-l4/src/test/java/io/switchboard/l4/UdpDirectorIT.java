@@ -15,9 +15,8 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
@@ -73,7 +72,7 @@ class UdpDirectorIT {
         FarmConfig farm = new FarmConfig("responders", PredictorKind.ROUNDROBIN,
                 new FailureDetection(3, 2, RETRY), reals, Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("echo",
-                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.UDP, "responders",
+                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), "udp", "responders",
                 Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS), Duration.ofHours(1),
                         OptionalInt.empty(), 10_000)),
                 RESPONSE_TIMEOUT, Duration.ofMinutes(1), 4096, true);

@@ -11,8 +11,8 @@ import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
@@ -133,8 +133,8 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     private DatagramService observed(DatagramService service) {
         return new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return service.kind();
+            public ServiceSpec spec() {
+                return service.spec();
             }
 
             @Override
@@ -179,7 +179,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
     /** A client-address key names the capture's client, not its stand-in. */
     @Override
     protected String keyText(StickyKey key) {
-        if (key.kind() == StickyKind.CLIENT_ADDRESS) {
+        if (key.kind().equals(StickyKind.CLIENT_ADDRESS)) {
             try {
                 InetAddress captured = layout.capturedRequester(InetAddress.getByAddress(key.value()));
                 if (captured != null) {

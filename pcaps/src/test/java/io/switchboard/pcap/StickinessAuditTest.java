@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
@@ -37,7 +37,7 @@ class StickinessAuditTest {
     }
 
     private static StickyKey imsi(String digits) {
-        return StickyKey.of(StickyKind.IMSI, digits.getBytes(StandardCharsets.US_ASCII));
+        return StickyKey.of(StickyKind.of("imsi", StickyKind.Format.TEXT), digits.getBytes(StandardCharsets.US_ASCII));
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.switchboard.app;
 
-import io.switchboard.app.config.ConfigError;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.app.config.ConfigException;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.app.ios.IosImport;

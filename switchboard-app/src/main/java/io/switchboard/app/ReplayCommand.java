@@ -2,7 +2,7 @@ package io.switchboard.app;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.app.config.Durations;
+import io.switchboard.director.config.bind.Durations;
 import io.switchboard.pcap.CaptureException;
 import io.switchboard.pcap.PcapWriter;
 import io.switchboard.pcap.Replay;

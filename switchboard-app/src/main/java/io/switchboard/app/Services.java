@@ -1,39 +1,34 @@
 package io.switchboard.app;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.udp.DatagramService;
-import java.util.Collections;
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.ServiceLoader;
+import java.util.LinkedHashSet;
 import java.util.Set;
 
-/** The protocol plug-ins of this build, found through {@code META-INF/services}. */
+/** The protocol services of this build, as the plug-in modules on the class path declare them. */
 public final class Services {
 
-    private final Map<ServiceKind, DatagramService> byKind = new EnumMap<>(ServiceKind.class);
+    private final Plugins plugins;
 
-    private Services() {
-        for (DatagramService service : ServiceLoader.load(DatagramService.class)) {
-            byKind.put(service.kind(), service);
-        }
+    private Services(Plugins plugins) {
+        this.plugins = plugins;
     }
 
     public static Services discover() {
-        return new Services();
+        return new Services(Plugins.installed());
     }
 
-    public Set<ServiceKind> available() {
-        return Collections.unmodifiableSet(byKind.keySet());
+    /** The names of the services, in module order. */
+    public Set<String> available() {
+        Set<String> names = new LinkedHashSet<>();
+        plugins.services().forEach(s -> names.add(s.spec().name()));
+        return names;
     }
 
     /** The plug-in for a validated virtual server (validation has checked that it exists). */
     public DatagramService forVirtualServer(VirtualServerConfig vs) {
-        DatagramService service = byKind.get(vs.service());
-        if (service == null) {
-            throw new IllegalStateException("no plug-in for service " + vs.service().configName());
-        }
-        return service;
+        return plugins.service(vs.service())
+                .orElseThrow(() -> new IllegalStateException("no plug-in for service " + vs.service()));
     }
 }

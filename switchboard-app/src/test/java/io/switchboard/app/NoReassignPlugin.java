@@ -1,5 +1,6 @@
 package io.switchboard.app;
 
+import io.switchboard.director.spi.ServiceSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -7,7 +8,6 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -40,8 +40,8 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     static DatagramService service(DatagramService service) {
         return new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return service.kind();
+            public ServiceSpec spec() {
+                return service.spec();
             }
 
             @Override

@@ -3,7 +3,7 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.radius.RadiusModule;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
@@ -82,8 +82,8 @@ class RadiusAdminApiIT {
     void framedIpAndCallingStationBindingsAreReadAndDeletedByKind() throws Exception {
         StickyTable table = node.director().virtualServers().get("radius-acct").selector().sticky();
         StickyBinding binding = new StickyBinding("aaa-acct", "127.0.0.2:1813");
-        table.bindIfAbsent(StickyKey.parse(StickyKind.FRAMED_IP, "10.1.2.3"), binding, System.nanoTime());
-        table.bindIfAbsent(StickyKey.parse(StickyKind.CALLING_STATION_ID, "4915100000001"), binding, System.nanoTime());
+        table.bindIfAbsent(StickyKey.parse(RadiusModule.FRAMED_IP, "10.1.2.3"), binding, System.nanoTime());
+        table.bindIfAbsent(StickyKey.parse(RadiusModule.CALLING_STATION_ID, "4915100000001"), binding, System.nanoTime());
 
         HttpResponse<String> framed = call("GET", "/api/v1/sticky/radius-acct?key=10.1.2.3&kind=framed-ip");
         assertThat(framed.statusCode()).isEqualTo(200);
@@ -104,9 +104,9 @@ class RadiusAdminApiIT {
         assertThat(node.director().virtualServers().get("radius-auth").selector().sticky()).isSameAs(group);
         assertThat(own).isNotSameAs(group);
         long now = System.nanoTime();
-        StickyKey msisdn = StickyKey.parse(StickyKind.CALLING_STATION_ID, "+49-151-0000001");
-        StickyKey alice = StickyKey.parse(StickyKind.USERNAME, "alice@example.org");
-        StickyKey framed = StickyKey.parse(StickyKind.FRAMED_IP, "10.9.8.7");
+        StickyKey msisdn = StickyKey.parse(RadiusModule.CALLING_STATION_ID, "+49-151-0000001");
+        StickyKey alice = StickyKey.parse(RadiusModule.USERNAME, "alice@example.org");
+        StickyKey framed = StickyKey.parse(RadiusModule.FRAMED_IP, "10.9.8.7");
         group.bindIfAbsent(msisdn, new StickyBinding("aaa-auth", "127.0.0.2:1812"), now);
         own.bindIfAbsent(msisdn, new StickyBinding("other", "127.0.0.3:1812"), now);
         group.bindIfAbsent(alice, new StickyBinding("aaa-auth", "127.0.0.2:1812"), now);

@@ -9,7 +9,6 @@ import io.switchboard.codec.asn.r6.R6FunctionType;
 import io.switchboard.codec.asn.r6.R6OpId;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.codec.asn.r6.R6View;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
@@ -75,7 +74,7 @@ final class AsnPlugin implements TransactionPlugin {
         for (int i = 0; i < 6; i++) {
             key[i] = (byte) (msid >>> (40 - 8 * i));
         }
-        return StickyKey.of(StickyKind.MSID, key);
+        return StickyKey.of(AsnModule.MSID, key);
     }
 
     private static R6View view(ByteBuf datagram) throws DecodeException {

@@ -2,7 +2,9 @@ package io.switchboard.director.asn;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramPlugin;
@@ -15,9 +17,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class AsnService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("asn", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH), AsnModule.MSID)
+            .withOptions(new AsnOptionsBinder());
+
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.ASN;
+    public ServiceSpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -11,9 +11,7 @@ import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.codec.asn.r6.R6View;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.sticky.StickyBinding;
@@ -70,8 +68,8 @@ class AsnDirectorIT {
         int[] ports = gateways.stream().mapToInt(GatewayResponder::port).toArray();
         FarmConfig farm = RunningDirector.loopbackFarm("gateways", ports, new int[] {3, 1, 2});
         VirtualServerConfig vs = new VirtualServerConfig("asn-gw",
-                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.ASN, "gateways",
-                Optional.of(new StickyConfig(List.of(StickyKind.MSID), Duration.ofMinutes(30), OptionalInt.empty(),
+                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), "asn", "gateways",
+                Optional.of(new StickyConfig(List.of(AsnModule.MSID), Duration.ofMinutes(30), OptionalInt.empty(),
                         1000)),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
         running = RunningDirector.start(vs, farm, new AsnService(), registry);
@@ -222,7 +220,7 @@ class AsnDirectorIT {
     private void assertBindings(String at) {
         var table = running.director().virtualServers().get("asn-gw").selector().sticky();
         for (int i = 0; i < 6; i++) {
-            StickyBinding binding = table.lookup(StickyKey.parse(StickyKind.MSID, MSID_TEXT[i]), System.nanoTime());
+            StickyBinding binding = table.lookup(StickyKey.parse(AsnModule.MSID, MSID_TEXT[i]), System.nanoTime());
             assertThat(binding).as("binding of %s", MSID_TEXT[i]).isNotNull();
             assertThat(binding.real()).isEqualTo(realId(at.charAt(i) - 'A'));
         }

@@ -11,7 +11,6 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.TestFarms;
@@ -67,7 +66,7 @@ class AsnPluginTest {
         AsnPlugin plugin = plugin(NwgRelease.R1_0_V1_2_1);
         StickyKey key = plugin.classify(wrap(R6Messages.preAttachment(NwgRelease.R1_0_V1_2_1, R6PreAttachment.REQUEST,
                 MSID, 1)), null);
-        assertThat(key).isEqualTo(StickyKey.parse(StickyKind.MSID, "0a:1b:2c:3d:4e:5f"));
+        assertThat(key).isEqualTo(StickyKey.parse(AsnModule.MSID, "0a:1b:2c:3d:4e:5f"));
     }
 
     @Test
@@ -96,7 +95,7 @@ class AsnPluginTest {
                 () -> plugin(NwgRelease.R1_0_V1_0_0).classify(wrap(rsp100), null));
         assertThat(e.reason()).isEqualTo(DropReason.UNEXPECTED_MESSAGE);
         // Under v1.2.1 message type 7 is no MS_PreAttachment message: directed by its MSID.
-        assertThat(plugin(NwgRelease.R1_0_V1_2_1).classify(wrap(rsp100), null).kind()).isEqualTo(StickyKind.MSID);
+        assertThat(plugin(NwgRelease.R1_0_V1_2_1).classify(wrap(rsp100), null).kind()).isEqualTo(AsnModule.MSID);
         assertThat(plugin(NwgRelease.R1_0_V1_2_1).messageName(io.switchboard.codec.asn.r6.R6View.wrap(wrap(rsp100))))
                 .isEqualTo("MS State Response");
     }
@@ -188,7 +187,7 @@ class AsnPluginTest {
         double rsps = messages(registry, "from-gateway", "MS_PreAttachment_Rsp");
         double acks = messages(registry, "to-gateway", "MS_PreAttachment_Ack");
         StickyKey key = with(req, b -> plugin.classify(b, BS));
-        assertThat(key).isEqualTo(StickyKey.parse(StickyKind.MSID, "0a:1b:2c:3d:4f:5f"));
+        assertThat(key).isEqualTo(StickyKey.parse(AsnModule.MSID, "0a:1b:2c:3d:4f:5f"));
         long id = with(req, plugin::clientTransactionId);
         Object context = with(req, b -> plugin.prepareRequest(b, id, GATEWAY, BS));
         long rspId = with(rsp, plugin::responseTransactionId);

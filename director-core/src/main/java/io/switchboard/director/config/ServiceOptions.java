@@ -2,9 +2,9 @@ package io.switchboard.director.config;
 
 /**
  * Settings only one service understands (RADIUS clients and secrets, the GTPv0 TID byte order, the
- * NWG release of ASN, ...), written under a virtual server's {@code options:} key. Each plug-in
- * defines its own record implementing this, and the configuration loader has one binder per service
- * that fills it; a service without options gets {@link #NONE}.
+ * NWG release of ASN, ...), written under a virtual server's own keys. Each plug-in defines its own
+ * record implementing this and the {@link io.switchboard.director.spi.OptionsBinder} that fills it;
+ * a service without options gets {@link #NONE}.
  */
 public interface ServiceOptions {
 

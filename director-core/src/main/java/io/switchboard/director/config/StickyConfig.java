@@ -1,5 +1,6 @@
 package io.switchboard.director.config;
 
+import io.switchboard.director.spi.StickyKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

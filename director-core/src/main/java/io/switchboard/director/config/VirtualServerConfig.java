@@ -7,18 +7,19 @@ import java.util.Optional;
  * A virtual server: the address clients send to, the protocol service that decodes their requests,
  * the farm that serves them and how they stay sticky.
  *
+ * @param service         the name of the service ({@code service:}), as its plug-in declares it
  * @param responseTimeout how long a forwarded request waits for its answer before it counts as an
  *                        in-band failure of the real
  * @param idle            how long an idle flow (generic UDP) is kept
  * @param maxDatagram     larger datagrams are dropped as {@code oversized}
  * @param options         the service's own settings, {@link ServiceOptions#NONE} when it has none
  */
-public record VirtualServerConfig(String name, Endpoint listen, ServiceKind service, String farm,
+public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
         boolean inService, ServiceOptions options) {
 
     /** A virtual server whose service takes no options. */
-    public VirtualServerConfig(String name, Endpoint listen, ServiceKind service, String farm,
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
             Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
             boolean inService) {
         this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, ServiceOptions.NONE);

@@ -1,11 +1,8 @@
 package io.switchboard.director.sticky;
 
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -44,24 +41,9 @@ public final class StickyKey {
         return new StickyKey(StickyKind.CLIENT_ADDRESS, bytes);
     }
 
-    /** Parses the text form that {@link #toString()} prints (admin API lookups). */
+    /** Parses the text form that {@link #toString()} prints (admin API lookups), as the kind reads it. */
     public static StickyKey parse(StickyKind kind, String text) {
-        return switch (kind) {
-            case CLIENT_ADDRESS, FRAMED_IP -> new StickyKey(kind, parseAddress(text));
-            case MSID -> new StickyKey(kind, HexFormat.ofDelimiter(":").parseHex(text));
-            case IMSI, CALLING_STATION_ID, USERNAME -> new StickyKey(kind, text.getBytes(StandardCharsets.UTF_8));
-        };
-    }
-
-    private static byte[] parseAddress(String text) {
-        if (!text.matches("[0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*")) {
-            throw new IllegalArgumentException("not an IP address literal: " + text);
-        }
-        try {
-            return InetAddress.getByName(text).getAddress(); // a literal: no lookup happens
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address literal: " + text, e);
-        }
+        return new StickyKey(kind, kind.parse(text));
     }
 
     public StickyKind kind() {
@@ -80,7 +62,7 @@ public final class StickyKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StickyKey k && k.hash == hash && k.kind == kind && Arrays.equals(k.value, value);
+        return o instanceof StickyKey k && k.hash == hash && k.kind.equals(kind) && Arrays.equals(k.value, value);
     }
 
     @Override
@@ -88,19 +70,9 @@ public final class StickyKey {
         return (int) (hash ^ (hash >>> 32));
     }
 
-    /** The text form: dotted or colon address, digits, MSID as aa:bb:cc:dd:ee:ff, or the string. */
+    /** The text form, as the kind prints it: dotted or colon address, digits, MSID as aa:bb:cc:dd:ee:ff, a string. */
     @Override
     public String toString() {
-        return switch (kind) {
-            case CLIENT_ADDRESS, FRAMED_IP -> {
-                try {
-                    yield InetAddress.getByAddress(value).getHostAddress();
-                } catch (UnknownHostException e) {
-                    yield HexFormat.of().formatHex(value);
-                }
-            }
-            case MSID -> HexFormat.ofDelimiter(":").formatHex(value);
-            case IMSI, CALLING_STATION_ID, USERNAME -> new String(value, StandardCharsets.UTF_8);
-        };
+        return kind.print(value);
     }
 }

@@ -4,17 +4,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.spi.ServiceSpec;
 
 /**
- * A protocol plug-in as the launcher finds it: which service it implements and how it is set up for
- * one virtual server. Implementations are listed in {@code META-INF/services}.
+ * A protocol service as the launcher finds it: what it declares about itself and how it is set up
+ * for one virtual server. A {@link io.switchboard.director.spi.PluginModule} lists its services.
  */
 public interface DatagramService {
 
-    ServiceKind kind();
+    /** The service's name, predictors, sticky key kinds and transport. */
+    ServiceSpec spec();
 
     DatagramPlugin create(VirtualServerConfig config);
 

@@ -76,7 +76,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         Promise<Void> bound = Promise.promise();
         bindLane(transport, loops, 0, virtualServer.config().listen().socketAddress(), reusePort, bound);
         return bound.future().onSuccess(v -> LOG.info("virtual server {} ({}) listening on {} with {} socket(s){}",
-                virtualServer.name(), virtualServer.config().service().configName(), localAddress, lanes.size(),
+                virtualServer.name(), virtualServer.config().service(), localAddress, lanes.size(),
                 reusePort ? " (epoll, SO_REUSEPORT)" : ""));
     }
 

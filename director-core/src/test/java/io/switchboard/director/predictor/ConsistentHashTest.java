@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
@@ -32,7 +32,7 @@ class ConsistentHashTest {
         List<StickyKey> keys = new ArrayList<>(KEYS);
         for (int i = 0; i < KEYS; i++) {
             String digits = String.format("00101%010d", 123_400_000L + i);
-            keys.add(StickyKey.of(StickyKind.IMSI, digits.getBytes(StandardCharsets.US_ASCII)));
+            keys.add(StickyKey.of(TestKinds.IMSI, digits.getBytes(StandardCharsets.US_ASCII)));
         }
         return keys;
     }

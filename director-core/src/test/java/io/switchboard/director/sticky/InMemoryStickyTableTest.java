@@ -3,7 +3,6 @@ package io.switchboard.director.sticky;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.testing.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ class InMemoryStickyTableTest {
     private final InMemoryStickyTable table = new InMemoryStickyTable("gtp/imsi", IDLE, 1_000);
 
     private static StickyKey imsi(String digits) {
-        return StickyKey.parse(StickyKind.IMSI, digits);
+        return StickyKey.parse(TestKinds.IMSI, digits);
     }
 
     private static final StickyKey ALICE = imsi("001010000000001");
@@ -52,8 +51,8 @@ class InMemoryStickyTableTest {
 
     @Test
     void keysOfDifferentKindsWithTheSameBytesAreDifferentKeys() {
-        StickyKey asImsi = StickyKey.parse(StickyKind.IMSI, "12345");
-        StickyKey asUser = StickyKey.parse(StickyKind.USERNAME, "12345");
+        StickyKey asImsi = StickyKey.parse(TestKinds.IMSI, "12345");
+        StickyKey asUser = StickyKey.parse(TestKinds.USERNAME, "12345");
         table.bindIfAbsent(asImsi, GGSN_1, ticker.nanos());
 
         assertThat(table.lookup(asUser, ticker.nanos())).isNull();

@@ -4,7 +4,7 @@ import static io.switchboard.director.testing.TestFarms.ip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,15 +59,18 @@ class StickyKeyTest {
 
     @ParameterizedTest
     @CsvSource({
-        "CLIENT_ADDRESS, 192.0.2.7",
-        "CLIENT_ADDRESS, 2001:db8:0:0:0:0:0:1",
-        "FRAMED_IP, 100.64.0.1",
-        "IMSI, 001010123456789",
-        "MSID, 00:1b:63:84:45:e6",
-        "CALLING_STATION_ID, 46701234567",
-        "USERNAME, alice@ims.example.net",
+        "client-address, 192.0.2.7",
+        "client-address, 2001:db8:0:0:0:0:0:1",
+        "framed-ip, 100.64.0.1",
+        "imsi, 001010123456789",
+        "msid, 00:1b:63:84:45:e6",
+        "calling-station-id, 46701234567",
+        "username, alice@ims.example.net",
     })
-    void parseAndToStringRoundTrip(StickyKind kind, String text) {
+    void parseAndToStringRoundTrip(String kindName, String text) {
+        StickyKind kind = java.util.stream.Stream.of(StickyKind.CLIENT_ADDRESS, TestKinds.FRAMED_IP, TestKinds.IMSI,
+                TestKinds.MSID, TestKinds.CALLING_STATION_ID, TestKinds.USERNAME)
+                .filter(k -> k.configName().equals(kindName)).findFirst().orElseThrow();
         StickyKey key = StickyKey.parse(kind, text);
 
         assertThat(key.kind()).isEqualTo(kind);
@@ -77,11 +80,28 @@ class StickyKeyTest {
 
     @Test
     void parsedValuesAreTheWireBytes() {
-        assertThat(StickyKey.parse(StickyKind.MSID, "00:1b:63:84:45:e6").value())
+        assertThat(StickyKey.parse(TestKinds.MSID, "00:1b:63:84:45:e6").value())
                 .containsExactly(0x00, 0x1b, 0x63, 0x84, 0x45, 0xe6);
-        assertThat(StickyKey.parse(StickyKind.FRAMED_IP, "100.64.0.1").value()).containsExactly(100, 64, 0, 1);
-        assertThat(StickyKey.parse(StickyKind.IMSI, "001010123456789").value())
+        assertThat(StickyKey.parse(TestKinds.FRAMED_IP, "100.64.0.1").value()).containsExactly(100, 64, 0, 1);
+        assertThat(StickyKey.parse(TestKinds.IMSI, "001010123456789").value())
                 .isEqualTo("001010123456789".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void kindsAreEqualByName() {
+        StickyKey mine = StickyKey.parse(TestKinds.IMSI, "001010123456789");
+        StickyKey someoneElses = StickyKey.parse(StickyKind.of("imsi", StickyKind.Format.TEXT), "001010123456789");
+
+        assertThat(someoneElses).isEqualTo(mine).hasSameHashCodeAs(mine);
+        assertThat(StickyKey.parse(TestKinds.USERNAME, "001010123456789")).isNotEqualTo(mine);
+    }
+
+    @Test
+    void aKindNoInstalledPluginDeclaresPrintsAsHex() {
+        StickyKey key = StickyKey.of(StickyKind.named("not-installed"), new byte[] {0x0a, 0x1b});
+
+        assertThat(key.toString()).isEqualTo("0a:1b");
+        assertThat(key.kind()).isEqualTo(StickyKind.of("not-installed", StickyKind.Format.TEXT));
     }
 
     @Test
@@ -94,22 +114,22 @@ class StickyKeyTest {
     void hostNamesAreNotAddresses() {
         assertThatThrownBy(() -> StickyKey.parse(StickyKind.CLIENT_ADDRESS, "localhost"))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> StickyKey.parse(StickyKind.FRAMED_IP, "example.net"))
+        assertThatThrownBy(() -> StickyKey.parse(TestKinds.FRAMED_IP, "example.net"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void theHashIsTheKeyHashOfTheValueAndStable() {
-        StickyKey key = StickyKey.parse(StickyKind.IMSI, "001010123456789");
+        StickyKey key = StickyKey.parse(TestKinds.IMSI, "001010123456789");
 
         assertThat(key.hash()).isEqualTo(KeyHash.of("001010123456789".getBytes(StandardCharsets.US_ASCII)));
-        assertThat(key.hash()).isEqualTo(StickyKey.parse(StickyKind.IMSI, "001010123456789").hash());
-        assertThat(key.hash()).isNotEqualTo(StickyKey.parse(StickyKind.IMSI, "001010123456788").hash());
+        assertThat(key.hash()).isEqualTo(StickyKey.parse(TestKinds.IMSI, "001010123456789").hash());
+        assertThat(key.hash()).isNotEqualTo(StickyKey.parse(TestKinds.IMSI, "001010123456788").hash());
     }
 
     @Test
     void valueIsACopy() {
-        StickyKey key = StickyKey.parse(StickyKind.IMSI, "0010101");
+        StickyKey key = StickyKey.parse(TestKinds.IMSI, "0010101");
         key.value()[0] = 'X';
 
         assertThat(key.toString()).isEqualTo("0010101");

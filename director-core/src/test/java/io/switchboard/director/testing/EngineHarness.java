@@ -74,7 +74,7 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
             Ticker ticker) {
         this.ticker = ticker;
         VirtualServerMetrics metrics = new VirtualServerMetrics(new SimpleMeterRegistry(), config.name(),
-                config.service().configName());
+                config.service());
         this.virtualServer = new VirtualServer(config, plugin, new RealSelector(farms, farms.farm(config.farm()), sticky),
                 metrics);
         // Tests read the counters and drops; the engine's warnings would only fill the build log.

@@ -3,7 +3,7 @@ package io.switchboard.director.testing;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
@@ -106,7 +106,7 @@ public class ToyPlugin implements TransactionPlugin {
         }
         String text = text(datagram);
         int semicolon = text.indexOf(';');
-        return StickyKey.of(StickyKind.USERNAME,
+        return StickyKey.of(TestKinds.USERNAME,
                 (semicolon < 0 ? text : text.substring(0, semicolon)).getBytes(StandardCharsets.US_ASCII));
     }
 

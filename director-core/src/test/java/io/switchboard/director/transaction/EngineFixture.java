@@ -7,7 +7,6 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -40,7 +39,7 @@ final class EngineFixture {
     }
 
     static VirtualServerConfig config(int maxDatagram) {
-        return new VirtualServerConfig("toy", new Endpoint(ip("127.0.0.1"), 0), ServiceKind.UDP, "toys",
+        return new VirtualServerConfig("toy", new Endpoint(ip("127.0.0.1"), 0), "udp", "toys",
                 Optional.empty(), TIMEOUT, IDLE, maxDatagram, true);
     }
 

@@ -15,7 +15,7 @@ import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.FailureDetection;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.switchboard.director.Selection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** The engine's side of what plug-ins do to reals: weights, sessions as connections, selection in another farm. */
 class EngineRealsTest {
 
-    private static final StickyKey ALICE = StickyKey.parse(StickyKind.IMSI, "001010000000001");
+    private static final StickyKey ALICE = StickyKey.parse(TestKinds.IMSI, "001010000000001");
 
     private final Farms farms = farms(
             farm("gw", PredictorKind.ROUNDROBIN, FAIL_AT_ONCE, real("10.0.0.1", 1)),

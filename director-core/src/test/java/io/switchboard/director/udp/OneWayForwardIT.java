@@ -15,11 +15,11 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
+import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.ToyPlugin;
 import io.vertx.core.Vertx;
@@ -30,6 +30,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,11 +101,11 @@ class OneWayForwardIT {
                 List.of(new RealConfig(InetAddress.getByName("127.0.0.1"), server.port(), 1, OptionalInt.empty(), true)),
                 Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
-                ServiceKind.ASN, "toys", Optional.empty(), Duration.ofMillis(500), Duration.ofMinutes(1), 2048, true);
+                "asn", "toys", Optional.empty(), Duration.ofMillis(500), Duration.ofMinutes(1), 2048, true);
         DatagramService service = new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return ServiceKind.ASN;
+            public ServiceSpec spec() {
+                return ServiceSpec.udp("asn", EnumSet.allOf(PredictorKind.class));
             }
 
             @Override

@@ -1,5 +1,8 @@
 package io.switchboard.director.udp;
 
+import java.util.EnumSet;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,9 +12,8 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.testing.RunningDirector;
@@ -111,15 +113,15 @@ class TransactionUpstreamIT {
         server = new ToyServer();
         FarmConfig farm = RunningDirector.loopbackFarm("toys", new int[] {server.port()}, new int[] {1});
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
-                ServiceKind.RADIUS, "toys",
-                Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
+                "radius", "toys",
+                Optional.of(new StickyConfig(List.of(TestKinds.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(), 1000)),
                 // Long enough that the retransmission test (two awaits while answers are held) never sees
                 // its request expire on a loaded machine; the expiry test waits for it.
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 2048, true);
         DatagramService toy = new DatagramService() {
             @Override
-            public ServiceKind kind() {
-                return ServiceKind.RADIUS;
+            public ServiceSpec spec() {
+                return ServiceSpec.udp("radius", EnumSet.allOf(PredictorKind.class));
             }
 
             @Override

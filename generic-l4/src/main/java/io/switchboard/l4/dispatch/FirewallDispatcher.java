@@ -2,7 +2,7 @@ package io.switchboard.l4.dispatch;
 
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.DispatchedConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -56,6 +56,9 @@ final class FirewallDispatcher {
     private final DispatchedConfig.FirewallFarm config;
     private final ServerFarm farm;
     private final Farms farms;
+    /** The kind of the bindings a firewall farm's {@code framed-ip-group} holds (RADIUS's, by name). */
+    private static final StickyKind FRAMED_IP = StickyKind.named("framed-ip");
+
     private final StickyTable framedIp;
     private final Set<Integer> local;
     private final DispatchMetrics metrics;
@@ -178,7 +181,7 @@ final class FirewallDispatcher {
         if (framedIp == null) {
             return null;
         }
-        StickyBinding binding = framedIp.lookup(StickyKey.of(StickyKind.FRAMED_IP, Ipv4.bytes(insideAddress)), now);
+        StickyBinding binding = framedIp.lookup(StickyKey.of(FRAMED_IP, Ipv4.bytes(insideAddress)), now);
         if (binding == null) {
             return null;
         }

@@ -4,7 +4,7 @@ import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.DispatchedConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;

@@ -3,7 +3,11 @@ package io.switchboard.l4.tcp;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
+import java.util.EnumSet;
+import java.util.List;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
@@ -17,9 +21,13 @@ import io.switchboard.l4.UdpService;
  */
 public final class TcpService implements DatagramService {
 
+    private static final ServiceSpec SPEC = new ServiceSpec("tcp", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS, PredictorKind.HASH),
+            List.of(StickyKind.CLIENT_ADDRESS), ServiceSpec.Transport.TCP)
+            .withOptions(new TcpOptionsBinder());
+
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.TCP;
+    public ServiceSpec spec() {
+        return SPEC;
     }
 
     /** The client-address key function, as for UDP; the TCP listener applies it per connection. */

@@ -10,12 +10,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.testing.ManualTicker;
 import io.switchboard.l4.dispatch.DispatchMetrics.Outcome;
 import io.switchboard.l4.dispatch.FirewallDispatcher.Side;
@@ -147,7 +147,7 @@ class FirewallDispatcherTest {
         FirewallDispatcher d = dispatcher(farms(1000), false, true);
         // The RADIUS director bound the subscriber 10.4.0.9 to its real 10.2.2.2 (the gateway that is
         // also firewall f2).
-        framedIp.bindIfAbsent(StickyKey.of(StickyKind.FRAMED_IP, ip("10.4.0.9").getAddress()),
+        framedIp.bindIfAbsent(StickyKey.of(TestKinds.FRAMED_IP, ip("10.4.0.9").getAddress()),
                 new StickyBinding("aaa", "10.2.2.2:2123"), ticker.nanos());
         for (int server = 2; server < 20; server++) {
             assertThat(send(d, Side.OUTSIDE, frame("10.1.7." + server, "10.4.0.9", TCP, 1, 80)).interfaceName()).isEqualTo("f2o");

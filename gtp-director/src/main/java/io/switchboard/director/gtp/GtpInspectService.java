@@ -1,6 +1,8 @@
 package io.switchboard.director.gtp;
 
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import java.util.EnumSet;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
@@ -12,9 +14,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class GtpInspectService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("gtp-inspect", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.LEASTCONNS), GtpModule.IMSI)
+            .withOptions(new GtpOptionsBinder());
+
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.GTP_INSPECT;
+    public ServiceSpec spec() {
+        return SPEC;
     }
 
     @Override

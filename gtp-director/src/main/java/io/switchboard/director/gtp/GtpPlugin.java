@@ -12,7 +12,7 @@ import io.switchboard.codec.gtp.v2.GtpV2Header;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.udp.EngineReals;
 import io.switchboard.director.real.RealServer;
@@ -315,7 +315,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     static StickyKey imsiKey(String imsi) {
-        return StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
+        return StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII));
     }
 
     final boolean carrierAllowed(String imsi) {

@@ -1,6 +1,8 @@
 package io.switchboard.director.gtp;
 
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramPlugin;
@@ -13,9 +15,12 @@ import io.switchboard.director.udp.DatagramService;
  */
 public final class GtpService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("gtp", EnumSet.of(PredictorKind.ROUNDROBIN), GtpModule.IMSI)
+            .withOptions(new GtpOptionsBinder());
+
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.GTP;
+    public ServiceSpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -12,7 +12,6 @@ import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.vertx.core.Vertx;
@@ -65,7 +64,7 @@ class GtpClusterIT {
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
         farms.put("ggsn", GtpTestBed.farm("ggsn", PredictorKind.ROUNDROBIN, Duration.ofMinutes(1), ggsns));
         Map<String, VirtualServerConfig> servers = Map.of("gtp-c", GtpTestBed.server("gtp-c",
-                new InetSocketAddress(vip, 0), ServiceKind.GTP_INSPECT, "ggsn", GtpOptions.DEFAULT));
+                new InetSocketAddress(vip, 0), "gtp-inspect", "ggsn", GtpOptions.DEFAULT));
         Director director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farms,
                 servers), v -> new GtpInspectService(), new SimpleMeterRegistry(), Ticker.SYSTEM, member.stickyTables(),
                 member.slot(), member.sharedTables());

@@ -10,8 +10,6 @@ import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.sticky.StickyBinding;
@@ -73,7 +71,7 @@ class GtpDirectorIT {
     }
 
     private static VirtualServerConfig server(String name, String farm, GtpOptions options) {
-        return GtpTestBed.server(name, new InetSocketAddress("127.0.0.1", 0), ServiceKind.GTP, farm, options);
+        return GtpTestBed.server(name, new InetSocketAddress("127.0.0.1", 0), "gtp", farm, options);
     }
 
     @AfterAll
@@ -123,7 +121,7 @@ class GtpDirectorIT {
 
     private static StickyBinding binding(String server, String imsi) {
         return director.virtualServers().get(server).selector().sticky()
-                .lookup(StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), System.nanoTime());
+                .lookup(StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), System.nanoTime());
     }
 
     private static int v1Sequence(byte[] message) {

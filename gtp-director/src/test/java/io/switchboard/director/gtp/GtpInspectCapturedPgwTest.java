@@ -18,7 +18,6 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -80,7 +79,7 @@ class GtpInspectCapturedPgwTest {
         GtpOptions options = new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpV0TidOrder.GSM_09_60, 0, Optional.empty(), true,
                 Duration.ofHours(1), List.of());
-        VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(VIP, 2123), ServiceKind.GTP_INSPECT,
+        VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(VIP, 2123), "gtp-inspect",
                 "pgw", Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, options);
         plugin = new GtpInspectPlugin(options, VIP);
         plugin.attach(new PluginContext(config, sticky, farms, () -> 1_000_000_000L, registry));

@@ -7,8 +7,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
@@ -60,7 +58,7 @@ class GtpInspectIT {
         for (var e : farms.entrySet()) {
             farmConfigs.put(e.getKey(), GtpTestBed.farm(e.getKey(), PredictorKind.ROUNDROBIN, Duration.ofMinutes(10),
                     e.getValue()));
-            servers.put(e.getKey(), GtpTestBed.server(e.getKey(), loopback, ServiceKind.GTP_INSPECT, e.getKey(),
+            servers.put(e.getKey(), GtpTestBed.server(e.getKey(), loopback, "gtp-inspect", e.getKey(),
                     e.getKey().endsWith("v0")
                             ? new GtpOptions(Set.of(0), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, Set.of(), List.of(),
                                     io.switchboard.codec.gtp.v0.GtpV0TidOrder.GSM_09_60, 0)
@@ -111,7 +109,7 @@ class GtpInspectIT {
 
     private static StickyBinding binding(String server, String imsi) {
         return director.virtualServers().get(server).selector().sticky().lookup(
-                io.switchboard.director.sticky.StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)),
+                io.switchboard.director.sticky.StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)),
                 System.nanoTime());
     }
 

@@ -14,7 +14,6 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -65,7 +64,7 @@ class GtpInspectPluginTest {
                 GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpV0TidOrder.GSM_09_60, 0, Optional.empty(), true,
                 idle, List.of());
         VirtualServerConfig config = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName("127.0.1.10"),
-                2123), ServiceKind.GTP_INSPECT, "ggsn", Optional.empty(), RESPONSE_TIMEOUT, Duration.ofMinutes(1), 4096,
+                2123), "gtp-inspect", "ggsn", Optional.empty(), RESPONSE_TIMEOUT, Duration.ofMinutes(1), 4096,
                 true, options);
         plugin = new GtpInspectPlugin(options, config.listen().address());
         plugin.attach(new PluginContext(config, null, farms, clock::get, registry));

@@ -13,9 +13,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
@@ -140,8 +138,8 @@ class GtpLoadControlIT {
                             new RealConfig(InetAddress.getByName("127.0.6.21"), b.port(), 1, OptionalInt.empty(), true)),
                     Optional.empty());
             VirtualServerConfig vs = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName("127.0.6.22"), 0),
-                    ServiceKind.GTP_INSPECT, "pgw",
-                    Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
+                    "gtp-inspect", "pgw",
+                    Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
                     Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true,
                     new GtpOptions(Set.of(2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, GtpOptions.DEFAULT_RESOURCE_CAUSES_V2,
                             List.of(), GtpOptions.DEFAULT.v0TidOrder(), 0));

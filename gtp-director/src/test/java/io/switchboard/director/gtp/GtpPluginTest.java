@@ -8,7 +8,6 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +40,7 @@ class GtpPluginTest {
     }
 
     private static StickyKey imsi(String digits) {
-        return StickyKey.of(StickyKind.IMSI, digits.getBytes(StandardCharsets.US_ASCII));
+        return StickyKey.of(GtpModule.IMSI, digits.getBytes(StandardCharsets.US_ASCII));
     }
 
     @Test

@@ -11,8 +11,6 @@ import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
@@ -119,7 +117,7 @@ class GtpProxyIT {
     }
 
     private static VirtualServerConfig server(String name, InetSocketAddress listen, GtpOptions options) {
-        return GtpTestBed.server(name, listen, ServiceKind.GTP_INSPECT, name, options);
+        return GtpTestBed.server(name, listen, "gtp-inspect", name, options);
     }
 
     @AfterAll
@@ -199,7 +197,7 @@ class GtpProxyIT {
 
     private static StickyBinding binding(String server, String imsi) {
         return director.virtualServers().get(server).selector().sticky().lookup(
-                StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), System.nanoTime());
+                StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), System.nanoTime());
     }
 
     private static double counter(String name, String... tags) {

@@ -10,9 +10,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramService;
@@ -55,10 +53,10 @@ final class GtpTestBed implements AutoCloseable {
     }
 
     /** A virtual server of {@code service} in front of {@code farm}, sticky by IMSI. */
-    static VirtualServerConfig server(String name, InetSocketAddress listen, ServiceKind service, String farm,
+    static VirtualServerConfig server(String name, InetSocketAddress listen, String service, String farm,
             GtpOptions options) {
         return new VirtualServerConfig(name, new Endpoint(listen.getAddress(), listen.getPort()), service, farm,
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
+                Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
                 Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, options);
     }
 

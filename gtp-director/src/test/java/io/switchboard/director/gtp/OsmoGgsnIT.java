@@ -13,9 +13,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
@@ -120,20 +118,20 @@ class OsmoGgsnIT {
         FarmConfig farm = new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
                 new FailureDetection(8, 2, Duration.ofMinutes(1)), reals, Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName(VIP), 2123),
-                ServiceKind.GTP, "ggsn",
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
+                "gtp", "ggsn",
+                Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
                 Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true,
                 new GtpOptions(Set.of(1, 2), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1,
                         GtpOptions.DEFAULT_RESOURCE_CAUSES_V2, List.of(), GtpOptions.DEFAULT.v0TidOrder(), 7));
         VirtualServerConfig inspect = new VirtualServerConfig("gtp-inspect", new Endpoint(InetAddress.getByName(INSPECT_VIP),
-                2123), ServiceKind.GTP_INSPECT, "ggsn",
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
+                2123), "gtp-inspect", "ggsn",
+                Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(), 10_000)),
                 Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true, GtpOptions.DEFAULT);
         Map<String, VirtualServerConfig> servers = new java.util.LinkedHashMap<>();
         servers.put("gtp-c", vs);
         servers.put("gtp-inspect", inspect);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of("ggsn", farm), servers), v -> v.service() == ServiceKind.GTP ? new GtpService()
+                Map.of("ggsn", farm), servers), v -> v.service() == "gtp" ? new GtpService()
                         : new GtpInspectService(), registry, Ticker.SYSTEM);
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -15,9 +15,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
@@ -72,8 +70,8 @@ class OsmoGgsnRestartIT {
                         new RealConfig(InetAddress.getByName("127.0.6.12"), 2123, 1, OptionalInt.empty(), true)),
                 Optional.empty(), List.of("echo"));
         VirtualServerConfig vs = new VirtualServerConfig("gtp-c", new Endpoint(InetAddress.getByName(VIP), 0),
-                ServiceKind.GTP, "ggsn",
-                Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
+                "gtp", "ggsn",
+                Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(), 1000)),
                 Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true,
                 new GtpOptions(Set.of(1), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, GtpOptions.DEFAULT_RESOURCE_CAUSES_V2,
                         List.of(), GtpOptions.DEFAULT.v0TidOrder(), 7));

@@ -10,7 +10,6 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.vertx.core.json.JsonObject;
@@ -78,7 +77,7 @@ final class ScapyGtpBed implements AutoCloseable {
         FarmConfig farmConfig = new FarmConfig(farm, PredictorKind.ROUNDROBIN,
                 new FailureDetection(100, 1, Duration.ofMinutes(10)), configs, Optional.empty());
         VirtualServerConfig server = GtpTestBed.server(farm, new InetSocketAddress(vip, GTP_C),
-                ServiceKind.GTP_INSPECT, farm, GtpOptions.DEFAULT);
+                "gtp-inspect", farm, GtpOptions.DEFAULT);
         director = GtpTestBed.start(Map.of(), Map.of(farm, farmConfig), Map.of(farm, server), new GtpInspectService(),
                 registry);
         started.push(director);

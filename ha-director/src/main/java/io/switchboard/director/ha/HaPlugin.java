@@ -6,7 +6,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;

@@ -12,7 +12,6 @@ import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.testing.PcapFile;
@@ -87,7 +86,7 @@ class HaDirectorIT {
         int[] ports = agents.stream().mapToInt(HomeAgentResponder::port).toArray();
         FarmConfig farm = RunningDirector.loopbackFarm("ha", ports, new int[] {3, 1, 2});
         VirtualServerConfig vs = new VirtualServerConfig("home-agents",
-                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), ServiceKind.IPMOBILE, "ha", Optional.empty(),
+                new Endpoint(InetAddress.getByName("127.0.0.1"), 0), "ipmobile", "ha", Optional.empty(),
                 // Generous: the one-way test retransmits after three more requests, on a possibly loaded machine.
                 Duration.ofSeconds(10), Duration.ofMinutes(1), 4096, true, options);
         running = RunningDirector.start(vs, farm, new HaService(), registry);

@@ -18,7 +18,6 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.testing.EngineHarness;
@@ -125,7 +124,7 @@ class HaPluginTest {
         Farms farms = new Farms(Map.of("ha", TestFarms.farm("ha", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
                 agent)));
         VirtualServerConfig vs = new VirtualServerConfig("ha", new Endpoint(TestFarms.ip("127.0.0.10"), 434),
-                ServiceKind.IPMOBILE, "ha", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
+                "ipmobile", "ha", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
         return new EngineHarness(vs, farms, null, plugin, new ManualTicker());
     }
 

@@ -1,7 +1,7 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.Ticker;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.shared.Codec;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
@@ -110,8 +110,7 @@ final class HeldValues<K> {
                 throw new IllegalArgumentException("sticky key of " + bytes.length + " bytes is truncated");
             }
             String name = new String(bytes, 1, bytes[0], StandardCharsets.US_ASCII);
-            StickyKind kind = StickyKind.fromConfigName(name)
-                    .orElseThrow(() -> new IllegalArgumentException("unknown sticky kind '" + name + "'"));
+            StickyKind kind = StickyKind.named(name);
             return StickyKey.of(kind, Arrays.copyOfRange(bytes, 1 + bytes[0], bytes.length));
         }
     };

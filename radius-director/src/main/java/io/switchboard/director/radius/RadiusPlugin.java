@@ -12,7 +12,7 @@ import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.predictor.PrefixTable;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -267,17 +267,14 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     static StickyKey keyOf(RadiusView view, StickyKind kind) {
-        int type = switch (kind) {
-            case CALLING_STATION_ID -> RadiusAttributeType.CALLING_STATION_ID.value();
-            case USERNAME -> RadiusAttributeType.USER_NAME.value();
-            case FRAMED_IP -> RadiusAttributeType.FRAMED_IP_ADDRESS.value();
-            default -> -1;
-        };
+        int type = kind.equals(RadiusModule.CALLING_STATION_ID) ? RadiusAttributeType.CALLING_STATION_ID.value()
+                : kind.equals(RadiusModule.USERNAME) ? RadiusAttributeType.USER_NAME.value()
+                : kind.equals(RadiusModule.FRAMED_IP) ? RadiusAttributeType.FRAMED_IP_ADDRESS.value() : -1;
         if (type < 0) {
             return null;
         }
         int a = view.find(type);
-        if (a < 0 || view.valueLength(a) == 0 || (kind == StickyKind.FRAMED_IP && view.valueLength(a) != 4)) {
+        if (a < 0 || view.valueLength(a) == 0 || (kind.equals(RadiusModule.FRAMED_IP) && view.valueLength(a) != 4)) {
             return null;
         }
         return StickyKey.of(kind, view.value(a));
@@ -476,7 +473,7 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     static StickyKey framedIpKey(long ip) {
-        return StickyKey.of(StickyKind.FRAMED_IP,
+        return StickyKey.of(RadiusModule.FRAMED_IP,
                 new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip});
     }
 

@@ -1,9 +1,11 @@
 package io.switchboard.director.radius;
 
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.spi.ServiceSpec;
+import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
@@ -15,12 +17,16 @@ import java.util.List;
  */
 public final class RadiusService implements DatagramService {
 
+    private static final ServiceSpec SPEC = ServiceSpec.udp("radius", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH, PredictorKind.ROUTE_MAP),
+            RadiusModule.FRAMED_IP, RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME)
+            .withOptions(new RadiusOptionsBinder());
+
     /** The key order used when a virtual server keeps no sticky table (only for hashing). */
-    static final List<StickyKind> DEFAULT_KEYS = List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME);
+    static final List<StickyKind> DEFAULT_KEYS = List.of(RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME);
 
     @Override
-    public ServiceKind kind() {
-        return ServiceKind.RADIUS;
+    public ServiceSpec spec() {
+        return SPEC;
     }
 
     @Override

@@ -19,9 +19,7 @@ import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.probe.Probe;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -123,7 +121,7 @@ class FreeRadiusIT {
         acctRoutes.put(subnet("10.8.1.0", 24), acct.get(1).endpoint());
         farms.put("aaa-acct", new FarmConfig("aaa-acct", PredictorKind.ROUTE_MAP, failure, acct, Optional.empty(),
                 List.of(), Optional.empty(), acctRoutes));
-        StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
+        StickyConfig sticky = new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 100_000, Optional.of("subscribers"));
         // Only 127.0.0.1 (where radclient sends from) is a client.
         // 3GPP-IMSI-MCC-MNC (10415/8) seen in authentication is copied into the Accounting-Start.
@@ -133,9 +131,9 @@ class FreeRadiusIT {
                 Optional.of(new RadiusOptions.VsaCorrelation(10415, 8, Duration.ofMinutes(5))));
         InetAddress vip = InetAddress.getByName("127.0.0.10");
         Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
-        vservers.put("radius-auth", new VirtualServerConfig("radius-auth", new Endpoint(vip, 0), ServiceKind.RADIUS,
+        vservers.put("radius-auth", new VirtualServerConfig("radius-auth", new Endpoint(vip, 0), "radius",
                 "aaa-auth", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
-        vservers.put("radius-acct", new VirtualServerConfig("radius-acct", new Endpoint(vip, 0), ServiceKind.RADIUS,
+        vservers.put("radius-acct", new VirtualServerConfig("radius-acct", new Endpoint(vip, 0), "radius",
                 "aaa-acct", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farms, vservers),
                 vs -> new RadiusService(), registry, Ticker.SYSTEM);
@@ -348,7 +346,7 @@ class FreeRadiusIT {
                     .contains("3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\"");
             assertThat(detail(1 - server)).doesNotContain(session);
 
-            StickyKey key = StickyKey.parse(StickyKind.FRAMED_IP, ip);
+            StickyKey key = StickyKey.parse(RadiusModule.FRAMED_IP, ip);
             StickyBinding binding = groupTable().lookup(key, System.nanoTime());
             assertThat(binding).isEqualTo(new StickyBinding("aaa-acct", ADDRESSES[server] + ":" + acctPorts[server]));
 
@@ -371,7 +369,7 @@ class FreeRadiusIT {
             Result start = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Start", "on-user" + n, csid(n), ip, "on-session-" + n)), "-t", "3", "-r", "2");
             assertThat(start.exit).as(start.output).isZero();
-            StickyKey key = StickyKey.parse(StickyKind.FRAMED_IP, ip);
+            StickyKey key = StickyKey.parse(RadiusModule.FRAMED_IP, ip);
             StickyBinding binding = groupTable().lookup(key, System.nanoTime());
             assertThat(binding).isNotNull();
             framed.add(key);
@@ -492,7 +490,7 @@ class FreeRadiusIT {
                 onAaa1 = n;
             }
         }
-        StickyBinding held = groupTable().lookup(StickyKey.parse(StickyKind.CALLING_STATION_ID, csid(onAaa1)),
+        StickyBinding held = groupTable().lookup(StickyKey.parse(RadiusModule.CALLING_STATION_ID, csid(onAaa1)),
                 System.nanoTime());
         assertThat(held).isNotNull();
         assertThat(held.real()).startsWith(ADDRESSES[0] + ":");
@@ -503,7 +501,7 @@ class FreeRadiusIT {
                 .contains("Framed-IP-Address = 10.8.1.7");
         assertThat(detail(0)).doesNotContain("route-session-longest");
         // The Framed-IP table learned from the answer, as for any Accounting-Start.
-        assertThat(groupTable().lookup(StickyKey.parse(StickyKind.FRAMED_IP, "10.8.1.7"), System.nanoTime()))
+        assertThat(groupTable().lookup(StickyKey.parse(RadiusModule.FRAMED_IP, "10.8.1.7"), System.nanoTime()))
                 .isEqualTo(new StickyBinding("aaa-acct", ADDRESSES[1] + ":" + acctPorts[1]));
     }
 

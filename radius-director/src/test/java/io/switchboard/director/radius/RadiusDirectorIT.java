@@ -24,9 +24,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
@@ -168,8 +166,8 @@ class RadiusDirectorIT {
         FarmConfig farm = new FarmConfig("aaa", PredictorKind.ROUNDROBIN, new FailureDetection(100_000, 1,
                 Duration.ofMinutes(1)), java.util.Arrays.stream(reals).map(Responder::real).toList(), Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("radius", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
-                ServiceKind.RADIUS, "aaa",
-                Optional.of(new StickyConfig(List.of(StickyKind.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(),
+                "radius", "aaa",
+                Optional.of(new StickyConfig(List.of(RadiusModule.USERNAME), Duration.ofMinutes(5), OptionalInt.empty(),
                         100_000)),
                 responseTimeout, Duration.ofMinutes(1), 4096, true, options);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,

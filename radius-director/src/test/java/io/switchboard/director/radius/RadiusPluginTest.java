@@ -34,9 +34,8 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
@@ -126,10 +125,10 @@ class RadiusPluginTest {
                         Optional.of(new RadiusOptions.VsaCorrelation(VsaCorrelationTest.VENDOR, VsaCorrelationTest.TYPE,
                                 Duration.ofMinutes(10))))
                 : new RadiusOptions(clients);
-        StickyConfig sticky = new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
+        StickyConfig sticky = new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME),
                 Duration.ofHours(1), OptionalInt.empty(), 1000);
         VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 0),
-                ServiceKind.RADIUS, "aaa", Optional.of(sticky), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096,
+                "radius", "aaa", Optional.of(sticky), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096,
                 true, options);
         this.config = vs;
         RadiusPlugin created = (RadiusPlugin) new RadiusService().create(vs);
@@ -154,7 +153,7 @@ class RadiusPluginTest {
     @Test
     void admitsOnlyKnownClientsWithValidAuthenticators() throws Exception {
         ByteBuf good = accessRequest(7, CLIENT_SECRET, "alice", "pw", List.of(messageAuthenticator()));
-        assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(StickyKind.USERNAME, bytes("alice")));
+        assertThat(plugin.classify(good, NAS)).isEqualTo(StickyKey.of(RadiusModule.USERNAME, bytes("alice")));
         assertThat(plugin.count(true, RadiusCode.ACCESS_REQUEST)).isEqualTo(1);
         assertThat(reason(() -> plugin.classify(good, STRANGER))).isEqualTo(EngineDrops.CLIENT_NOT_ALLOWED);
         // 127.0.0.99 has a more specific entry with another secret: the longest prefix wins.
@@ -201,7 +200,7 @@ class RadiusPluginTest {
         ByteBuf both = accessRequest(1, CLIENT_SECRET, "alice", "pw",
                 List.of(text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
         assertThat(plugin.classify(both, NAS))
-                .isEqualTo(StickyKey.of(StickyKind.CALLING_STATION_ID, bytes("4915100000001")));
+                .isEqualTo(StickyKey.of(RadiusModule.CALLING_STATION_ID, bytes("4915100000001")));
         ByteBuf none = accountingRequest(2, CLIENT_SECRET, List.of(RadiusAttribute.integer(
                 RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.ACCOUNTING_ON)));
         assertThat(plugin.classify(none, NAS).kind()).isEqualTo(StickyKind.CLIENT_ADDRESS);
@@ -327,7 +326,7 @@ class RadiusPluginTest {
 
         ByteBuf second = accessRequest(2, CLIENT_SECRET, "alice@realm", "pw",
                 List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-9"))));
-        StickyKey alice = StickyKey.of(StickyKind.USERNAME, bytes("alice@realm"));
+        StickyKey alice = StickyKey.of(RadiusModule.USERNAME, bytes("alice@realm"));
         ByteBuf unknownState = accessRequest(3, CLIENT_SECRET, "alice@realm", "pw",
                 List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes("state-never-issued"))));
         assertThat(nodeB.classify(unknownState, NAS)).as("a State no node issued").isEqualTo(alice);
@@ -377,7 +376,7 @@ class RadiusPluginTest {
         RadiusOptions d = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, CLIENT_SECRET)));
         RadiusOptions oneReal = new RadiusOptions(d.clients(), d.framedIp(), d.stateIdle(),
                 d.vsaCorrelation(), d.upstreamSockets(), false);
-        RadiusPlugin single = new RadiusPlugin("acct", oneReal, List.of(StickyKind.USERNAME));
+        RadiusPlugin single = new RadiusPlugin("acct", oneReal, List.of(RadiusModule.USERNAME));
         assertThat(single.fanOut(on)).isFalse();
         assertThat(single.fanOut(off)).isFalse();
     }

@@ -13,9 +13,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
@@ -80,8 +78,8 @@ class RouteMapTest {
     /** The plug-in of a virtual server on {@code farm}, in the sticky group, or without sticky. */
     private RadiusPlugin plugin(String farm, boolean sticky) {
         RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, SECRET)));
-        VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), ServiceKind.RADIUS,
-                farm, sticky ? Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID), Duration.ofHours(1),
+        VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), "radius",
+                farm, sticky ? Optional.of(new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID), Duration.ofHours(1),
                         OptionalInt.empty(), 100, Optional.of("subscribers"))) : Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
         RadiusPlugin plugin = (RadiusPlugin) new RadiusService().create(vs);
@@ -106,7 +104,7 @@ class RouteMapTest {
         try {
             StickyKey key = plugin.classify(request, NAS);
             // Classified as any request: by its sticky key, not by the Framed-IP-Address.
-            assertThat(key.kind()).isEqualTo(StickyKind.CALLING_STATION_ID);
+            assertThat(key.kind()).isEqualTo(RadiusModule.CALLING_STATION_ID);
             StickyBinding binding = plugin.route(request);
             return binding == null ? null : binding.farm() + "/" + binding.real();
         } finally {

@@ -30,9 +30,7 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
@@ -94,8 +92,8 @@ class VsaCorrelationTest {
         RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, "nas")),
                 RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(VENDOR, TYPE, Duration.ofMinutes(10))));
-        VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), ServiceKind.RADIUS,
-                farm, Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID), Duration.ofHours(1),
+        VirtualServerConfig vs = new VirtualServerConfig(farm, new Endpoint(addr("127.0.0.1"), 0), "radius",
+                farm, Optional.of(new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID), Duration.ofHours(1),
                         OptionalInt.empty(), 100, Optional.of("s"))),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, options);
         RadiusPlugin plugin = (RadiusPlugin) new RadiusService().create(vs);
@@ -183,7 +181,7 @@ class VsaCorrelationTest {
 
         assertThat(injected(start(acctB, farmsB, List.of()))).as("nothing held yet").isNull();
         authenticateWithVsaInTheAccept(bytes("charging-id-7"));
-        StickyKey subscriber = StickyKey.of(StickyKind.CALLING_STATION_ID, bytes(CSID));
+        StickyKey subscriber = StickyKey.of(RadiusModule.CALLING_STATION_ID, bytes(CSID));
         await().atMost(Duration.ofSeconds(10)).until(() -> acctB.vsaStore().get(subscriber) != null);
         ByteBuf forwarded = start(acctB, farmsB, List.of());
         assertThat(injected(forwarded)).isEqualTo("charging-id-7");

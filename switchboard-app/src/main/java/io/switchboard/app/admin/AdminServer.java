@@ -5,7 +5,8 @@ import io.switchboard.director.Director;
 import io.switchboard.pcap.DebugCaptures;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.AdminConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.ha.HomeAgentLoad;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -120,10 +121,10 @@ public final class AdminServer extends VerticleBase {
      */
     private StickyKey pathKey(RoutingContext ctx) {
         String kindText = ctx.pathParam("kind");
-        java.util.Optional<StickyKind> kind = StickyKind.fromConfigName(kindText);
+        java.util.Optional<StickyKind> kind = Plugins.installed().stickyKind(kindText);
         if (kind.isEmpty()) {
-            error(ctx, 400, "kind " + kindText + " is no sticky key kind (one of " + java.util.Arrays
-                    .stream(StickyKind.values()).map(StickyKind::configName).toList() + ")");
+            error(ctx, 400, "kind " + kindText + " is no sticky key kind (one of " + Plugins.installed()
+                    .stickyKinds().stream().map(StickyKind::configName).toList() + ")");
             return null;
         }
         try {
@@ -134,10 +135,15 @@ public final class AdminServer extends VerticleBase {
         }
     }
 
+    /** Whether the service of {@code vs} declares {@code kind} among its sticky keys. */
+    private static boolean keys(VirtualServer vs, StickyKind kind) {
+        return Plugins.installed().service(vs.config().service()).map(s -> s.spec().allows(kind)).orElse(false);
+    }
+
     /** The virtual servers whose service keys by {@code kind} and that keep a sticky table. */
     private java.util.List<VirtualServer> keepingKind(StickyKind kind) {
         return director.virtualServers().values().stream()
-                .filter(vs -> vs.selector().sticky() != null && vs.config().service().allows(kind))
+                .filter(vs -> vs.selector().sticky() != null && keys(vs, kind))
                 .sorted(java.util.Comparator.comparing(VirtualServer::name)).toList();
     }
 
@@ -157,8 +163,8 @@ public final class AdminServer extends VerticleBase {
             if (b != null) {
                 JsonObject entry = new JsonObject().put("vserver", vs.name()).put("kind", key.kind().configName())
                         .put("key", key.toString());
-                if (key.kind() == StickyKind.IMSI) {
-                    entry.put("imsi", key.toString());
+                if (key.kind().isListedUnderItsName()) {
+                    entry.put(key.kind().configName(), key.toString());
                 }
                 vs.config().sticky().flatMap(c -> c.group()).ifPresent(g -> entry.put("group", g));
                 found.add(entry.put("farm", b.farm()).put("real", b.real()));
@@ -262,7 +268,7 @@ public final class AdminServer extends VerticleBase {
         for (VirtualServer v : director.virtualServers().values()) {
             InetSocketAddress bound = director.localAddress(v.name());
             StickyTable sticky = v.selector().sticky();
-            out.add(new JsonObject().put("name", v.name()).put("service", v.config().service().configName())
+            out.add(new JsonObject().put("name", v.name()).put("service", v.config().service())
                     .put("listen", bound == null ? v.config().listen().toString()
                             : bound.getAddress().getHostAddress() + ":" + bound.getPort())
                     .put("farm", v.config().farm()).put("inService", v.inService())
@@ -349,10 +355,9 @@ public final class AdminServer extends VerticleBase {
         StickyKind kind = vs.config().sticky().orElseThrow().keys().get(0);
         String kindText = ctx.queryParams().get("kind");
         if (kindText != null) {
-            java.util.Optional<StickyKind> named = StickyKind.fromConfigName(kindText);
-            if (named.isEmpty() || !vs.config().service().allows(named.get())) {
-                error(ctx, 400, "kind " + kindText + " is not a sticky key of service "
-                        + vs.config().service().configName());
+            java.util.Optional<StickyKind> named = Plugins.installed().stickyKind(kindText);
+            if (named.isEmpty() || !keys(vs, named.get())) {
+                error(ctx, 400, "kind " + kindText + " is not a sticky key of service " + vs.config().service());
                 return;
             }
             kind = named.get();

@@ -11,12 +11,19 @@ import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.RouteHealthConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.config.bind.YamlNode;
+import io.switchboard.director.spi.OptionsBinder;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.ServiceSpec;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,21 +67,20 @@ final class ConfigBinder {
             "purge-on-restart");
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
-    static final List<String> VIRTUAL_SERVER_KEYS = ServiceOptionsBinders.withOwnedKeys(List.of("listen", "service",
+    static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
 
-    private static final java.util.Map<ServiceKind, ServiceOptionsBinder> OPTIONS_BINDERS =
-            ServiceOptionsBinders.byService();
     /** The largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header). */
     static final int MAX_DATAGRAM = 65507;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
     private static final String NAME_RULE = "must be 1..64 letters, digits, '-' or '_', starting with a letter or digit";
 
-    private final Set<ServiceKind> availableServices;
+    private final Plugins plugins = Plugins.installed();
+    private final Set<String> availableServices;
     private final List<ConfigError> errors;
     private final ProbeBinder probeBinder;
     private final NodeBinder nodeBinder;
@@ -91,7 +97,7 @@ final class ConfigBinder {
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ConfigCrossChecks.ServerDraft> servers = new LinkedHashMap<>();
 
-    ConfigBinder(Set<ServiceKind> availableServices, List<ConfigError> errors) {
+    ConfigBinder(Set<String> availableServices, List<ConfigError> errors) {
         this.availableServices = availableServices;
         this.errors = errors;
         this.probeBinder = new ProbeBinder(errors);
@@ -197,9 +203,15 @@ final class ConfigBinder {
             if (kind.isEmpty()) {
                 error(s.pathOf("predictor"), "unknown predictor '" + text + "' (known: "
                         + names(Arrays.asList(PredictorKind.values()), PredictorKind::configName) + ")");
-            } else if (kind.get() == PredictorKind.ROUTE_MAP && !availableServices.contains(ServiceKind.RADIUS)) {
-                // Only the RADIUS director matches the route map (against framed IPs): nothing to run it without one.
-                error(s.pathOf("predictor"), "'route-map' needs the radius service, which is not available in this build");
+            } else if (!availableServices.isEmpty()) {
+                // Only the services that declare a predictor run it (RADIUS matches the route map against
+                // framed IPs): one that no service of this build runs is a mistake.
+                List<String> users = plugins.services().stream().map(service -> service.spec())
+                        .filter(spec -> spec.allows(kind.get())).map(ServiceSpec::name).toList();
+                if (users.stream().noneMatch(availableServices::contains)) {
+                    error(s.pathOf("predictor"), "'" + text + "' needs the " + (users.isEmpty() ? "a service using it"
+                            : String.join(" or ", users) + " service") + ", which is not available in this build");
+                }
             }
             return kind;
         });
@@ -305,28 +317,37 @@ final class ConfigBinder {
      * The service's own settings, through its binder. Keys that another service's binder owns are
      * refused with the service they belong to. Empty after an error.
      */
-    private Optional<ServiceOptions> options(ServiceKind service, Section s) {
-        ServiceOptionsBinder binder = OPTIONS_BINDERS.get(service);
-        List<String> ownKeys = binder == null ? List.of() : binder.keys();
+    private Optional<ServiceOptions> options(ServiceSpec service, Section s) {
+        List<String> ownKeys = service.options().map(OptionsBinder::keys).orElse(List.of());
         // Each key another service's binder owns (two services may each own one of the same name,
         // e.g. clients:) is refused once, naming every service that takes it.
         Map<String, java.util.SortedSet<String>> foreign = new LinkedHashMap<>();
-        for (ServiceOptionsBinder other : ServiceOptionsBinders.all()) {
-            if (other.services().contains(service)) {
-                continue;
-            }
-            for (String key : other.keys()) {
+        for (ServiceSpec other : specs()) {
+            for (String key : other.options().map(OptionsBinder::keys).orElse(List.of())) {
                 if (s.has(key) && !ownKeys.contains(key)) {
-                    other.services().forEach(k -> foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>())
-                            .add(k.configName()));
+                    foreign.computeIfAbsent(key, x -> new java.util.TreeSet<>()).add(other.name());
                 }
             }
         }
         foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
-                + String.join(" or ", services) + ", not " + service.configName()));
+                + String.join(" or ", services) + ", not " + service.name()));
         boolean foreignKeys = !foreign.isEmpty();
-        Optional<ServiceOptions> options = binder == null ? Optional.of(ServiceOptions.NONE) : binder.bind(s);
+        Optional<ServiceOptions> options = service.options().map(binder -> binder.bind(s))
+                .orElse(Optional.of(ServiceOptions.NONE));
         return foreignKeys ? Optional.empty() : options;
+    }
+
+    /** The services of the installed plug-ins, in module order. */
+    private static List<ServiceSpec> specs() {
+        return Plugins.installed().services().stream().map(service -> service.spec()).toList();
+    }
+
+    /** {@code base} and every key a service's options binder owns: the keys a virtual server may have. */
+    private static List<String> withOwnedKeys(List<String> base) {
+        List<String> keys = new ArrayList<>(base);
+        specs().forEach(spec -> spec.options().ifPresent(b -> b.keys().stream().filter(k -> !keys.contains(k))
+                .forEach(keys::add)));
+        return List.copyOf(keys);
     }
 
     private void virtualServer(String name, Section s) {
@@ -335,7 +356,7 @@ final class ConfigBinder {
         boolean hasFarm = s.require("farm", "required");
         Optional<Endpoint> listen = hasListen
                 ? s.endpoint("listen") : Optional.empty();
-        Optional<ServiceKind> service = hasService ? s.string("service").flatMap(text -> service(text,
+        Optional<ServiceSpec> service = hasService ? s.string("service").flatMap(text -> service(text,
                 s.pathOf("service"))) : Optional.empty();
         Optional<String> farm = hasFarm ? s.string("farm") : Optional.empty();
         Optional<StickyConfig> sticky = Optional.empty();
@@ -357,24 +378,27 @@ final class ConfigBinder {
 
         Optional<VirtualServerConfig> config = Optional.empty();
         if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()) {
-            config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get(), farm.get(), sticky,
+            config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get().name(), farm.get(), sticky,
                     responseTimeout, idle, maxDatagram, inService, options.get()));
         }
         servers.put(name, new ConfigCrossChecks.ServerDraft(name, listen, service, farm, config));
     }
 
-    /** The service kind when it exists in the schema, even if this build lacks it (that is reported). */
-    private Optional<ServiceKind> service(String text, String path) {
-        Optional<ServiceKind> kind = ServiceKind.fromConfigName(text);
-        if (kind.isEmpty()) {
-            error(path, "unknown service '" + text + "' (known: "
-                    + names(Arrays.asList(ServiceKind.values()), ServiceKind::configName) + ")");
-        } else if (!availableServices.contains(kind.get())) {
-            String available = availableServices.isEmpty() ? "none"
-                    : names(availableServices, ServiceKind::configName);
-            error(path, "service '" + text + "' is not available in this build (available: " + available + ")");
+    /**
+     * The service a plug-in declares under {@code text}, even if this loader does not accept it
+     * (that is reported).
+     */
+    private Optional<ServiceSpec> service(String text, String path) {
+        List<String> known = plugins.services().stream().map(s -> s.spec().name()).toList();
+        Optional<ServiceSpec> spec = plugins.service(text).map(s -> s.spec());
+        if (spec.isEmpty()) {
+            error(path, "unknown service '" + text + "' (known: " + String.join(", ", known) + ")");
+        } else if (!availableServices.contains(text)) {
+            List<String> available = known.stream().filter(availableServices::contains).toList();
+            error(path, "service '" + text + "' is not available in this build (available: "
+                    + (available.isEmpty() ? "none" : String.join(", ", available)) + ")");
         }
-        return kind;
+        return spec;
     }
 
     // ---- probes -------------------------------------------------------------------------------

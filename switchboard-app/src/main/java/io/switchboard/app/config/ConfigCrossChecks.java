@@ -3,7 +3,9 @@ package io.switchboard.app.config;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.config.VirtualServerConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +29,7 @@ final class ConfigCrossChecks {
     }
 
     /** A virtual server as far as it could be read. */
-    record ServerDraft(String name, Optional<Endpoint> listen, Optional<ServiceKind> service,
+    record ServerDraft(String name, Optional<Endpoint> listen, Optional<ServiceSpec> service,
             Optional<String> farm, Optional<VirtualServerConfig> config) {
     }
 
@@ -133,7 +135,7 @@ final class ConfigCrossChecks {
             if (server.service().isEmpty() || server.farm().isEmpty()) {
                 continue;
             }
-            ServiceKind service = server.service().get();
+            ServiceSpec service = server.service().get();
             Set<String> visited = new LinkedHashSet<>();
             List<String> starts = new ArrayList<>(List.of(server.farm().get()));
             starts.addAll(optionFarms(server).values());
@@ -149,7 +151,7 @@ final class ConfigCrossChecks {
                             : " through the backup chain of farm '" + start + "'";
                     error(ConfigBinder.farmPath(farmName, "predictor"), "'" + farm.predictor().get().configName()
                             + "' is not allowed for virtual server '" + server.name() + "'" + how + " (service "
-                            + service.configName() + " allows: "
+                            + service.name() + " allows: "
                             + ConfigBinder.names(service.allowedPredictors(), PredictorKind::configName) + ")");
                 }
             }
@@ -163,7 +165,7 @@ final class ConfigCrossChecks {
             if (server.listen().isEmpty() || server.service().isEmpty() || server.listen().get().port() == 0) {
                 continue;
             }
-            String transport = server.service().get() == ServiceKind.TCP ? "tcp" : "udp";
+            String transport = server.service().get().transport().configName();
             String first = used.putIfAbsent(List.of(server.listen().get(), transport), server.name());
             if (first != null) {
                 error(ConfigBinder.serverPath(server.name(), "listen"), server.listen().get() + "/" + transport

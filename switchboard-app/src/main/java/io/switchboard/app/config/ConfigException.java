@@ -1,5 +1,6 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.bind.ConfigError;
 import java.util.List;
 import java.util.stream.Collectors;
 

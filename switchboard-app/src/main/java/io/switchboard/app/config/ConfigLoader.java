@@ -1,7 +1,8 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.YamlNode;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,22 +23,28 @@ import java.util.Set;
  * whose message has one {@code path: message} line per problem, for example
  * {@code farms.ggsn.reals[1].weight: must be 1..255}.
  *
- * <p>The loader knows which services this build has: a service that exists in the schema but whose
- * plug-in is not on the class path is an error, not a virtual server that never answers. Instances
- * are immutable and may be shared.
+ * <p>The services, sticky key kinds and probe types are those the plug-in modules on the class
+ * path declare ({@link io.switchboard.director.spi.Plugins}); a loader may enable only some of the
+ * services, and a virtual server of another one is an error, not a virtual server that never
+ * answers. Instances are immutable and may be shared.
  */
 public final class ConfigLoader {
 
-    private final Set<ServiceKind> availableServices;
+    private final Set<String> availableServices;
 
-    /** @param availableServices the services whose plug-ins are in this build */
-    public ConfigLoader(Set<ServiceKind> availableServices) {
-        Set<ServiceKind> copy = EnumSet.noneOf(ServiceKind.class);
-        copy.addAll(availableServices);
-        this.availableServices = Collections.unmodifiableSet(copy);
+    /** @param availableServices the names of the services to accept (of those the plug-ins declare) */
+    public ConfigLoader(Set<String> availableServices) {
+        this.availableServices = Collections.unmodifiableSet(new LinkedHashSet<>(availableServices));
     }
 
-    public Set<ServiceKind> availableServices() {
+    /** A loader accepting every service the installed plug-ins declare. */
+    public static ConfigLoader forInstalledPlugins() {
+        Set<String> names = new LinkedHashSet<>();
+        io.switchboard.director.spi.Plugins.installed().services().forEach(s -> names.add(s.spec().name()));
+        return new ConfigLoader(names);
+    }
+
+    public Set<String> availableServices() {
         return availableServices;
     }
 

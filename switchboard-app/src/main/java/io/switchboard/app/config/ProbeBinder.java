@@ -2,6 +2,10 @@ package io.switchboard.app.config;
 
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,15 @@
 package io.switchboard.app.config;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -23,10 +27,10 @@ final class StickyBinder {
         this.errors = errors;
     }
 
-    Optional<StickyConfig> bind(Section s, Optional<ServiceKind> service) {
+    Optional<StickyConfig> bind(Section s, Optional<ServiceSpec> service) {
         int before = errors.size();
-        if (service.isPresent() && service.get().allowedStickyKeys().isEmpty()) {
-            error(s.path(), "service '" + service.get().configName() + "' does not support sticky");
+        if (service.isPresent() && service.get().stickyKinds().isEmpty()) {
+            error(s.path(), "service '" + service.get().name() + "' does not support sticky");
             return Optional.empty();
         }
         List<StickyKind> keys = new ArrayList<>();
@@ -55,8 +59,8 @@ final class StickyBinder {
             if (service.get().allows(StickyKind.CLIENT_ADDRESS)) {
                 keys.add(StickyKind.CLIENT_ADDRESS);
             } else {
-                error(s.pathOf("key"), "required for service '" + service.get().configName() + "' (allowed: "
-                        + ConfigBinder.names(service.get().allowedStickyKeys(), StickyKind::configName) + ")");
+                error(s.pathOf("key"), "required for service '" + service.get().name() + "' (allowed: "
+                        + ConfigBinder.names(service.get().stickyKinds(), StickyKind::configName) + ")");
             }
         }
         Optional<Duration> idle = s.require("idle", "required") ? s.positiveDuration("idle") : Optional.empty();
@@ -85,14 +89,15 @@ final class StickyBinder {
         return Optional.of(new StickyConfig(keys, idle.get(), netmaskBits, maxEntries, group));
     }
 
-    private Optional<StickyKind> stickyKind(String text, String path, Optional<ServiceKind> service) {
-        Optional<StickyKind> kind = StickyKind.fromConfigName(text);
+    private Optional<StickyKind> stickyKind(String text, String path, Optional<ServiceSpec> service) {
+        Plugins plugins = Plugins.installed();
+        Optional<StickyKind> kind = plugins.stickyKind(text);
         if (kind.isEmpty()) {
             error(path, "unknown sticky key '" + text + "' (known: "
-                    + ConfigBinder.names(Arrays.asList(StickyKind.values()), StickyKind::configName) + ")");
+                    + ConfigBinder.names(plugins.stickyKinds(), StickyKind::configName) + ")");
         } else if (service.isPresent() && !service.get().allows(kind.get())) {
-            error(path, "sticky key '" + text + "' is not allowed for service '" + service.get().configName()
-                    + "' (allowed: " + ConfigBinder.names(service.get().allowedStickyKeys(), StickyKind::configName) + ")");
+            error(path, "sticky key '" + text + "' is not allowed for service '" + service.get().name()
+                    + "' (allowed: " + ConfigBinder.names(service.get().stickyKinds(), StickyKind::configName) + ")");
             return Optional.empty();
         }
         return kind;

@@ -1,10 +1,10 @@
 package io.switchboard.app.demo;
 
+import io.switchboard.director.gtp.GtpModule;
 import io.switchboard.app.Node;
 import io.switchboard.codec.gtp.v2.GtpV2Cause;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
@@ -247,7 +247,7 @@ final class GtpDemo {
 
     private StickyBinding binding(String imsi) {
         return virtualServer.selector().sticky().lookup(
-                StickyKey.of(StickyKind.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), Ticker.SYSTEM.nanos());
+                StickyKey.of(GtpModule.IMSI, imsi.getBytes(StandardCharsets.US_ASCII)), Ticker.SYSTEM.nanos());
     }
 
     private void printPgws(String when) {

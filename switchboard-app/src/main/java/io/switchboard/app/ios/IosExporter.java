@@ -6,9 +6,8 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -168,10 +167,10 @@ public final class IosExporter {
             return;
         }
         line(0, "ip slb vserver " + vs.name());
-        String transport = vs.service() == ServiceKind.TCP ? "tcp" : "udp";
+        String transport = vs.service().equals("tcp") ? "tcp" : "udp";
         String service = switch (vs.service()) {
-            case TCP, UDP -> "";
-            default -> " service " + vs.service().configName();
+            case "tcp", "udp" -> "";
+            default -> " service " + vs.service();
         };
         line(1, "virtual " + vs.listen().address().getHostAddress() + " " + transport + " " + vs.listen().port()
                 + service);
@@ -179,7 +178,7 @@ public final class IosExporter {
         line(1, "serverfarm " + vs.farm() + java.util.Optional.ofNullable(config.farms().get(vs.farm()))
                 .flatMap(FarmConfig::backup).map(b -> " backup " + b).orElse(""));
         vs.sticky().ifPresent(s -> sticky(s));
-        if (vs.service() == ServiceKind.UDP) {
+        if (vs.service().equals("udp")) {
             line(1, "idle " + seconds(vs.idle()));
         }
         if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)
@@ -195,19 +194,21 @@ public final class IosExporter {
     private void sticky(StickyConfig s) {
         String group = s.group().map(g -> " group " + g).orElse("");
         for (StickyKind key : s.keys()) {
-            switch (key) {
-                case CLIENT_ADDRESS -> line(1, "sticky " + seconds(s.idle()) + group
+            switch (key.configName()) {
+                case "client-address" -> line(1, "sticky " + seconds(s.idle()) + group
                         + (s.netmaskBits().isPresent() ? " netmask " + IosValues.mask(s.netmaskBits().getAsInt()) : ""));
-                case IMSI -> line(1, "sticky gtp imsi" + group);
-                case MSID -> line(1, "sticky asn msid" + group);
-                case FRAMED_IP -> line(1, "sticky radius framed-ip" + group);
-                case CALLING_STATION_ID -> line(1, "sticky radius calling-station-id" + group);
-                case USERNAME -> line(1, "sticky radius username" + group);
+                case "imsi" -> line(1, "sticky gtp imsi" + group);
+                case "msid" -> line(1, "sticky asn msid" + group);
+                case "framed-ip", "calling-station-id", "username" -> line(1, "sticky radius " + key + group);
+                default -> line(1, "! sticky key " + key + " has no IOS form");
             }
         }
-        StickyKind first = s.keys().get(0);
-        String timer = first == StickyKind.IMSI ? "gtp imsi" : first == StickyKind.MSID ? "asn msid"
-                : first == StickyKind.FRAMED_IP ? "radius framed-ip" : null;
+        String timer = switch (s.keys().get(0).configName()) {
+            case "imsi" -> "gtp imsi";
+            case "msid" -> "asn msid";
+            case "framed-ip" -> "radius framed-ip";
+            default -> null;
+        };
         if (timer != null) {
             line(1, "idle " + timer + " " + seconds(s.idle()));
         }

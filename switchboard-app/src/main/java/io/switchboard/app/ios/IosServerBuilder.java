@@ -2,10 +2,9 @@ package io.switchboard.app.ios;
 
 import io.switchboard.director.asn.AsnOptions;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.gtp.GtpOptions;
@@ -79,7 +78,7 @@ final class IosServerBuilder {
             ledger.translated(vs.inServiceLine, vs.path("inservice"));
         }
         Duration idle = VirtualServerConfig.DEFAULT_IDLE;
-        if (vs.service == ServiceKind.UDP) {
+        if ("udp".equals(vs.service)) {
             idle = vs.idle.orElse(IOS_IDLE);
             if (vs.idleLine != null) {
                 ledger.translated(vs.idleLine, vs.path("idle"));
@@ -120,12 +119,12 @@ final class IosServerBuilder {
 
     private ServiceOptions options(IosVirtualServer vs) {
         return switch (vs.service) {
-            case TCP -> tcp(vs);
-            case GTP, GTP_INSPECT -> gtp(vs);
-            case RADIUS -> radius(vs);
-            case IPMOBILE -> HaOptions.DEFAULT;
-            case ASN -> AsnOptions.DEFAULT;
-            case UDP -> ServiceOptions.NONE;
+            case "tcp" -> tcp(vs);
+            case "gtp", "gtp-inspect" -> gtp(vs);
+            case "radius" -> radius(vs);
+            case "ipmobile" -> HaOptions.DEFAULT;
+            case "asn" -> AsnOptions.DEFAULT;
+            default -> ServiceOptions.NONE;
         };
     }
 

@@ -1,7 +1,6 @@
 package io.switchboard.app.ios;
 
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -35,7 +34,8 @@ final class IosVirtualServer {
     IosCommand virtual;
     InetAddress address;
     int port;
-    ServiceKind service;
+    /** The service's configuration name ({@code udp} for a virtual server without one). */
+    String service;
     Optional<String> farm = Optional.empty();
     IosCommand farmLine;
     Optional<String> backup = Optional.empty();
@@ -83,7 +83,7 @@ final class IosVirtualServer {
 
     /** The transport the {@code virtual} line names. */
     boolean tcp() {
-        return service == ServiceKind.TCP;
+        return "tcp".equals(service);
     }
 
     boolean has(StickyKind kind) {

@@ -1,7 +1,7 @@
 package io.switchboard.app.ios;
 
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import java.time.Duration;
 import java.util.Optional;
@@ -72,25 +72,25 @@ final class IosVirtualServerReader {
             service = IosValues.name(c, i + 3, "the service").toLowerCase(java.util.Locale.ROOT);
         }
         vs.service = switch (service) {
-            case "" -> tcp ? ServiceKind.TCP : ServiceKind.UDP;
-            case "gtp" -> ServiceKind.GTP;
-            case "gtp-inspect" -> ServiceKind.GTP_INSPECT;
-            case "radius" -> ServiceKind.RADIUS;
-            case "ipmobile" -> ServiceKind.IPMOBILE;
-            case "asn" -> ServiceKind.ASN;
+            case "" -> tcp ? "tcp" : "udp";
+            case "gtp" -> "gtp";
+            case "gtp-inspect" -> "gtp-inspect";
+            case "radius" -> "radius";
+            case "ipmobile" -> "ipmobile";
+            case "asn" -> "asn";
             default -> null;
         };
         if (vs.service == null) {
             return Optional.of("service " + service + " (Switchboard serves gtp, gtp-inspect, radius, ipmobile,"
                     + " asn and plain tcp/udp)");
         }
-        if (tcp != (vs.service == ServiceKind.TCP)) {
+        if (tcp != ("tcp".equals(vs.service))) {
             return Optional.of("service " + service + " over " + (tcp ? "tcp" : "udp"));
         }
         vs.port = switch (vs.service) {
-            case GTP, GTP_INSPECT -> port == 0 ? IosVirtualServer.GTP_PORT : port;
-            case ASN -> port == 0 ? IosVirtualServer.ASN_PORT : port;
-            case IPMOBILE -> port == 0 ? 434 : port;
+            case "gtp", "gtp-inspect" -> port == 0 ? IosVirtualServer.GTP_PORT : port;
+            case "asn" -> port == 0 ? IosVirtualServer.ASN_PORT : port;
+            case "ipmobile" -> port == 0 ? 434 : port;
             default -> port;
         };
         if (vs.port == 0) {
@@ -181,15 +181,15 @@ final class IosVirtualServerReader {
         StickyKind kind;
         Optional<Duration> duration = Optional.empty();
         if (c.isKeyword(0, "gtp") && c.isKeyword(1, "imsi")) {
-            kind = StickyKind.IMSI;
+            kind = StickyKind.named("imsi");
             i = 2;
         } else if (c.isKeyword(0, "asn") && c.isKeyword(1, "msid")) {
-            kind = StickyKind.MSID;
+            kind = StickyKind.named("msid");
             i = 2;
         } else if (c.isKeyword(0, "radius")) {
-            kind = c.isKeyword(1, "framed-ip") ? StickyKind.FRAMED_IP
-                    : c.isKeyword(1, "calling-station-id", "cisco") ? StickyKind.CALLING_STATION_ID
-                    : c.isKeyword(1, "username") ? StickyKind.USERNAME : null;
+            kind = c.isKeyword(1, "framed-ip") ? StickyKind.named("framed-ip")
+                    : c.isKeyword(1, "calling-station-id", "cisco") ? StickyKind.named("calling-station-id")
+                    : c.isKeyword(1, "username") ? StickyKind.named("username") : null;
             if (kind == null) {
                 throw c.error(1, "expected framed-ip, calling-station-id or username");
             }
@@ -207,16 +207,18 @@ final class IosVirtualServerReader {
             if (c.isKeyword(i, "group")) {
                 vs.group = Optional.of(IosValues.name(c, i + 1, "the sticky group id"));
                 vs.groupLines.add(c);
-            } else if (c.isKeyword(i, "netmask") && kind == StickyKind.CLIENT_ADDRESS) {
+            } else if (c.isKeyword(i, "netmask") && StickyKind.CLIENT_ADDRESS.equals(kind)) {
                 vs.netmaskBits = OptionalInt.of(IosValues.maskBits(c, i + 1));
                 vs.netmaskLines.add(c);
             } else {
-                throw c.error(i, "expected group ID" + (kind == StickyKind.CLIENT_ADDRESS ? " or netmask MASK" : ""));
+                throw c.error(i, "expected group ID" + (StickyKind.CLIENT_ADDRESS.equals(kind) ? " or netmask MASK" : ""));
             }
         }
-        if (!vs.service.allows(kind)) {
-            ledger.unsupported(c, "sticky by " + kind.configName() + " on a " + vs.service.configName()
-                    + " virtual server (Switchboard allows: " + vs.service.allowedStickyKeys() + ")");
+        java.util.List<StickyKind> allowed = Plugins.installed().service(vs.service)
+                .map(s -> s.spec().stickyKinds()).orElse(java.util.List.of());
+        if (!allowed.contains(kind)) {
+            ledger.unsupported(c, "sticky by " + kind.configName() + " on a " + vs.service
+                    + " virtual server (Switchboard allows: " + allowed + ")");
             return;
         }
         if (vs.has(kind)) {
@@ -238,7 +240,7 @@ final class IosVirtualServerReader {
         }
         if (!c.hasArg(1)) {
             Duration idle = seconds(c, 0);
-            if (vs.service == ServiceKind.UDP || vs.service == ServiceKind.TCP) {
+            if ("udp".equals(vs.service) || "tcp".equals(vs.service)) {
                 vs.idle = Optional.of(idle);
                 vs.idleLine = ledger.replacing(vs.idleLine, c);
             } else {
@@ -267,8 +269,8 @@ final class IosVirtualServerReader {
     }
 
     private void client(IosVirtualServer vs, IosCommand c) {
-        if (vs.service != ServiceKind.TCP && vs.service != ServiceKind.RADIUS) {
-            ledger.unsupported(c, "client-assigned load balancing on a " + vs.service.configName()
+        if (!"tcp".equals(vs.service) && !"radius".equals(vs.service)) {
+            ledger.unsupported(c, "client-assigned load balancing on a " + vs.service
                     + " virtual server");
             return;
         }
@@ -342,7 +344,7 @@ final class IosVirtualServerReader {
         } else if (impliedWhy != null) {
             ledger.implied(c, impliedWhy);
         } else {
-            ledger.unsupported(c, key + " on a " + vs.service.configName() + " virtual server");
+            ledger.unsupported(c, key + " on a " + vs.service + " virtual server");
         }
     }
 

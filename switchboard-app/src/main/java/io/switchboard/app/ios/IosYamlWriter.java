@@ -8,7 +8,7 @@ import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.gtp.GtpOptions;
 import io.switchboard.director.radius.RadiusOptions;
@@ -141,7 +141,7 @@ public final class IosYamlWriter {
 
     private void server(YamlOut.Mapping m, VirtualServerConfig vs, String path) {
         put(m, path, "listen", YamlOut.string(vs.listen().toString()));
-        put(m, path, "service", YamlOut.string(vs.service().configName()));
+        put(m, path, "service", YamlOut.string(vs.service()));
         put(m, path, "farm", YamlOut.string(vs.farm()));
         vs.sticky().ifPresent(s -> sticky(m.child("sticky", null), s, path + ".sticky"));
         if (!vs.idle().equals(VirtualServerConfig.DEFAULT_IDLE)) {

@@ -1,5 +1,9 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.radius.RadiusModule;
+import io.switchboard.director.asn.AsnModule;
+import io.switchboard.director.gtp.GtpModule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -12,9 +16,8 @@ import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.radius.RadiusOptions;
@@ -22,7 +25,6 @@ import java.net.InetAddress;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
 
-    private static final ConfigLoader ALL_SERVICES = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader ALL_SERVICES = ConfigLoader.forInstalledPlugins();
 
     /** A valid farm, for documents whose mistake is elsewhere. */
     private static final String GGSN_FARM = """
@@ -112,27 +114,27 @@ class ConfigLoaderTest {
                         Optional.empty())));
 
         assertThat(config.virtualServers()).containsExactly(
-                entry("gtp-c", new VirtualServerConfig("gtp-c", endpoint("127.0.0.1", 2123), ServiceKind.GTP,
+                entry("gtp-c", new VirtualServerConfig("gtp-c", endpoint("127.0.0.1", 2123), "gtp",
                         "ggsn",
-                        Optional.of(new StickyConfig(List.of(StickyKind.IMSI), Duration.ofHours(1),
+                        Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1),
                                 OptionalInt.empty(), StickyConfig.DEFAULT_MAX_ENTRIES)),
                         Duration.ofMillis(500), Duration.ofMinutes(5), 1500, true)),
                 entry("radius-auth", new VirtualServerConfig("radius-auth", endpoint("::1", 1812),
-                        ServiceKind.RADIUS, "aaa",
-                        Optional.of(new StickyConfig(List.of(StickyKind.CALLING_STATION_ID, StickyKind.USERNAME),
+                        "radius", "aaa",
+                        Optional.of(new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME),
                                 Duration.ofDays(1), OptionalInt.empty(), 50000, Optional.of("subscribers"))),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
                         VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true,
                         new RadiusOptions(List.of(new RadiusOptions.Client(ip("10.3.0.0"), 16, "nas-secret"),
                                 new RadiusOptions.Client(ip("2001:db8::7"), 128, "other")),
                                 new RadiusOptions.FramedIp(true, true, false), Duration.ofSeconds(30)))),
-                entry("web-udp", new VirtualServerConfig("web-udp", endpoint("0.0.0.0", 0), ServiceKind.UDP,
+                entry("web-udp", new VirtualServerConfig("web-udp", endpoint("0.0.0.0", 0), "udp",
                         "web",
                         Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS), Duration.ofMinutes(10),
                                 OptionalInt.of(24), StickyConfig.DEFAULT_MAX_ENTRIES)),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
                         VirtualServerConfig.DEFAULT_MAX_DATAGRAM, false)),
-                entry("web-tcp", new VirtualServerConfig("web-tcp", endpoint("127.0.0.1", 2123), ServiceKind.TCP,
+                entry("web-tcp", new VirtualServerConfig("web-tcp", endpoint("127.0.0.1", 2123), "tcp",
                         "web", Optional.empty(),
                         VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
                         VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true, io.switchboard.l4.tcp.TcpOptions.DEFAULT)));
@@ -149,7 +151,7 @@ class ConfigLoaderTest {
                 List.of(new RealConfig(ip("127.0.0.2"), 2123, RealConfig.DEFAULT_WEIGHT, OptionalInt.empty(), true)),
                 Optional.empty())));
         assertThat(config.virtualServers()).containsExactly(entry("gtp-c", new VirtualServerConfig("gtp-c",
-                endpoint("127.0.0.1", 2123), ServiceKind.GTP, "ggsn", Optional.empty(),
+                endpoint("127.0.0.1", 2123), "gtp", "ggsn", Optional.empty(),
                 VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, VirtualServerConfig.DEFAULT_IDLE,
                 VirtualServerConfig.DEFAULT_MAX_DATAGRAM, true)));
     }
@@ -380,7 +382,7 @@ class ConfigLoaderTest {
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
-                    // The list grows with each plug-in's own keys (ServiceOptionsBinders).
+                    // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
                             + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries, group)");
@@ -649,7 +651,7 @@ class ConfigLoaderTest {
 
         @Test
         void serviceNotInThisBuild() {
-            ConfigLoader udpOnly = new ConfigLoader(Set.of(ServiceKind.UDP));
+            ConfigLoader udpOnly = new ConfigLoader(Set.of("udp"));
             assertThat(errors(udpOnly, GGSN_FARM + GTP_SERVER)).containsExactly(
                     "virtual-servers.gtp-c.service: service 'gtp' is not available in this build (available: udp)");
             assertThat(udpOnly.parse(GGSN_FARM + """
@@ -689,7 +691,7 @@ class ConfigLoaderTest {
 
         @Test
         void routeMapNeedsTheRadiusService() {
-            ConfigLoader udpOnly = new ConfigLoader(Set.of(ServiceKind.UDP));
+            ConfigLoader udpOnly = new ConfigLoader(Set.of("udp"));
             assertThat(errors(udpOnly, "farms:\n  spare: { predictor: route-map, reals: [{ address: 10.0.0.1, port: 1 }],"
                     + " route-map: [{ prefix: 10.1.0.0/16, real: 10.0.0.1:1 }] }\n"
                     + "  web: { reals: [{ address: 10.0.0.2, port: 1 }] }\n"
@@ -871,7 +873,7 @@ class ConfigLoaderTest {
                             + " (allowed: framed-ip, calling-station-id, username)");
             assertThat(stickyErrors("ipmobile", "{ idle: 5m }"))
                     .containsExactly("virtual-servers.v.sticky: service 'ipmobile' does not support sticky");
-            assertThat(sticky("asn", "{ key: msid, idle: 5m }").orElseThrow().keys()).containsExactly(StickyKind.MSID);
+            assertThat(sticky("asn", "{ key: msid, idle: 5m }").orElseThrow().keys()).containsExactly(AsnModule.MSID);
         }
 
         @Test
@@ -887,8 +889,8 @@ class ConfigLoaderTest {
         @Test
         void unknownKeyName() {
             assertThat(stickyErrors("gtp", "{ key: imis, idle: 5m }")).containsExactly(
-                    "virtual-servers.v.sticky.key: unknown sticky key 'imis' (known: client-address, imsi, msid,"
-                            + " framed-ip, calling-station-id, username)");
+                    "virtual-servers.v.sticky.key: unknown sticky key 'imis' (known: client-address, imsi,"
+                            + " framed-ip, calling-station-id, username, msid)");
         }
 
         @Test

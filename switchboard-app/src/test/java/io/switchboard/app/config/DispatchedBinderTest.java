@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.DispatchedConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** {@code firewall-farms:} and {@code vpn-farms:}: bound to exact records, or every problem by its path. */
 class DispatchedBinderTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
     private static final String BASE = """
             farms:
               firewalls:

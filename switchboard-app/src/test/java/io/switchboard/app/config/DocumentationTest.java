@@ -3,8 +3,10 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ServiceKind;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.radius.RadiusOptionsBinder;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.StickyKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,27 +16,27 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The configuration reference in the README says what the loader and {@link ServiceKind} say. */
+/** The configuration reference in the README says what the loader and the plug-ins' {@link ServiceSpec}s say. */
 class DocumentationTest {
 
     /** Surefire runs in the module directory; the reference lives at the repository root. */
     private static final Path REFERENCE = Path.of("..", "README.md");
 
     @Test
-    void serviceMatrixMatchesServiceKind() throws IOException {
+    void serviceMatrixMatchesTheServicesDeclared() throws IOException {
         assertThat(REFERENCE).exists();
         String text = Files.readString(REFERENCE);
         String matrix = text.substring(text.indexOf("<!-- service-matrix"), text.indexOf("<!-- /service-matrix"));
         List<String> rows = matrix.lines().filter(l -> l.startsWith("| `")).toList();
 
         List<String> expected = new ArrayList<>();
-        for (ServiceKind service : ServiceKind.values()) {
+        for (ServiceSpec service : Plugins.installed().services().stream().map(s -> s.spec()).toList()) {
             String predictors = Arrays.stream(PredictorKind.values())
                     .map(p -> service.allows(p) ? "yes" : "no").collect(Collectors.joining(" | "));
-            String keys = service.allowedStickyKeys().isEmpty() ? "none (no `sticky`)"
-                    : service.allowedStickyKeys().stream().map(k -> "`" + k.configName() + "`")
+            String keys = service.stickyKinds().isEmpty() ? "none (no `sticky`)"
+                    : service.stickyKinds().stream().map(k -> "`" + k.configName() + "`")
                             .collect(Collectors.joining(", "));
-            expected.add("| `" + service.configName() + "` | " + (service == ServiceKind.TCP ? "TCP" : "UDP")
+            expected.add("| `" + service.name() + "` | " + service.transport()
                     + " | " + predictors + " | " + keys + " |");
         }
         assertThat(rows).containsExactlyElementsOf(expected);
@@ -58,7 +60,7 @@ class DocumentationTest {
                 assertThat(text).as("documented key %s", key).contains("| `" + key + "` |");
             }
         }
-        for (StickyKind kind : StickyKind.values()) {
+        for (StickyKind kind : Plugins.installed().stickyKinds()) {
             assertThat(text).contains("`" + kind.configName() + "`");
         }
     }

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.gtp.GtpOptions;
-import java.util.EnumSet;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The {@code gtp:} key of GTP virtual servers. */
 class GtpOptionsBinderTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
 
     private static String document(String service, String gtp) {
         return """

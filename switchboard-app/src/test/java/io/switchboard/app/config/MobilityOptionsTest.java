@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.director.asn.AsnOptions;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.ha.HaOptions;
-import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The {@code ipmobile:} and {@code asn:} keys of a virtual server, as issue 6 writes them. */
 class MobilityOptionsTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
 
     private static final String FARMS = """
             farms:

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** The {@code probes:} section and the farms' references to it. */
 class ProbeConfigTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
     private static final String SERVER = """
             virtual-servers:
               web: { listen: 127.0.0.1:0, service: udp, farm: web }

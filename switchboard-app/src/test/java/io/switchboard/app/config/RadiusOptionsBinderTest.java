@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.ProbeCheck;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** {@code clients:} and {@code radius:} of {@code service: radius}, as the issue's example writes them. */
 class RadiusOptionsBinderTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
 
     private static final String FARMS = """
             farms:

@@ -3,12 +3,11 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.Subnet;
+import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.l4.tcp.TcpOptions;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The {@code clients:} and {@code tcp:} keys of a {@code tcp} virtual server. */
 class TcpOptionsBinderTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
     private static final String FARM = "farms:\n  web: { reals: [{ address: 10.0.0.2, port: 80 }] }\n";
 
     private static List<String> errors(String yaml) {

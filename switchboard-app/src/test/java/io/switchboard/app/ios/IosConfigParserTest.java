@@ -167,7 +167,7 @@ class IosConfigParserTest {
                  inservice
                 """);
 
-        assertThat(t.config().virtualServers().get("V").service()).hasToString("GTP");
+        assertThat(t.config().virtualServers().get("V").service()).isEqualTo("gtp");
         assertThat(t.config().virtualServers().get("V").sticky()).isPresent();
     }
 }

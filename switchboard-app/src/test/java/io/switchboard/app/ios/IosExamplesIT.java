@@ -8,7 +8,8 @@ import io.netty.buffer.Unpooled;
 import io.switchboard.app.Node;
 import io.switchboard.codec.radius.RadiusAuthenticators;
 import io.switchboard.codec.radius.RadiusView;
-import io.switchboard.director.config.StickyKind;
+import io.switchboard.director.radius.RadiusModule;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.LoopbackResponder;
@@ -442,7 +443,7 @@ class IosExamplesIT {
         var table = node.director().virtualServers().get("RADIUS_ACCT").selector().sticky();
         // sticky radius framed-ip group 1 on both virtual servers: one table.
         assertThat(node.director().virtualServers().get("RADIUS_AUTH").selector().sticky()).isSameAs(table);
-        StickyKey subscriber = StickyKey.parse(StickyKind.FRAMED_IP, "10.200.0.7");
+        StickyKey subscriber = StickyKey.parse(RadiusModule.FRAMED_IP, "10.200.0.7");
 
         byte[] start = accounting(1, 1, new int[] {10, 200, 0, 7}, "s-1");
         assertThat(ask(acct, start)).as("Accounting-Response to the Start").isNotNull();

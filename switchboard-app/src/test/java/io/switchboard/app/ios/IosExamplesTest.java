@@ -3,12 +3,10 @@ package io.switchboard.app.ios;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -24,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IosExamplesTest {
 
     static final String SECRET = "example-secret";
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
     private static final IosTranslator TRANSLATOR = new IosTranslator(new IosTranslator.Options(Optional.of(SECRET)));
 
     static String example(String name) throws IOException {

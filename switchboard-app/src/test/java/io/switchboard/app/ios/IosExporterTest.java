@@ -3,11 +3,9 @@ package io.switchboard.app.ios;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import java.net.Inet4Address;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class IosExporterTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
 
     @ParameterizedTest
     @ValueSource(strings = {"config/full.yaml", "config/minimal.yaml", "whatif/lab.yaml", "whatif/gtp-inspect.yaml",

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.app.config.ConfigException;
 import io.switchboard.app.config.ConfigLoader;
-import io.switchboard.director.config.ServiceKind;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -22,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class IosRobustnessTest {
 
-    private static final ConfigLoader LOADER = new ConfigLoader(EnumSet.allOf(ServiceKind.class));
+    private static final ConfigLoader LOADER = ConfigLoader.forInstalledPlugins();
     private static final String[] WORDS = {"0", "65536", "-1", "999999999999", "10.1.1.1", "255.255.0.255", "no",
         "ip", "slb", "real", "virtual", "udp", "tcp", "service", "gtp", "radius", "backup", "group", "netmask",
         "map", "priority", "data", "zz", "!", "inservice", "", "exit", "end"};

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceOptions;
-import io.switchboard.director.config.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.gtp.GtpModule;
 import io.switchboard.director.gtp.GtpOptions;
 import io.switchboard.director.radius.RadiusOptions;
 import java.time.Duration;
@@ -124,7 +124,7 @@ class IosTranslatorTest {
         VirtualServerConfig v1 = t.config().virtualServers().get("V1");
         assertThat(v1.listen().port()).isEqualTo(2123);
         assertThat(v1.options(GtpOptions.class).apnMaps()).containsExactly(new GtpOptions.ApnMap("ims*", "IMS", 5));
-        assertThat(v1.sticky().orElseThrow().keys()).containsExactly(StickyKind.IMSI);
+        assertThat(v1.sticky().orElseThrow().keys()).containsExactly(GtpModule.IMSI);
         assertThat(v1.sticky().orElseThrow().idle()).isEqualTo(Duration.ofMinutes(15));
         assertThat(v1.sticky().orElseThrow().group()).contains("3");
         assertThat(line(t, 18).detail()).isEqualTo("virtual-servers.V1.sticky.idle");

@@ -1,4 +1,4 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The parsed YAML tree, kept inside this package: mappings in document order, lists, and scalars
+ * The parsed YAML tree as the configuration loader reads it: mappings in document order, lists, and scalars
  * with the text exactly as written (so {@code 010} stays {@code 010}, and {@code on} can be told
  * from {@code true}).
  */
-sealed interface YamlNode {
+public sealed interface YamlNode {
 
     /** How this node reads in an error message: "a mapping", "a list", "a string", ... */
     String description();

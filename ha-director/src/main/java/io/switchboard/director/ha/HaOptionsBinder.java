@@ -1,21 +1,15 @@
-package io.switchboard.app.config;
+package io.switchboard.director.ha;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
-import io.switchboard.director.ha.HaOptions;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.spi.OptionsBinder;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /** The {@code ipmobile:} key of a Home Agent Director virtual server: {@code relay-replies}, {@code rewrite-home-agent}. */
-final class HaOptionsBinder implements ServiceOptionsBinder {
+public final class HaOptionsBinder implements OptionsBinder {
 
     static final List<String> KEYS = List.of("relay-replies", "rewrite-home-agent");
-
-    @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.IPMOBILE);
-    }
 
     @Override
     public List<String> keys() {

@@ -1,15 +1,18 @@
-package io.switchboard.app.config;
+package io.switchboard.director.gtp;
 
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
-import io.switchboard.director.gtp.GtpOptions;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.config.bind.YamlNode;
+import io.switchboard.director.spi.OptionsBinder;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -21,20 +24,15 @@ import java.util.regex.Pattern;
  * A virtual server without it gets {@link ServiceOptions#NONE}, which the plug-in reads as
  * {@link GtpOptions#DEFAULT} (GTPv1 and v2).
  */
-final class GtpOptionsBinder implements ServiceOptionsBinder {
+public final class GtpOptionsBinder implements OptionsBinder {
 
-    static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
+    public static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
             "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete", "session-idle", "director-addresses", "apn-maps");
-    static final List<String> APN_MAP_KEYS = List.of("apn", "farm", "priority");
+    public static final List<String> APN_MAP_KEYS = List.of("apn", "farm", "priority");
     /** Labels of letters, digits and hyphens (TS 23.003 §9.1), with the pattern's * and ?. */
     private static final Pattern APN_PATTERN = Pattern.compile("[A-Za-z0-9*?-]+(\\.[A-Za-z0-9*?-]+)*");
-    static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
+    public static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
-
-    @Override
-    public Set<ServiceKind> services() {
-        return EnumSet.of(ServiceKind.GTP, ServiceKind.GTP_INSPECT);
-    }
 
     @Override
     public List<String> keys() {

@@ -1,4 +1,4 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

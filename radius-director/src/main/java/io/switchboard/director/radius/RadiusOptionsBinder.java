@@ -1,32 +1,29 @@
-package io.switchboard.app.config;
+package io.switchboard.director.radius;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
-import io.switchboard.director.radius.RadiusOptions;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.spi.OptionsBinder;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code service: radius}: the virtual server's {@code clients:} (each {@code address} or
  * {@code subnet}, with its {@code secret}) and its {@code radius:} block.
  */
-final class RadiusOptionsBinder implements ServiceOptionsBinder {
+public final class RadiusOptionsBinder implements OptionsBinder {
 
-    static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
-    static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
+    public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
+    public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
             "upstream-sockets", "accounting-on-off");
-    static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
-    static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
-
-    @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.RADIUS);
-    }
+    public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
+    public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
     @Override
     public List<String> keys() {

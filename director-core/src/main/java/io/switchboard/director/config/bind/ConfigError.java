@@ -1,4 +1,4 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 import java.util.Objects;
 

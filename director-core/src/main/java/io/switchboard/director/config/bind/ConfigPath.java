@@ -1,24 +1,24 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 /** Builds the paths of {@link ConfigError}: {@code farms.ggsn.reals[1].weight}. */
-final class ConfigPath {
+public final class ConfigPath {
 
     /** The document root; its children are named by their key alone. */
-    static final String ROOT = "";
+    public static final String ROOT = "";
 
     private ConfigPath() {
     }
 
-    static String child(String parent, String key) {
+    public static String child(String parent, String key) {
         return parent.isEmpty() ? key : parent + "." + key;
     }
 
-    static String index(String parent, int index) {
+    public static String index(String parent, int index) {
         return parent + "[" + index + "]";
     }
 
     /** The path as shown in an error: the root is {@value ConfigError#DOCUMENT}. */
-    static String shown(String path) {
+    public static String shown(String path) {
         return path.isEmpty() ? ConfigError.DOCUMENT : path;
     }
 }

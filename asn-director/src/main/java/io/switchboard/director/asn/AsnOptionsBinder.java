@@ -1,16 +1,15 @@
-package io.switchboard.app.config;
+package io.switchboard.director.asn;
 
 import io.switchboard.codec.asn.r6.NwgRelease;
-import io.switchboard.director.asn.AsnOptions;
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.spi.OptionsBinder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /** The {@code asn:} key of an ASN virtual server: {@code nwg-release}, {@code relay-responses}. */
-final class AsnOptionsBinder implements ServiceOptionsBinder {
+public final class AsnOptionsBinder implements OptionsBinder {
 
     static final List<String> KEYS = List.of("nwg-release", "relay-responses");
 
@@ -19,11 +18,6 @@ final class AsnOptionsBinder implements ServiceOptionsBinder {
             "1.0.0", NwgRelease.R1_0_V1_0_0,
             "1.2.0", NwgRelease.R1_0_V1_2_0,
             "1.2.1", NwgRelease.R1_0_V1_2_1);
-
-    @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.ASN);
-    }
 
     @Override
     public List<String> keys() {

@@ -1,4 +1,4 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 import io.switchboard.director.config.Endpoint;
 import java.math.BigInteger;
@@ -14,8 +14,12 @@ import java.util.regex.Pattern;
  * A YAML mapping with a fixed set of keys, read by key into typed values. Every problem goes to the
  * shared error list with its path and the getter returns empty, so that reading carries on and
  * reports everything in one pass. Unknown keys are reported when the section is opened.
+ *
+ * <p>The configuration loader reads the document's sections with it, and each plug-in module's
+ * binders (its virtual servers' options, its probe types, its keys of a real) read theirs, so that
+ * every key of every module is checked the same way and reported by path.
  */
-final class Section {
+public final class Section {
 
     private static final Pattern DECIMAL_INTEGER = Pattern.compile("[-+]?(0|[1-9][0-9_]*)");
 
@@ -33,7 +37,7 @@ final class Section {
      * Opens {@code node} as a section with the given keys; empty (and reported) when it is not a
      * mapping. Keys not in {@code known} are reported as {@code unknown key (known: ...)}.
      */
-    static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
+    public static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
         Optional<YamlNode.Mapping> mapping = mapping(node, path, errors);
         if (mapping.isEmpty()) {
             return Optional.empty();
@@ -47,25 +51,25 @@ final class Section {
         return Optional.of(new Section(mapping.get().entries(), path, errors));
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
     /** Where this section reports problems (for binders that open list items as sections). */
-    List<ConfigError> errors() {
+    public List<ConfigError> errors() {
         return errors;
     }
 
-    String pathOf(String key) {
+    public String pathOf(String key) {
         return ConfigPath.child(path, key);
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return entries.containsKey(key);
     }
 
     /** Reports {@code key: message} when the key is absent; true when it is present. */
-    boolean require(String key, String message) {
+    public boolean require(String key, String message) {
         if (!has(key)) {
             error(pathOf(key), message);
             return false;
@@ -73,46 +77,46 @@ final class Section {
         return true;
     }
 
-    void error(String errorPath, String message) {
+    public void error(String errorPath, String message) {
         errors.add(new ConfigError(ConfigPath.shown(errorPath), message));
     }
 
-    Optional<YamlNode> node(String key) {
+    public Optional<YamlNode> node(String key) {
         return Optional.ofNullable(entries.get(key));
     }
 
-    Optional<Section> section(String key, List<String> known) {
+    public Optional<Section> section(String key, List<String> known) {
         return node(key).flatMap(n -> open(n, pathOf(key), errors, known));
     }
 
     /** A mapping whose keys are names chosen by the operator (farms, virtual servers). */
-    Optional<YamlNode.Mapping> namedEntries(String key) {
+    public Optional<YamlNode.Mapping> namedEntries(String key) {
         return node(key).flatMap(n -> mapping(n, pathOf(key), errors));
     }
 
-    Optional<List<YamlNode>> list(String key) {
+    public Optional<List<YamlNode>> list(String key) {
         return node(key).flatMap(n -> list(n, pathOf(key), errors));
     }
 
-    Optional<String> string(String key) {
+    public Optional<String> string(String key) {
         return node(key).flatMap(n -> string(n, pathOf(key), errors));
     }
 
     /** An integer in {@code min..max}; {@code Integer.MAX_VALUE} as max means "at least min". */
-    Optional<Integer> integer(String key, int min, int max) {
+    public Optional<Integer> integer(String key, int min, int max) {
         return node(key).flatMap(n -> integer(n, pathOf(key), errors, min, max));
     }
 
-    OptionalInt optionalInt(String key, int min, int max) {
+    public OptionalInt optionalInt(String key, int min, int max) {
         return integer(key, min, max).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
-    Optional<Boolean> bool(String key) {
+    public Optional<Boolean> bool(String key) {
         return node(key).flatMap(n -> bool(n, pathOf(key), errors));
     }
 
     /** {@code ADDRESS:PORT} ({@code [v6]:PORT} for IPv6), an error at the key when it is not one. */
-    Optional<Endpoint> endpoint(String key) {
+    public Optional<Endpoint> endpoint(String key) {
         return string(key).flatMap(text -> {
             try {
                 return Optional.of(AddressLiterals.parseEndpoint(text));
@@ -124,13 +128,13 @@ final class Section {
     }
 
     /** A duration greater than zero. */
-    Optional<Duration> positiveDuration(String key) {
+    public Optional<Duration> positiveDuration(String key) {
         return node(key).flatMap(n -> positiveDuration(n, pathOf(key), errors));
     }
 
     // ---- values of single nodes, for list items as well as keyed entries -------------------------
 
-    static Optional<YamlNode.Mapping> mapping(YamlNode node, String path, List<ConfigError> errors) {
+    public static Optional<YamlNode.Mapping> mapping(YamlNode node, String path, List<ConfigError> errors) {
         if (node instanceof YamlNode.Mapping mapping) {
             return Optional.of(mapping);
         }
@@ -138,7 +142,7 @@ final class Section {
         return Optional.empty();
     }
 
-    static Optional<List<YamlNode>> list(YamlNode node, String path, List<ConfigError> errors) {
+    public static Optional<List<YamlNode>> list(YamlNode node, String path, List<ConfigError> errors) {
         if (node instanceof YamlNode.Sequence sequence) {
             return Optional.of(sequence.items());
         }
@@ -150,7 +154,7 @@ final class Section {
      * A non-empty string. Numbers are taken as written ({@code 0123} stays {@code 0123}); booleans
      * and null are refused, since {@code on} or {@code no} as a name is almost always a surprise.
      */
-    static Optional<String> string(YamlNode node, String path, List<ConfigError> errors) {
+    public static Optional<String> string(YamlNode node, String path, List<ConfigError> errors) {
         if (node instanceof YamlNode.Scalar scalar) {
             switch (scalar.kind()) {
                 case STRING:
@@ -173,7 +177,7 @@ final class Section {
         return Optional.empty();
     }
 
-    static Optional<Integer> integer(YamlNode node, String path, List<ConfigError> errors, int min, int max) {
+    public static Optional<Integer> integer(YamlNode node, String path, List<ConfigError> errors, int min, int max) {
         if (!(node instanceof YamlNode.Scalar scalar) || scalar.kind() != YamlNode.Kind.INTEGER) {
             wrongType(node, path, errors, "must be an integer");
             return Optional.empty();
@@ -195,7 +199,7 @@ final class Section {
         return Optional.of(value.intValueExact());
     }
 
-    static Optional<Boolean> bool(YamlNode node, String path, List<ConfigError> errors) {
+    public static Optional<Boolean> bool(YamlNode node, String path, List<ConfigError> errors) {
         if (node instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.BOOLEAN) {
             String text = scalar.text().toLowerCase(Locale.ROOT);
             return Optional.of(text.equals("true") || text.equals("yes") || text.equals("on"));
@@ -204,7 +208,7 @@ final class Section {
         return Optional.empty();
     }
 
-    static Optional<Duration> positiveDuration(YamlNode node, String path, List<ConfigError> errors) {
+    public static Optional<Duration> positiveDuration(YamlNode node, String path, List<ConfigError> errors) {
         if (!(node instanceof YamlNode.Scalar scalar) || scalar.kind() == YamlNode.Kind.BOOLEAN
                 || scalar.kind() == YamlNode.Kind.NULL) {
             wrongType(node, path, errors, Durations.NOT_A_DURATION);

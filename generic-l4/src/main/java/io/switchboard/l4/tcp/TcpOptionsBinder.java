@@ -1,29 +1,25 @@
-package io.switchboard.app.config;
+package io.switchboard.l4.tcp;
 
-import io.switchboard.director.config.ServiceKind;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
-import io.switchboard.l4.tcp.TcpOptions;
+import io.switchboard.director.config.bind.AddressLiterals;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.spi.OptionsBinder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 /**
  * {@code clients:} (the access list: subnets or addresses) and {@code tcp:} (connect timeout,
  * reassign, SYN guard, idle and delay timers) of a {@code tcp} virtual server.
  */
-final class TcpOptionsBinder implements ServiceOptionsBinder {
+public final class TcpOptionsBinder implements OptionsBinder {
 
-    static final List<String> TCP_KEYS = List.of("connect-timeout", "reassign", "syn-guard", "idle", "delay");
-    static final List<String> SYN_GUARD_KEYS = List.of("limit", "interval");
-
-    @Override
-    public Set<ServiceKind> services() {
-        return Set.of(ServiceKind.TCP);
-    }
+    public static final List<String> TCP_KEYS = List.of("connect-timeout", "reassign", "syn-guard", "idle", "delay");
+    public static final List<String> SYN_GUARD_KEYS = List.of("limit", "interval");
 
     @Override
     public List<String> keys() {

@@ -1,4 +1,4 @@
-package io.switchboard.app.config;
+package io.switchboard.director.config.bind;
 
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.Subnet;

@@ -1,0 +1,26 @@
+package io.switchboard.director.spi;
+
+import io.switchboard.director.udp.DatagramService;
+import java.util.List;
+
+/**
+ * What a plug-in module brings to a build, found through {@code ServiceLoader}: a module lists its
+ * implementation in {@code META-INF/services/io.switchboard.director.spi.PluginModule}, and nothing
+ * outside the module names it. Everything the configuration, the admin API and the cluster know
+ * about a protocol comes from here: its services (each with its {@link ServiceSpec}), the sticky
+ * key kinds its plug-ins extract, its probe types and the per-real keys it reads.
+ *
+ * <p>Names are global: two modules declaring the same service, sticky kind, probe type or real key
+ * is an error when the modules are loaded. Lists of names in errors follow the order of the
+ * modules on the class path (the application's dependency list), then each module's own order.
+ */
+public interface PluginModule {
+
+    /** The services this module implements. */
+    List<DatagramService> services();
+
+    /** The sticky key kinds the module's plug-ins extract (beyond the engine's client address). */
+    default List<StickyKind> stickyKinds() {
+        return List.of();
+    }
+}

@@ -1,0 +1,27 @@
+package io.switchboard.director.radius;
+
+import io.switchboard.director.spi.PluginModule;
+import io.switchboard.director.spi.StickyKind;
+import io.switchboard.director.udp.DatagramService;
+import java.util.List;
+
+/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes. */
+public final class RadiusModule implements PluginModule {
+
+    /** Framed-IP-Address (attribute 8): the subscriber's IPv4 address. */
+    public static final StickyKind FRAMED_IP = StickyKind.of("framed-ip", StickyKind.Format.ADDRESS);
+    /** Calling-Station-Id (attribute 31): the MSISDN in 3GPP, the MSID in CDMA. */
+    public static final StickyKind CALLING_STATION_ID = StickyKind.of("calling-station-id", StickyKind.Format.TEXT);
+    /** User-Name (attribute 1). */
+    public static final StickyKind USERNAME = StickyKind.of("username", StickyKind.Format.TEXT);
+
+    @Override
+    public List<DatagramService> services() {
+        return List.of(new RadiusService());
+    }
+
+    @Override
+    public List<StickyKind> stickyKinds() {
+        return List.of(FRAMED_IP, CALLING_STATION_ID, USERNAME);
+    }
+}
