@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.Director;
 import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
@@ -23,7 +25,6 @@ import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
 import java.net.InetAddress;
@@ -72,7 +73,7 @@ class DirectorOnClusterTest {
 
             @Override
             public DatagramPlugin create(VirtualServerConfig config) {
-                return (ByteBuf datagram, InetSocketAddress sender) -> (StickyKey) null;
+                return (ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) -> Decision.direct(null);
             }
         };
     }

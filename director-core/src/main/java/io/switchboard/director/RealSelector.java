@@ -103,7 +103,7 @@ public final class RealSelector {
 
     /**
      * The selection of a request a plug-in pinned to the real holding its session
-     * ({@code TransactionPlugin.route}): that real whatever its state (FAILED, OUTOFSERVICE, ...: the
+     * ({@code Decision.Placement.Pinned}): that real whatever its state (FAILED, OUTOFSERVICE, ...: the
      * session lives there and nowhere else, so no other real could answer); null when the binding
      * names no configured real. The live upstream and offline what-if both decide it here.
      */

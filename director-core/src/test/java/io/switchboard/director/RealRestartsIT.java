@@ -51,8 +51,9 @@ class RealRestartsIT {
         final List<String> restarted = new CopyOnWriteArrayList<>();
 
         @Override
-        public StickyKey classify(io.netty.buffer.ByteBuf datagram, java.net.InetSocketAddress sender) {
-            return StickyKey.clientAddress(sender.getAddress(), 32);
+        public io.switchboard.director.spi.Decision decide(io.netty.buffer.ByteBuf datagram,
+                java.net.InetSocketAddress sender, io.netty.buffer.ByteBufAllocator alloc) {
+            return io.switchboard.director.spi.Decision.direct(StickyKey.clientAddress(sender.getAddress(), 32));
         }
 
         @Override

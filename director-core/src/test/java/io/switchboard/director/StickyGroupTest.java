@@ -117,8 +117,9 @@ class StickyGroupTest {
             public DatagramPlugin create(VirtualServerConfig config) {
                 return new DatagramPlugin() {
                     @Override
-                    public StickyKey classify(io.netty.buffer.ByteBuf datagram, java.net.InetSocketAddress sender) {
-                        return ALICE;
+                    public io.switchboard.director.spi.Decision decide(io.netty.buffer.ByteBuf datagram,
+                            java.net.InetSocketAddress sender, io.netty.buffer.ByteBufAllocator alloc) {
+                        return io.switchboard.director.spi.Decision.direct(ALICE);
                     }
 
                     @Override

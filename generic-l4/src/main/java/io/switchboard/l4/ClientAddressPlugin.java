@@ -21,8 +21,7 @@ final class ClientAddressPlugin implements DatagramPlugin {
         return Decision.direct(classify(datagram, sender));
     }
 
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) {
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) {
         return StickyKey.clientAddress(sender.getAddress(), prefixBits);
     }
 }

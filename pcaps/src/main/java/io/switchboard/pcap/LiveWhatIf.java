@@ -317,7 +317,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
         private Direction atReal(LoopbackPeers.Arrival a) throws IOException {
             RealServer at = realsByName.get(a.real());
             if (transactions != null && (!transactions.answersThroughDirector()
-                    || !transactions.expectsAnswer(Unpooled.wrappedBuffer(a.payload())))) {
+                    || !transactions.expectsAnswer())) {
                 real = at;
                 return direction(null); // answered elsewhere, or not at all
             }

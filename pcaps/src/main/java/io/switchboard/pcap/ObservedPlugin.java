@@ -9,8 +9,6 @@ import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.LocalResponder;
-import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
 import java.net.InetSocketAddress;
 
@@ -24,13 +22,14 @@ import java.net.InetSocketAddress;
  * what expires at that time (pending requests, idle flows, the plug-in's own timers) has expired
  * before the next request, each time.
  */
-class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
+class ObservedPlugin implements DatagramPlugin {
 
     private final DatagramPlugin plugin;
     private volatile StickyTable sticky;
     private volatile Ticker ticker = () -> 0;
     private volatile StickyKey key;
     private volatile BindingEnd ended;
+    private volatile boolean expectsAnswer = true;
     private volatile long housekept = Long.MIN_VALUE;
 
     ObservedPlugin(DatagramPlugin plugin) {
@@ -39,7 +38,7 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
 
     /** The plug-in's own, wrapped as {@link ObservedTransactionPlugin} when it keeps transactions. */
     static ObservedPlugin of(DatagramPlugin plugin) {
-        return plugin instanceof io.switchboard.director.udp.TransactionPlugin t
+        return plugin instanceof io.switchboard.director.udp.TransactionPlugin<?> t
                 ? new ObservedTransactionPlugin(t) : new ObservedPlugin(plugin);
     }
 
@@ -51,11 +50,17 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
     void startRequest() {
         key = null;
         ended = null;
+        expectsAnswer = true;
     }
 
     /** The sticky key of the request sent since {@link #startRequest}, or null when none was classified. */
     StickyKey key() {
         return key;
+    }
+
+    /** Whether the plug-in decided that the request sent since {@link #startRequest} expects an answer. */
+    boolean expectsAnswer() {
+        return expectsAnswer;
     }
 
     /** How that key's binding had ended when it was classified, or null. */
@@ -74,16 +79,9 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
         if (decision instanceof Decision.Direct direct) {
             ended = ObservedStickyTables.ended(sticky, direct.key(), ticker.nanos());
             key = direct.key();
+            expectsAnswer = direct.expectsAnswer();
         }
         return decision;
-    }
-
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        StickyKey classified = plugin.classify(datagram, sender);
-        ended = ObservedStickyTables.ended(sticky, classified, ticker.nanos());
-        key = classified;
-        return classified;
     }
 
     @Override
@@ -117,19 +115,4 @@ class ObservedPlugin implements DatagramPlugin, LocalResponder, PeerRelay {
         return plugin.lengthensRequests();
     }
 
-    @Override
-    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
-            throws DecodeException {
-        return plugin instanceof LocalResponder r ? r.answerLocally(datagram, sender, alloc) : null;
-    }
-
-    @Override
-    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin instanceof PeerRelay r ? r.relayTarget(datagram, sender) : null;
-    }
-
-    @Override
-    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin instanceof PeerRelay r ? r.relayFromReal(datagram, sender) : null;
-    }
 }

@@ -3,7 +3,6 @@ package io.switchboard.pcap;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
@@ -15,19 +14,20 @@ import java.util.concurrent.ConcurrentHashMap;
  * kept for each request forwarded to a real (by real and director transaction id), and the reason an
  * answer was refused ({@code inspectResponse} or {@code prepareResponse} failed).
  */
-final class ObservedTransactionPlugin extends ObservedPlugin implements TransactionPlugin {
+final class ObservedTransactionPlugin extends ObservedPlugin implements TransactionPlugin<Object> {
 
-    private final TransactionPlugin plugin;
+    private final TransactionPlugin<Object> plugin;
     private final Map<String, Object> contexts = new ConcurrentHashMap<>();
     private volatile String refused;
 
-    ObservedTransactionPlugin(TransactionPlugin plugin) {
+    @SuppressWarnings("unchecked")
+    ObservedTransactionPlugin(TransactionPlugin<?> plugin) {
         super(plugin);
-        this.plugin = plugin;
+        this.plugin = (TransactionPlugin<Object>) plugin;
     }
 
     @Override
-    TransactionPlugin plugin() {
+    TransactionPlugin<Object> plugin() {
         return plugin;
     }
 
@@ -64,28 +64,8 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public boolean expectsAnswer(ByteBuf request) {
-        return plugin.expectsAnswer(request);
-    }
-
-    @Override
     public int upstreamSockets() {
         return plugin.upstreamSockets();
-    }
-
-    @Override
-    public boolean fanOut(ByteBuf request) throws DecodeException {
-        return plugin.fanOut(request);
-    }
-
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
-        return plugin.clientTransactionId(request);
-    }
-
-    @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
-        return prepareRequest(request, transactionId, real, null);
     }
 
     @Override
@@ -114,11 +94,6 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public StickyBinding route(ByteBuf request) throws DecodeException {
-        return plugin.route(request);
-    }
-
-    @Override
     public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
         try {
             return plugin.inspectResponse(response, real, context);
@@ -132,6 +107,11 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
             throws DecodeException {
         plugin.simulateAnswerOf(answer, transactionId, real, context);
+    }
+
+    @Override
+    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin.relayFromReal(datagram, sender);
     }
 
     @Override

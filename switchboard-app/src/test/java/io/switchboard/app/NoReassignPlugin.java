@@ -11,13 +11,9 @@ import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.DatagramPlugin;
 import io.switchboard.director.udp.DatagramService;
-import io.switchboard.director.udp.LocalResponder;
-import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
@@ -28,12 +24,13 @@ import java.net.InetSocketAddress;
  * with {@code reassignLimit} 0, so a create its real refuses for lack of resources is not resent to
  * another real. Used in one run of {@code --compare} only.
  */
-final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerRelay {
+final class NoReassignPlugin implements TransactionPlugin<Object> {
 
-    private final TransactionPlugin plugin;
+    private final TransactionPlugin<Object> plugin;
 
-    private NoReassignPlugin(TransactionPlugin plugin) {
-        this.plugin = plugin;
+    @SuppressWarnings("unchecked")
+    private NoReassignPlugin(TransactionPlugin<?> plugin) {
+        this.plugin = (TransactionPlugin<Object>) plugin;
     }
 
     /** {@code service} with each transaction plug-in it makes wrapped. */
@@ -62,7 +59,7 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     }
 
     private static DatagramPlugin wrap(DatagramPlugin plugin) {
-        return plugin instanceof TransactionPlugin t ? new NoReassignPlugin(t) : plugin;
+        return plugin instanceof TransactionPlugin<?> t ? new NoReassignPlugin(t) : plugin;
     }
 
     @Override
@@ -73,11 +70,6 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     @Override
     public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
         return plugin.decide(datagram, sender, alloc);
-    }
-
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin.classify(datagram, sender);
     }
 
     @Override
@@ -101,19 +93,8 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     }
 
     @Override
-    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
-            throws DecodeException {
-        return plugin instanceof LocalResponder r ? r.answerLocally(datagram, sender, alloc) : null;
-    }
-
-    @Override
-    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin instanceof PeerRelay r ? r.relayTarget(datagram, sender) : null;
-    }
-
-    @Override
     public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin instanceof PeerRelay r ? r.relayFromReal(datagram, sender) : null;
+        return plugin.relayFromReal(datagram, sender);
     }
 
     @Override
@@ -132,28 +113,8 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     }
 
     @Override
-    public boolean expectsAnswer(ByteBuf request) {
-        return plugin.expectsAnswer(request);
-    }
-
-    @Override
     public int upstreamSockets() {
         return plugin.upstreamSockets();
-    }
-
-    @Override
-    public boolean fanOut(ByteBuf request) throws DecodeException {
-        return plugin.fanOut(request);
-    }
-
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
-        return plugin.clientTransactionId(request);
-    }
-
-    @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
-        return plugin.prepareRequest(request, transactionId, real);
     }
 
     @Override
@@ -170,11 +131,6 @@ final class NoReassignPlugin implements TransactionPlugin, LocalResponder, PeerR
     @Override
     public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
         plugin.prepareResponse(response, clientTransactionId, context);
-    }
-
-    @Override
-    public StickyBinding route(ByteBuf request) throws DecodeException {
-        return plugin.route(request);
     }
 
     @Override

@@ -34,7 +34,7 @@ import java.net.InetSocketAddress;
  * an answer.</li>
  * </ul>
  */
-final class AsnPlugin implements TransactionPlugin {
+final class AsnPlugin implements TransactionPlugin<String> {
 
     static final int VERSION = 1;
     private static final long NO_ANSWER = 1L << 39;
@@ -60,8 +60,7 @@ final class AsnPlugin implements TransactionPlugin {
         return view.opId() == R6OpId.REQUEST ? decision : decision.oneWay();
     }
 
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         return key(view(datagram));
     }
 
@@ -104,13 +103,11 @@ final class AsnPlugin implements TransactionPlugin {
         return options.relayResponses();
     }
 
-    @Override
-    public boolean expectsAnswer(ByteBuf request) {
+    boolean expectsAnswer(ByteBuf request) {
         return request.readableBytes() > 3 && (request.getUnsignedByte(request.readerIndex() + 3) >>> 5) == R6OpId.REQUEST;
     }
 
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
+    long clientTransactionId(ByteBuf request) throws DecodeException {
         return clientTransactionId(view(request));
     }
 
@@ -118,8 +115,10 @@ final class AsnPlugin implements TransactionPlugin {
         return transactionId(view) | (view.opId() == R6OpId.REQUEST ? 0 : NO_ANSWER);
     }
 
+    /** @return the gateway's id, for the answer's counters */
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+    public String prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
         counters.message("to-gateway", messageName(view(request)), real.id());
         return real.id();
     }
@@ -130,8 +129,8 @@ final class AsnPlugin implements TransactionPlugin {
     }
 
     @Override
-    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
-        counters.message("from-gateway", messageName(view(response)), (String) context);
+    public void prepareResponse(ByteBuf response, long clientTransactionId, String gateway) throws DecodeException {
+        counters.message("from-gateway", messageName(view(response)), gateway);
     }
 
     /** The 16-bit transaction id, 23 bits of the MSID's hash above it. */

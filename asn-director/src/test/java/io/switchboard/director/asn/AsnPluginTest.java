@@ -166,7 +166,7 @@ class AsnPluginTest {
     private static void throughAnswerPath(AsnPlugin plugin, NwgRelease release, byte[] bytes) throws Exception {
         byte[] request = R6Messages.preAttachment(release, R6PreAttachment.REQUEST, MSID, 0x0101);
         long clientId = with(request, plugin::clientTransactionId);
-        Object context = with(request, b -> plugin.prepareRequest(b, clientId, GATEWAY, BS));
+        String context = with(request, b -> plugin.prepareRequest(b, clientId, GATEWAY, BS));
         with(bytes, b -> {
             plugin.responseTransactionId(b);
             if (plugin.inspectResponse(b, GATEWAY, context) == ResponseVerdict.RELAY) {
@@ -189,7 +189,7 @@ class AsnPluginTest {
         StickyKey key = with(req, b -> plugin.classify(b, BS));
         assertThat(key).isEqualTo(StickyKey.parse(AsnModule.MSID, "0a:1b:2c:3d:4f:5f"));
         long id = with(req, plugin::clientTransactionId);
-        Object context = with(req, b -> plugin.prepareRequest(b, id, GATEWAY, BS));
+        String context = with(req, b -> plugin.prepareRequest(b, id, GATEWAY, BS));
         long rspId = with(rsp, plugin::responseTransactionId);
         assertThat(rspId).as("the Rsp matches the Req").isEqualTo(id);
         with(rsp, b -> {

@@ -77,12 +77,6 @@ public sealed interface Decision {
         Placement BALANCE = new Balance();
 
         /**
-         * Only for plug-ins that still answer {@code TransactionPlugin.route} separately: the engine
-         * asks it when it selects (not for a retransmission).
-         */
-        Placement ASK_ROUTE = new AskRoute();
-
-        /**
          * To this real whatever its state: the request belongs to a session that lives there and
          * nowhere else (a GTP Update or Delete), or a route the plug-in checked serves (a RADIUS route
          * map's real). After a refusal for lack of resources, it goes there again only if it serves.
@@ -99,10 +93,6 @@ public sealed interface Decision {
 
         /** {@link #BALANCE}. */
         record Balance() implements Placement {
-        }
-
-        /** {@link #ASK_ROUTE}. */
-        record AskRoute() implements Placement {
         }
     }
 }

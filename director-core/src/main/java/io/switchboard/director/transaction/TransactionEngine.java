@@ -10,9 +10,7 @@ import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
 import java.net.InetSocketAddress;
@@ -45,7 +43,8 @@ public final class TransactionEngine {
     /** Every id toward a real is outstanding on every socket the lane may open. */
     static final DropReason IDS_EXHAUSTED = DropReason.of("ids-exhausted");
     private final EngineScope scope;
-    private final TransactionPlugin plugin;
+    /** The plug-in, its context type erased: the engine only hands each request's context back. */
+    private final TransactionPlugin<Object> plugin;
     private final Farms farms;
     private final RealSide reals;
     private final ClientSide clients;
@@ -57,10 +56,11 @@ public final class TransactionEngine {
     private final Retransmissions retransmissions;
     private final long timeoutNanos;
 
-    public TransactionEngine(EngineScope scope, TransactionPlugin plugin, Farms farms, RealSide reals,
+    @SuppressWarnings("unchecked")
+    public TransactionEngine(EngineScope scope, TransactionPlugin<?> plugin, Farms farms, RealSide reals,
             ClientSide clients) {
         this.scope = scope;
-        this.plugin = plugin;
+        this.plugin = (TransactionPlugin<Object>) plugin;
         this.farms = farms;
         this.reals = reals;
         this.clients = clients;
@@ -128,10 +128,6 @@ public final class TransactionEngine {
      */
     private Selection select(ByteBuf datagram, Decision.Direct decision, long now) throws DecodeException {
         Decision.Placement placement = decision.placement();
-        if (placement == Decision.Placement.ASK_ROUTE) {
-            StickyBinding routed = plugin.route(datagram);
-            placement = routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed);
-        }
         Selection selection;
         if (placement instanceof Decision.Placement.Pinned pinned) {
             // Whatever the holder's state: the session lives only there (a real failed for refusing new
@@ -418,15 +414,12 @@ public final class TransactionEngine {
 
     /**
      * A datagram from a real that answers nothing pending, relayed from the virtual address if the
-     * plug-in knows where to ({@link PeerRelay#relayFromReal}); false to count it as unmatched.
+     * plug-in knows where to ({@link TransactionPlugin#relayFromReal}); false to count it as unmatched.
      */
     private boolean relayedFromReal(ByteBuf datagram, InetSocketAddress from) {
-        if (!(plugin instanceof PeerRelay relay)) {
-            return false;
-        }
         InetSocketAddress target;
         try {
-            target = relay.relayFromReal(datagram, from);
+            target = plugin.relayFromReal(datagram, from);
         } catch (DecodeException e) {
             return false;
         }
@@ -479,10 +472,6 @@ public final class TransactionEngine {
         Decision.Direct decision = refused.decision();
         Decision.Placement placement = decision.placement();
         RealSelector selector = scope.virtualServer().selector();
-        if (placement == Decision.Placement.ASK_ROUTE) {
-            // The plug-in may choose elsewhere than the virtual server's farm (a GTP APN map).
-            return selector.afterRefusal(plugin.route(refused.retained()), decision.key(), now);
-        }
         if (placement instanceof Decision.Placement.Pinned pinned) {
             return selector.afterRefusal(pinned.binding(), decision.key(), now);
         }

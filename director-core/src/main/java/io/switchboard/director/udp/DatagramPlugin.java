@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 
 /**
@@ -17,41 +16,16 @@ import java.net.InetSocketAddress;
 public interface DatagramPlugin {
 
     /**
-     * Classifies a datagram sent to the virtual address.
-     *
-     * @return the sticky key the director balances the request by (it is also hashed for the
-     *         consistent-hash predictor)
-     * @throws DecodeException when the datagram is malformed or not a request this service directs;
-     *                         the director counts it under the exception's reason and drops it
-     */
-    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException;
-
-    /**
      * The one question the engine asks of a datagram sent to the virtual address: what to do with it
-     * ({@link Decision}). A plug-in reads the bytes once here. By default the answer is put together
-     * from the plug-in's separate answers — {@link LocalResponder#answerLocally}, {@link
-     * PeerRelay#relayTarget}, {@link #classify} (and {@link TransactionPlugin}'s) — for plug-ins not yet
-     * written against the decision.
+     * ({@link Decision}): direct it (by its sticky key, which the consistent-hash predictor also
+     * hashes; its transaction; where it must go), answer it from the virtual address, relay it to a
+     * peer, or drop it. The plug-in reads the bytes once, here.
      *
      * @param alloc where a local answer is allocated
-     * @throws DecodeException as {@link #classify}: the datagram is dropped under the exception's reason
+     * @throws DecodeException when the datagram is malformed or not a request this service directs;
+     *                         the engine counts it under the exception's reason and drops it
      */
-    default Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
-            throws DecodeException {
-        if (this instanceof LocalResponder responder) {
-            ByteBuf answer = responder.answerLocally(datagram, sender, alloc);
-            if (answer != null) {
-                return new Decision.AnswerLocally(answer);
-            }
-        }
-        if (this instanceof PeerRelay relay) {
-            InetSocketAddress peer = relay.relayTarget(datagram, sender);
-            if (peer != null) {
-                return new Decision.RelayTo(peer);
-            }
-        }
-        return Decision.direct(classify(datagram, sender));
-    }
+    Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException;
 
     /**
      * Called once by the engine when the virtual server is built, before any datagram: what the

@@ -1,14 +1,6 @@
 package io.switchboard.director.udp;
 
-import io.switchboard.director.RealSelector;
-import io.switchboard.director.Selection;
-import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.real.ServerFarm;
-import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.sticky.StickyTable;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +8,8 @@ import org.slf4j.LoggerFactory;
  * What a plug-in may do to the reals through the engine ({@link PluginContext#reals()}), instead of
  * changing {@link RealServer}s or selecting on its own: give a real the dynamic weight its answers
  * report (GTPv2 load control), count a long-lived session as a connection of its real (so that
- * {@code leastconns} and {@code maxconns} see sessions), and select a real of another farm than the
- * virtual server's (a GTP APN map) with the engine's selector over the virtual server's sticky table.
+ * {@code leastconns} and {@code maxconns} see sessions). (A request the plug-in wants selected in
+ * another farm than the virtual server's says so in its decision: {@code Decision.Placement.InFarm}.)
  */
 public interface EngineReals {
 
@@ -34,31 +26,15 @@ public interface EngineReals {
     /** A session of {@link #sessionOpened} ended. */
     void sessionClosed(RealServer real);
 
-    /**
-     * The selection for {@code key} in farm {@code farm} (its backups after it), bindings kept in the
-     * virtual server's sticky table; null when no real may take it.
-     *
-     * @throws IllegalArgumentException when no farm has that name
-     */
-    Selection select(String farm, StickyKey key, long nowNanos);
+    /** The engine's. */
+    EngineReals ENGINE = new Engine();
 
-    /** The engine's: over these farms, bindings in {@code sticky} (null: the virtual server keeps none). */
-    static EngineReals of(Farms farms, StickyTable sticky) {
-        return new Engine(farms, sticky);
-    }
-
-    /** The engine's implementation: one selector per farm asked for, made on first use. */
+    /** The engine's implementation. */
     final class Engine implements EngineReals {
 
         private static final Logger LOG = LoggerFactory.getLogger(EngineReals.class);
 
-        private final Farms farms;
-        private final StickyTable sticky;
-        private final Map<String, RealSelector> selectors = new ConcurrentHashMap<>();
-
-        private Engine(Farms farms, StickyTable sticky) {
-            this.farms = farms;
-            this.sticky = sticky;
+        private Engine() {
         }
 
         @Override
@@ -79,21 +55,6 @@ public interface EngineReals {
         @Override
         public void sessionClosed(RealServer real) {
             real.sessionClosed();
-        }
-
-        @Override
-        public Selection select(String farm, StickyKey key, long nowNanos) {
-            RealSelector selector = selectors.get(farm);
-            if (selector == null) {
-                selector = selectors.computeIfAbsent(farm, name -> {
-                    ServerFarm f = farms.farm(name);
-                    if (f == null) {
-                        throw new IllegalArgumentException("no farm '" + name + "'");
-                    }
-                    return new RealSelector(farms, f, sticky);
-                });
-            }
-            return selector.select(key, nowNanos);
         }
     }
 }

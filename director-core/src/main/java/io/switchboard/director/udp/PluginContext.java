@@ -29,16 +29,16 @@ import io.switchboard.director.sticky.StickyTable;
  *                 on a single node; reads are local. Open them in {@code attach} (it may block while
  *                 the table catches up; attach runs at startup, not on an event loop).
  * @param reals    what the plug-in does to the reals through the engine (weights from load feedback,
- *                 sessions counted as connections, selection in another farm): never by changing a
+ *                 sessions counted as connections): never by changing a
  *                 {@link io.switchboard.director.real.RealServer} itself
  */
 public record PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
         MeterRegistry registry, NodeSlot node, SharedTables tables, EngineReals reals) {
 
-    /** The engine's {@link EngineReals} over {@code farms} and {@code sticky}. */
+    /** With the engine's {@link EngineReals}. */
     public PluginContext(VirtualServerConfig config, StickyTable sticky, Farms farms, Ticker ticker,
             MeterRegistry registry, NodeSlot node, SharedTables tables) {
-        this(config, sticky, farms, ticker, registry, node, tables, EngineReals.of(farms, sticky));
+        this(config, sticky, farms, ticker, registry, node, tables, EngineReals.ENGINE);
     }
 
     /** A single node's context. */

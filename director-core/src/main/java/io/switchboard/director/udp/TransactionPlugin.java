@@ -1,11 +1,8 @@
 package io.switchboard.director.udp;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.spi.Decision;
-import io.switchboard.director.sticky.StickyBinding;
 import java.net.InetSocketAddress;
 
 /**
@@ -13,28 +10,15 @@ import java.net.InetSocketAddress;
  * RADIUS identifiers, ...). The director multiplexes all clients toward a real over one socket per
  * event loop, so it allocates its own transaction ids per real — requests from different clients
  * never collide at a real — writes them into the request, and restores the client's own in the
- * answer. The plug-in knows where those ids live and what else must change with them (RADIUS
- * authenticators). All methods work in place on buffers the director owns, without moving reader
- * indexes, retaining or releasing.
+ * answer. The plug-in decides about each request once ({@link #decide}: its key, the client's
+ * transaction id, where it goes), and knows where the ids live in the bytes and what else must
+ * change with them (RADIUS authenticators). All methods work in place on buffers the director owns,
+ * without moving reader indexes, retaining or releasing.
+ *
+ * @param <C> what the plug-in keeps of a request for its answer ({@link #prepareRequest} returns it;
+ *            {@link #inspectResponse} and {@link #prepareResponse} get it back), {@code Void} if nothing
  */
-public interface TransactionPlugin extends DatagramPlugin {
-
-    /**
-     * By default {@link DatagramPlugin#decide}'s answer completed with {@link #clientTransactionId},
-     * {@link #fanOut} (where the plug-in may fan out) and {@link #expectsAnswer}; the engine asks
-     * {@link #route} when it selects ({@link Decision.Placement#ASK_ROUTE}).
-     */
-    @Override
-    default Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
-            throws DecodeException {
-        Decision decision = DatagramPlugin.super.decide(datagram, sender, alloc);
-        if (!(decision instanceof Decision.Direct direct)) {
-            return decision;
-        }
-        boolean fanOut = rewritesTransactionId() && answersThroughDirector() && fanOut(datagram);
-        return new Decision.Direct(direct.key(), clientTransactionId(datagram), Decision.Placement.ASK_ROUTE, fanOut,
-                expectsAnswer(datagram));
-    }
+public interface TransactionPlugin<C> extends DatagramPlugin {
 
     /** Width of the transaction id the director allocates (16 for a GTPv1 sequence, 8 for RADIUS). */
     int transactionIdBits();
@@ -59,16 +43,6 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
-     * False for a request that gets no answer at all (a WiMAX R6 Ack, an answer the client sends to
-     * a real's own request): it is forwarded like a request of a plug-in whose reals answer the
-     * client directly, and nothing waits for an answer, even when {@link #answersThroughDirector()}
-     * is true. Called after {@link #classify} for every request.
-     */
-    default boolean expectsAnswer(ByteBuf request) {
-        return true;
-    }
-
-    /**
      * How many director sockets each event loop may open toward the reals when the director
      * allocates ids. Each socket has its own id space toward every real, so a narrow id (RADIUS's 8
      * bits) can have {@code upstreamSockets() << transactionIdBits()} requests outstanding per real
@@ -81,39 +55,15 @@ public interface TransactionPlugin extends DatagramPlugin {
     }
 
     /**
-     * True for a request every real of the farm must see (RADIUS Accounting-On/Off, which tells each
-     * accounting server that the client's sessions are gone): a copy, prepared by
-     * {@link #prepareRequest} for each, goes to every real that serves its bound clients; the first
-     * answer is relayed to the client, the others are absorbed. Called after {@link #classify}.
-     */
-    default boolean fanOut(ByteBuf request) throws DecodeException {
-        return false;
-    }
-
-    /**
-     * The client's own transaction id of a request, with whatever else makes a retransmission
-     * recognisable (a RADIUS request authenticator, hashed in): a request from the same client with
-     * the same value is a retransmission and goes to the same real with the same director id.
-     */
-    long clientTransactionId(ByteBuf request) throws DecodeException;
-
-    /**
      * Rewrites a request for {@code real}: writes {@code transactionId} (and re-signs where the
-     * protocol needs it).
+     * protocol needs it). With {@link #reassignLimit()} above 0 it is called again on the bytes it
+     * prepared when a refused request is resent to another real, and must then prepare them anew.
      *
+     * @param client the client the request came from (a RADIUS client's shared secret)
      * @return what {@link #prepareResponse} needs later (e.g. the original authenticator), or null
      */
-    Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException;
-
-    /**
-     * {@link #prepareRequest(ByteBuf, long, RealServer)} for plug-ins that also need the client the
-     * request came from (a RADIUS client's shared secret). The director calls this one; by default
-     * it ignores the client.
-     */
-    default Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
-            throws DecodeException {
-        return prepareRequest(request, transactionId, real);
-    }
+    C prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException;
 
     /** The transaction id of an answer from a real (the director's, as written by prepareRequest). */
     long responseTransactionId(ByteBuf response) throws DecodeException;
@@ -123,17 +73,7 @@ public interface TransactionPlugin extends DatagramPlugin {
      *
      * @param context what {@link #prepareRequest} returned for this transaction
      */
-    void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException;
-
-    /**
-     * The real a request must go to regardless of stickiness and predictor — the real holding the
-     * session a GTP Update or Delete belongs to — or null to select as usual. Called before selection;
-     * the real is used whatever its state (FAILED, OUTOFSERVICE, ...: the session is there and nowhere
-     * else), so a plug-in whose routing could go elsewhere returns null for a real that does not serve.
-     */
-    default StickyBinding route(ByteBuf request) throws DecodeException {
-        return null;
-    }
+    void prepareResponse(ByteBuf response, long clientTransactionId, C context) throws DecodeException;
 
     /**
      * Looks at an answer before it is relayed (cause codes, session learning) and may rewrite it in
@@ -142,8 +82,21 @@ public interface TransactionPlugin extends DatagramPlugin {
      * @param real    the real that answered
      * @param context what {@link #prepareRequest} returned for this transaction
      */
-    default ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+    default ResponseVerdict inspectResponse(ByteBuf response, RealServer real, C context) throws DecodeException {
         return ResponseVerdict.RELAY;
+    }
+
+    /**
+     * A datagram from a real to a director socket that answers nothing pending, relayed from the
+     * virtual address if the plug-in knows where to: in {@code gtp-inspect} a PGW's request triggered
+     * by a requester's Command, or its Failure Indication, which go back to where the Command came
+     * from (TS 29.274 §4.2.2, §7.6). Borrows the datagram and may rewrite it in place.
+     *
+     * @return where to send it from the virtual address, or null to count it as unmatched
+     * @throws DecodeException it is counted as unmatched
+     */
+    default InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return null;
     }
 
     /**
@@ -155,7 +108,7 @@ public interface TransactionPlugin extends DatagramPlugin {
      *
      * @param context what {@link #prepareRequest} returned for the forwarded request
      */
-    default void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+    default void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, C context)
             throws DecodeException {
     }
 

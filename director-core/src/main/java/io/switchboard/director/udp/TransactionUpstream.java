@@ -19,7 +19,7 @@ final class TransactionUpstream implements Upstream {
     private final UpstreamSockets sockets;
     private final TransactionEngine engine;
 
-    TransactionUpstream(LaneContext lane, TransactionPlugin plugin, Farms farms) {
+    TransactionUpstream(LaneContext lane, TransactionPlugin<?> plugin, Farms farms) {
         this.sockets = new UpstreamSockets(lane, this::answer);
         this.engine = new TransactionEngine(new EngineScope(lane.virtualServer, lane.ticker, lane.log, EngineEvents.NONE),
                 plugin, farms, sockets, lane);

@@ -45,7 +45,7 @@ final class UdpLane {
     UdpLane(VirtualServer virtualServer, Farms farms, EventLoop loop, Ticker ticker, Supplier<Bootstrap> bootstrap) {
         this.lane = new LaneContext(virtualServer, loop, ticker, bootstrap,
                 new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker));
-        this.upstream = virtualServer.plugin() instanceof TransactionPlugin plugin
+        this.upstream = virtualServer.plugin() instanceof TransactionPlugin<?> plugin
                 ? new TransactionUpstream(lane, plugin, farms)
                 : new FlowUpstream(lane);
         this.intake = new Intake(new EngineScope(virtualServer, ticker, lane.log, EngineEvents.NONE));

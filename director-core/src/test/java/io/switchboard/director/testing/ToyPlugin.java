@@ -1,10 +1,12 @@
 package io.switchboard.director.testing;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.udp.ResponseVerdict;
@@ -20,9 +22,9 @@ import java.util.Arrays;
  * {@code unpreparable} (prepareRequest refuses it). Words of an answer: {@code retry}
  * ({@link ResponseVerdict#RETRY_ELSEWHERE}), {@code drop} ({@link ResponseVerdict#DROP}). What else
  * the engine asks (id width, sockets, rewriting, reassign limit) is set on the instance. Not final:
- * a test adds the optional capabilities ({@code LocalResponder}, {@code PeerRelay}) to a subclass.
+ * a test overrides {@link #decide} (local answers, relays) or {@link #relayFromReal} in a subclass.
  */
-public class ToyPlugin implements TransactionPlugin {
+public class ToyPlugin implements TransactionPlugin<Object> {
 
     private int idBits = 16;
     private int sockets = 1;
@@ -99,8 +101,20 @@ public class ToyPlugin implements TransactionPlugin {
         return Arrays.asList(words.split(" ")).contains(word);
     }
 
+    /** A request keyed by its text before ';', by its id, placed and fanned out as its words say. */
     @Override
-    public StickyKey classify(ByteBuf datagram, java.net.InetSocketAddress sender) throws DecodeException {
+    public Decision decide(ByteBuf datagram, java.net.InetSocketAddress sender, ByteBufAllocator alloc)
+            throws DecodeException {
+        StickyKey key = classify(datagram);
+        String words = words(datagram);
+        StickyBinding pinned = pinned(words);
+        return new Decision.Direct(key, datagram.getUnsignedShort(datagram.readerIndex() + 1),
+                pinned == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(pinned), has(words, "all"),
+                !has(words, "oneway"));
+    }
+
+    /** The key of a toy request: its text before ';'. */
+    public static StickyKey classify(ByteBuf datagram) throws DecodeException {
         if (datagram.readableBytes() < 4 || datagram.getByte(datagram.readerIndex()) != 'Q') {
             throw new DecodeException(DropReason.MALFORMED, "not a toy request");
         }
@@ -135,19 +149,8 @@ public class ToyPlugin implements TransactionPlugin {
         return reassignLimit;
     }
 
-    @Override
-    public boolean expectsAnswer(ByteBuf request) {
-        return !has(words(request), "oneway");
-    }
-
-    @Override
-    public boolean fanOut(ByteBuf request) {
-        return has(words(request), "all");
-    }
-
-    @Override
-    public StickyBinding route(ByteBuf request) {
-        for (String word : words(request).split(" ")) {
+    private static StickyBinding pinned(String words) {
+        for (String word : words.split(" ")) {
             if (word.startsWith("pin=")) {
                 String[] farmAndReal = word.substring(4).split("/", 2);
                 return new StickyBinding(farmAndReal[0], farmAndReal[1]);
@@ -157,12 +160,8 @@ public class ToyPlugin implements TransactionPlugin {
     }
 
     @Override
-    public long clientTransactionId(ByteBuf request) {
-        return request.getUnsignedShort(request.readerIndex() + 1);
-    }
-
-    @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, java.net.InetSocketAddress client)
+            throws DecodeException {
         if (has(words(request), "unpreparable")) {
             throw new DecodeException(DropReason.MALFORMED, "the toy request refuses to be prepared");
         }

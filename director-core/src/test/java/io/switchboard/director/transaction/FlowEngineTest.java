@@ -15,6 +15,7 @@ import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.FailureDetection;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
@@ -35,7 +36,7 @@ class FlowEngineTest implements FlowEngine.FlowSide<String>, ClientSide {
     private static final StickyKey KEY = StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[4]);
 
     private final EngineFixture fixture = new EngineFixture(FailureDetection.DEFAULT, "10.0.0.1", "10.0.0.2");
-    private final VirtualServer vs = new VirtualServer(EngineFixture.config(2048), (datagram, sender) -> KEY,
+    private final VirtualServer vs = new VirtualServer(EngineFixture.config(2048), (datagram, sender, alloc) -> Decision.direct(KEY),
             new RealSelector(fixture.farms, fixture.farms.farm("toys"), null),
             new VirtualServerMetrics(new SimpleMeterRegistry(), "toy", "udp"));
     private final FlowEngine<String> engine = new FlowEngine<>(new EngineScope(vs, fixture.ticker,

@@ -13,8 +13,8 @@ import io.switchboard.director.real.Farms;
 import io.switchboard.director.testing.EngineHarness;
 import io.switchboard.director.testing.TestFarms;
 import io.switchboard.director.testing.ToyPlugin;
-import io.switchboard.director.udp.LocalResponder;
-import io.switchboard.director.udp.PeerRelay;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.director.spi.Decision;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -25,20 +25,19 @@ class IntakeTest {
     private static final InetSocketAddress PEER = new InetSocketAddress(TestFarms.ip("192.0.2.60"), 2123);
 
     /** Answers "ping" itself and relays "forward" to {@link #PEER}. */
-    private static final class AnsweringToyPlugin extends ToyPlugin implements LocalResponder, PeerRelay {
+    private static final class AnsweringToyPlugin extends ToyPlugin {
         private static boolean says(ByteBuf datagram, String word) {
             return datagram.toString(datagram.readerIndex(), datagram.readableBytes(), StandardCharsets.US_ASCII)
                     .endsWith(";" + word);
         }
 
         @Override
-        public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) {
-            return says(datagram, "ping") ? alloc.buffer().writeBytes(ToyPlugin.answer(request(1, ""), "pong")) : null;
-        }
-
-        @Override
-        public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) {
-            return says(datagram, "forward") ? PEER : null;
+        public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+                throws DecodeException {
+            if (says(datagram, "ping")) {
+                return new Decision.AnswerLocally(alloc.buffer().writeBytes(ToyPlugin.answer(request(1, ""), "pong")));
+            }
+            return says(datagram, "forward") ? new Decision.RelayTo(PEER) : super.decide(datagram, sender, alloc);
         }
     }
 

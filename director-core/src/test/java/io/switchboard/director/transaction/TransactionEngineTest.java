@@ -18,7 +18,6 @@ import io.switchboard.director.testing.EngineHarness;
 import io.switchboard.director.testing.EngineHarness.ToReal;
 import io.switchboard.director.testing.TestFarms;
 import io.switchboard.director.testing.ToyPlugin;
-import io.switchboard.director.udp.PeerRelay;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -429,12 +428,7 @@ class TransactionEngineTest {
     /** Relays a real's datagram that answers nothing ("notify" in it) to a peer. */
     private static final InetSocketAddress PEER = new InetSocketAddress(TestFarms.ip("192.0.2.50"), 2123);
 
-    private static final class RelayingToyPlugin extends ToyPlugin implements PeerRelay {
-        @Override
-        public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) {
-            return null;
-        }
-
+    private static final class RelayingToyPlugin extends ToyPlugin {
         @Override
         public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) {
             String text = datagram.toString(datagram.readerIndex() + 3, datagram.readableBytes() - 3,

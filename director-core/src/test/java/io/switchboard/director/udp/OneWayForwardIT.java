@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
@@ -21,6 +22,7 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.testing.ToyPlugin;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -48,43 +50,14 @@ import org.junit.jupiter.api.Test;
 class OneWayForwardIT {
 
     /** The test protocol {@link ToyPlugin}, whose "...;ack" requests expect no answer. */
-    static final class AckingToyPlugin implements TransactionPlugin {
-        private final ToyPlugin toy = new ToyPlugin();
-
+    static final class AckingToyPlugin extends ToyPlugin {
         @Override
-        public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-            return toy.classify(datagram, sender);
-        }
-
-        @Override
-        public boolean expectsAnswer(ByteBuf request) {
-            return !request.toString(request.readerIndex() + 3, request.readableBytes() - 3, StandardCharsets.US_ASCII)
-                    .endsWith(";ack");
-        }
-
-        @Override
-        public int transactionIdBits() {
-            return toy.transactionIdBits();
-        }
-
-        @Override
-        public long clientTransactionId(ByteBuf request) {
-            return toy.clientTransactionId(request);
-        }
-
-        @Override
-        public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
-            return toy.prepareRequest(request, transactionId, real);
-        }
-
-        @Override
-        public long responseTransactionId(ByteBuf response) throws DecodeException {
-            return toy.responseTransactionId(response);
-        }
-
-        @Override
-        public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) {
-            toy.prepareResponse(response, clientTransactionId, context);
+        public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+                throws DecodeException {
+            Decision.Direct toy = (Decision.Direct) super.decide(datagram, sender, alloc);
+            boolean ack = datagram.toString(datagram.readerIndex() + 3, datagram.readableBytes() - 3,
+                    StandardCharsets.US_ASCII).endsWith(";ack");
+            return ack ? toy.oneWay() : toy;
         }
     }
 

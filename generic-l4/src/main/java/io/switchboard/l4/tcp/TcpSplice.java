@@ -21,6 +21,7 @@ import io.switchboard.director.real.RealServer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import java.util.concurrent.TimeUnit;
@@ -81,7 +82,13 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
         } else {
             StickyKey key;
             try {
-                key = virtualServer.plugin().classify(Unpooled.EMPTY_BUFFER, from);
+                // A connection's key is its client's: the plug-in decides before a byte is read.
+                Decision decision = virtualServer.plugin().decide(Unpooled.EMPTY_BUFFER, from, ctx.alloc());
+                if (!(decision instanceof Decision.Direct direct)) {
+                    refuse(DropReason.UNEXPECTED_MESSAGE, from);
+                    return;
+                }
+                key = direct.key();
             } catch (io.switchboard.codec.DecodeException e) {
                 refuse(e.reason(), from);
                 return;

@@ -6,9 +6,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.PeerRelay;
 import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.SessionListing;
@@ -50,7 +48,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link GtpEndpointRewriter} (the control-plane endpoints in the messages), {@link GtpInspectMetrics};
  * its once-a-second housekeeping runs on a {@link GtpSweeper} in a cluster.
  */
-final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRelay {
+final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements SessionListing {
 
     /** A request with a TEID (TID) that names no session of this virtual server. */
     static final DropReason UNKNOWN_SESSION = GtpSessions.UNKNOWN_SESSION;
@@ -160,23 +158,8 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
         return expectsAnswer(view) ? direct : direct.oneWay();
     }
 
-    /** Requests of a session go to the real that holds it. */
-    @Override
-    public StickyBinding route(ByteBuf request) throws DecodeException {
-        GtpMessageView view = view(request);
-        if (isPrimaryCreate(view)) {
-            return routeByApn(view);
-        }
-        return sessions.of(view).real().binding();
-    }
-
     private static boolean isPrimaryCreate(GtpMessageView view) {
         return view.version() == 0 ? view.createsTunnel() : view.teid() <= 0;
-    }
-
-    @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
-        return prepareRequest(request, transactionId, real, null);
     }
 
     /**
@@ -184,8 +167,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * Failure Indication, which the director relays itself ({@link #relayTarget}): the engine does not
      * wait for an answer.
      */
-    @Override
-    public boolean expectsAnswer(ByteBuf request) {
+    boolean expectsAnswer(ByteBuf request) {
         try {
             return expectsAnswer(view(request));
         } catch (DecodeException e) {
@@ -203,7 +185,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * writes it.
      */
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public GtpRequestContext prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
             throws DecodeException {
         GtpMessageView view = view(request);
         int requesterSequence = view.sequence();
@@ -223,11 +205,9 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
     }
 
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
-        super.inspectResponse(response, real, context);
-        if (!(context instanceof GtpRequestContext request)) {
-            return ResponseVerdict.RELAY;
-        }
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, GtpRequestContext request)
+            throws DecodeException {
+        super.inspectResponse(response, real, request);
         GtpMessageView view = view(response);
         int cause = view.cause();
         metrics.message(view, cause, real, GtpInspectMetrics.Initiator.REQUESTER);
@@ -240,8 +220,7 @@ final class GtpInspectPlugin extends GtpPlugin implements SessionListing, PeerRe
      * the requester; the requester's answer to one goes back to the real; a real's Failure Indication
      * to the requester of its Command. Anything else is classified.
      */
-    @Override
-    public InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         return relayTarget(view(datagram), sender);
     }
 

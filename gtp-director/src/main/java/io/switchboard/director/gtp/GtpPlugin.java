@@ -9,15 +9,10 @@ import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0Header;
 import io.switchboard.codec.gtp.v1.GtpV1Header;
 import io.switchboard.codec.gtp.v2.GtpV2Header;
-import io.switchboard.director.EngineDrops;
-import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.udp.EngineReals;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.LocalResponder;
 import io.switchboard.director.udp.PluginContext;
 import io.switchboard.director.udp.ResponseVerdict;
 import io.switchboard.director.udp.TransactionPlugin;
@@ -37,8 +32,11 @@ import java.util.List;
  *
  * <p>One instance serves every event loop of its virtual server, so the mutable header view is per
  * thread.
+ *
+ * @param <C> what a request keeps for its answer: nothing here ({@code Void}), a session's context in
+ *            {@code gtp-inspect}
  */
-class GtpPlugin implements TransactionPlugin, LocalResponder {
+class GtpPlugin<C> implements TransactionPlugin<C> {
 
     /** A response (or notification) sent to the virtual address: nothing to direct. */
     static final DropReason RESPONSE_TO_VIP = DropReason.of("gtp-response-to-vip");
@@ -68,8 +66,6 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     /** By ascending priority (equal priorities in the order listed). */
     private final List<Mapped> apnMaps;
     private volatile String ownFarm;
-    /** Selects in the farm an APN map names (other than the virtual server's), over the same table. */
-    private volatile EngineReals reals;
     volatile Ticker ticker = Ticker.SYSTEM;
 
     GtpPlugin(GtpOptions options) {
@@ -94,7 +90,6 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
                 context.config().name());
         this.ticker = context.ticker();
         this.ownFarm = context.config().farm();
-        this.reals = context.reals();
         for (Mapped map : apnMaps) {
             if (context.farms().farm(map.farm()) == null) {
                 throw new IllegalArgumentException("virtual server " + context.config().name()
@@ -145,11 +140,11 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         return null;
     }
 
-    /** A create an APN map sends to another farm goes to that farm's pick. */
-    @Override
-    public StickyBinding route(ByteBuf request) throws DecodeException {
+    /** The real a request is pinned to ({@link Decision.Placement.Pinned}), or null: for tests. */
+    final StickyBinding route(ByteBuf request) throws DecodeException {
         GtpMessageView view = view(request);
-        return view.isRequest() && view.createsTunnel() ? routeByApn(view) : null;
+        return place(view, classify(view)).placement() instanceof Decision.Placement.Pinned pinned
+                ? pinned.binding() : null;
     }
 
     /** A create's placement by the APN maps: in the farm one names for its APN, else the virtual server's. */
@@ -158,24 +153,6 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         String imsi = farm == null ? null : view.imsi();
         return imsi == null ? Decision.Placement.BALANCE
                 : new Decision.Placement.InFarm(farm, imsiKey(bindingName(imsi, farm)));
-    }
-
-    /**
-     * A create whose APN an APN map sends to another farm: the engine selects the real there (IMSI
-     * stickiness per farm, under {@code IMSI@farm}); null to balance in the virtual server's farm.
-     */
-    final StickyBinding routeByApn(GtpMessageView view) throws DecodeException {
-        String farm = mappedFarm(view);
-        String imsi = farm == null ? null : view.imsi();
-        if (imsi == null) {
-            return null; // no map applies (or no IMSI, which classify refuses for a primary create)
-        }
-        Selection selection = reals.select(farm, imsiKey(bindingName(imsi, farm)), now());
-        if (selection == null) {
-            throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "no real of farm " + farm
-                    + " (APN map) may take the create");
-        }
-        return selection.real().binding();
     }
 
     /** The farm other than the virtual server's that an APN map sends this create to, or null. */
@@ -212,8 +189,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         return views.get().wrap(datagram);
     }
 
-    @Override
-    public ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
+    ByteBuf answerLocally(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc)
             throws DecodeException {
         ByteBuf notServed = versionNotServed(datagram, alloc);
         if (notServed != null) {
@@ -262,7 +238,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
 
     /** GTPv2 Load/Overload Control Information in any answer becomes the real's dynamic weight. */
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, C context) throws DecodeException {
         GtpLoadFeedback feedback = loadFeedback;
         GtpMessageView view = view(response);
         if (feedback != null && view.version() == 2) {
@@ -271,8 +247,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
         return ResponseVerdict.RELAY;
     }
 
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         return classify(view(datagram));
     }
 
@@ -336,8 +311,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     /** The version and the requester's sequence number: the same pair again is a retransmission. */
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
+    long clientTransactionId(ByteBuf request) throws DecodeException {
         return transactionId(view(request));
     }
 
@@ -346,7 +320,8 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+    public C prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
         view(request).setSequence((int) transactionId);
         return null;
     }
@@ -366,7 +341,7 @@ class GtpPlugin implements TransactionPlugin, LocalResponder {
     }
 
     @Override
-    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+    public void prepareResponse(ByteBuf response, long clientTransactionId, C context) throws DecodeException {
         view(response).setSequence((int) (clientTransactionId & 0xFFFF_FFFFL));
     }
 }

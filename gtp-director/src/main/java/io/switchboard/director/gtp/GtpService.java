@@ -25,7 +25,7 @@ public final class GtpService implements DatagramService {
 
     @Override
     public DatagramPlugin create(VirtualServerConfig config) {
-        return new GtpPlugin(optionsOf(config));
+        return new GtpPlugin<Void>(optionsOf(config));
     }
 
     static GtpOptions optionsOf(VirtualServerConfig config) {

@@ -103,7 +103,7 @@ class GtpInspectCapturedPgwTest {
         }
         long clientId = plugin.clientTransactionId(request);
         int sequence = ++directorSequence;
-        Object context = plugin.prepareRequest(request, sequence, pgw, SGW);
+        var context = plugin.prepareRequest(request, sequence, pgw, SGW);
         toPgw.add(ByteBufUtil.getBytes(request));
         GtpMessageView sent = new GtpMessageView().wrap(request);
         GtpControlEndpoint requester = sent.senderControlPlane();

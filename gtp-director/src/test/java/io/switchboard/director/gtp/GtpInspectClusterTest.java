@@ -50,8 +50,8 @@ class GtpInspectClusterTest {
         byte[] delete = GtpMessages.v1(20, session.directorTeid(), 0x0300, new byte[] {20, 5});
         StickyBinding route = with(delete.clone(), buf -> b.plugin.route(buf));
         assertThat(route).isEqualTo(new StickyBinding("ggsn", real.id()));
-        Object context = with(delete, buf -> {
-            Object c = b.plugin.prepareRequest(buf, 300, real);
+        GtpRequestContext context = with(delete, buf -> {
+            var c = b.plugin.prepareRequest(buf, 300, real, null);
             assertThat(new GtpMessageView().wrap(buf).teid()).isEqualTo(realTeid);
             return c;
         });

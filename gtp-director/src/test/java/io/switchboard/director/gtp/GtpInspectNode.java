@@ -95,7 +95,7 @@ final class GtpInspectNode {
     Created create(String imsi, int directorSequence, RealServer ggsn, long ggsnTeid) throws Exception {
         byte[] request = GtpMessages.v1CreateRequest(imsi, 0x0100, 5, SGSN.getAddress().getAddress());
         return with(request, buf -> {
-            Object context = plugin.prepareRequest(buf, directorSequence, ggsn);
+            var context = plugin.prepareRequest(buf, directorSequence, ggsn, null);
             long realFacing = new GtpMessageView().wrap(buf).senderControlPlane().teid();
             byte[] answer = GtpMessages.v1CreateResponse(directorSequence, 128, realFacing, ggsnTeid,
                     ggsn.address().getAddress().getAddress());

@@ -95,7 +95,7 @@ class GtpInspectPluginTest {
     private long create(byte[] request, int directorSequence) throws Exception {
         ByteBuf buf = Unpooled.wrappedBuffer(request);
         try {
-            Object context = plugin.prepareRequest(buf, directorSequence, real);
+            var context = plugin.prepareRequest(buf, directorSequence, real, null);
             long realFacing = new GtpMessageView().wrap(buf).senderControlPlane().teid();
             byte[] answer = new GtpMessageView().wrap(buf).version() == 2
                     ? GtpMessages.v2CreateResponse(directorSequence, 16, realFacing, 0x7777, new byte[] {10, 9, 8, 7})
@@ -227,12 +227,12 @@ class GtpInspectPluginTest {
     void theTeidReservedForACreateThatIsNeverAnsweredIsReleased() throws Exception {
         byte[] request = GtpMessages.v1CreateRequest("262420000006004", 0x0100, 5, SGSN.getAddress().getAddress());
         long first = with(request.clone(), b -> {
-            plugin.prepareRequest(b, 9, real);
+            plugin.prepareRequest(b, 9, real, null);
             return new GtpMessageView().wrap(b).senderControlPlane().teid();
         });
         // A retransmission under the same director sequence carries the same TEID.
         long again = with(request.clone(), b -> {
-            plugin.prepareRequest(b, 9, real);
+            plugin.prepareRequest(b, 9, real, null);
             return new GtpMessageView().wrap(b).senderControlPlane().teid();
         });
         assertThat(again).isEqualTo(first);
@@ -320,7 +320,7 @@ class GtpInspectPluginTest {
         int sequence = 40_000 + i % 20_000;
         byte[] request = GtpMessages.v2CreateRequest("26242000000" + (7000 + i % 1000), 0x0200, 0x3000,
                 SGSN.getAddress().getAddress(), null, "internet", 5);
-        Object context = with(request, b -> plugin.prepareRequest(b, sequence, real, SGSN));
+        GtpRequestContext context = with(request, b -> plugin.prepareRequest(b, sequence, real, SGSN));
         with(bytes, b -> {
             if (plugin.relayFromReal(b.duplicate(), REAL) != null || plugin.relayTarget(b, REAL) != null) {
                 return null;

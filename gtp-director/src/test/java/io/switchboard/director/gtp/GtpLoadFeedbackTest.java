@@ -29,7 +29,7 @@ class GtpLoadFeedbackTest {
             TestFarms.FAIL_AT_ONCE, real("127.0.6.30", 1), real("127.0.6.31", 2))));
     private final RealServer a = farms.real("pgw", TestFarms.id("127.0.6.30"));
     private final RealServer b = farms.real("pgw", TestFarms.id("127.0.6.31"));
-    private final GtpLoadFeedback feedback = new GtpLoadFeedback(farms, EngineReals.of(farms, null), ticker, registry, "gtp-c");
+    private final GtpLoadFeedback feedback = new GtpLoadFeedback(farms, EngineReals.ENGINE, ticker, registry, "gtp-c");
 
     /** TS 29.274 §8.112: LCI {Sequence Number (183), Metric (182)}. */
     static byte[] lci(int instance, long sequence, int metric) {

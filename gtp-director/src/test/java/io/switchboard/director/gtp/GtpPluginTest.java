@@ -61,7 +61,7 @@ class GtpPluginTest {
         with(request, b -> {
             long client = plugin.clientTransactionId(b);
             assertThat(client).isEqualTo((2L << 32) | 0xABCDEF);
-            plugin.prepareRequest(b, 0x1234, null);
+            plugin.prepareRequest(b, 0x1234, null, null);
             assertThat(b.readerIndex()).isZero();
             assertThat(b.getUnsignedMedium(8)).isEqualTo(0x1234);
             return null;
@@ -164,7 +164,7 @@ class GtpPluginTest {
                         plugin.classify(b, SGSN);
                         plugin.clientTransactionId(b);
                         plugin.route(b);
-                        plugin.prepareRequest(b, 0x1234, null);
+                        plugin.prepareRequest(b, 0x1234, null, null);
                     } else {
                         plugin.responseTransactionId(b);
                         plugin.inspectResponse(b, null, null);

@@ -53,8 +53,8 @@ class GtpSharedSessionsTest {
         byte[] delete = GtpMessages.v1(20, created.directorTeid(), 0x0200, new byte[] {20, 5});
         StickyBinding route = with(delete.clone(), buf -> b.plugin.route(buf));
         assertThat(route).isEqualTo(new StickyBinding("ggsn", ggsn2AtB.id()));
-        Object context = with(delete, buf -> {
-            Object c = b.plugin.prepareRequest(buf, 77, ggsn2AtB);
+        GtpRequestContext context = with(delete, buf -> {
+            var c = b.plugin.prepareRequest(buf, 77, ggsn2AtB, null);
             assertThat(new GtpMessageView().wrap(buf).teid()).as("the real's own TEID").isEqualTo(0x7777);
             return c;
         });

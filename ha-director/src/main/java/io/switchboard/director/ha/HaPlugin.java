@@ -22,7 +22,7 @@ import java.net.InetSocketAddress;
  * virtual address is dropped as {@code unexpected-message}, malformed ones as {@code truncated} or
  * {@code mip-bad-extension}.</li>
  * <li>No stickiness: the virtual server keeps no sticky table and the farm's weighted round robin
- * chooses each home agent. The key returned by {@link #classify} is a constant (it would only be
+ * chooses each home agent. The key of its decisions is a constant (it would only be
  * hashed, and no hashing predictor is allowed for this service).</li>
  * <li>The Identification is covered by the MN-HA authenticator, so it is never rewritten. The
  * transaction id is the low-order 32 bits of the Identification — the part a home agent copies into
@@ -34,7 +34,7 @@ import java.net.InetSocketAddress;
  * and back in the relayed reply.</li>
  * </ul>
  */
-final class HaPlugin implements TransactionPlugin {
+final class HaPlugin implements TransactionPlugin<HaPlugin.Sent> {
 
     /** Constant: the Home Agent Director keeps no bindings. */
     private static final StickyKey NO_STICKINESS = StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[4]);
@@ -48,7 +48,7 @@ final class HaPlugin implements TransactionPlugin {
     }
 
     /** What the reply needs: the home agent (for counters) and the Home Agent field as the requester wrote it. */
-    private record Sent(String real, int homeAgent) {
+    record Sent(String real, int homeAgent) {
     }
 
     /** A Registration Request, by its transaction; balanced in the farm. */
@@ -58,8 +58,7 @@ final class HaPlugin implements TransactionPlugin {
         return Decision.direct(NO_STICKINESS).withTransactionId(transactionId(view));
     }
 
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         request(datagram);
         return NO_STICKINESS;
     }
@@ -88,13 +87,13 @@ final class HaPlugin implements TransactionPlugin {
         return options.relayReplies();
     }
 
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
+    long clientTransactionId(ByteBuf request) throws DecodeException {
         return transactionId(MipHeaderView.wrap(request));
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
+    public Sent prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+            throws DecodeException {
         MipHeaderView view = MipHeaderView.wrap(request);
         int homeAgent = view.homeAgent();
         if (options.rewriteHomeAgent() && real.address().getAddress() instanceof Inet4Address agent) {
@@ -115,9 +114,8 @@ final class HaPlugin implements TransactionPlugin {
     }
 
     @Override
-    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Sent sent) throws DecodeException {
         MipHeaderView view = MipHeaderView.wrap(response);
-        Sent sent = (Sent) context;
         if (options.rewriteHomeAgent()) {
             view.rewriteHomeAgent(sent.homeAgent);
         }

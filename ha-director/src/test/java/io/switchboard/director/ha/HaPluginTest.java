@@ -96,7 +96,7 @@ class HaPluginTest {
     void theHomeAgentFieldIsRewrittenToTheChosenAgentAndBackInTheReply() throws Exception {
         HaPlugin plugin = plugin(true);
         ByteBuf rrq = message(1, HOME, VIRTUAL_HA, 5, null);
-        Object context = plugin.prepareRequest(rrq, plugin.clientTransactionId(rrq), real("10.30.0.3"));
+        var context = plugin.prepareRequest(rrq, plugin.clientTransactionId(rrq), real("10.30.0.3"), null);
         assertThat(MipHeaderView.wrap(rrq).homeAgent()).isEqualTo(0x0a1e0003);
         ByteBuf rrp = message(3, HOME, 0x0a1e0003, 5, null);
         plugin.prepareResponse(rrp, 5, context);
@@ -108,7 +108,7 @@ class HaPluginTest {
         HaPlugin plugin = plugin(false);
         ByteBuf rrq = message(1, HOME, VIRTUAL_HA, 5, "mn@example.net");
         ByteBuf copy = rrq.copy();
-        Object context = plugin.prepareRequest(rrq, plugin.clientTransactionId(rrq), real("10.30.0.3"));
+        var context = plugin.prepareRequest(rrq, plugin.clientTransactionId(rrq), real("10.30.0.3"), null);
         assertThat(rrq).isEqualTo(copy);
         ByteBuf rrp = message(3, HOME, VIRTUAL_HA, 5, "mn@example.net");
         ByteBuf replyCopy = rrp.copy();

@@ -47,7 +47,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Shared by all event loops of the virtual server: its own state (State of open EAP conversations,
  * Framed-IP-Addresses learned per client) lives in concurrent maps.
  */
-final class RadiusPlugin implements TransactionPlugin {
+final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     static final DropReason BAD_AUTHENTICATOR = DropReason.of("radius-bad-authenticator");
     static final DropReason BAD_MESSAGE_AUTHENTICATOR = DropReason.of("radius-bad-message-authenticator");
@@ -188,8 +188,7 @@ final class RadiusPlugin implements TransactionPlugin {
                 routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true);
     }
 
-    @Override
-    public StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         return admit(RadiusView.wrap(datagram), datagram, sender);
     }
 
@@ -226,8 +225,7 @@ final class RadiusPlugin implements TransactionPlugin {
      * serve): the request is then selected like any other, by its sticky keys and the farm's predictor
      * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
      */
-    @Override
-    public StickyBinding route(ByteBuf request) throws DecodeException {
+    StickyBinding route(ByteBuf request) throws DecodeException {
         return routeMap.isEmpty() ? null : routed(RadiusView.wrap(request));
     }
 
@@ -304,8 +302,7 @@ final class RadiusPlugin implements TransactionPlugin {
      * Accounting-On/Off (RFC 2866 §5.1: the client's sessions all ended or begin afresh) tells every
      * accounting server of the farm, not only one, when so configured.
      */
-    @Override
-    public boolean fanOut(ByteBuf request) throws DecodeException {
+    boolean fanOut(ByteBuf request) throws DecodeException {
         if (!options.accountingOnOffToAllReals()) {
             return false;
         }
@@ -326,17 +323,11 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     /** The identifier with the first seven octets of the Request Authenticator above it. */
-    @Override
-    public long clientTransactionId(ByteBuf request) throws DecodeException {
+    long clientTransactionId(ByteBuf request) throws DecodeException {
         int base = request.readerIndex();
         requireHeader(request);
         long authenticator = request.getLong(base + RadiusView.AUTHENTICATOR_OFFSET);
         return (authenticator << 8) | request.getUnsignedByte(base + 1);
-    }
-
-    @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real) throws DecodeException {
-        throw new UnsupportedOperationException("the director passes the client (prepareRequest with 4 arguments)");
     }
 
     /** VSA correlation adds the held VSA to an Accounting-Start: the request must be able to grow. */
@@ -346,7 +337,7 @@ final class RadiusPlugin implements TransactionPlugin {
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public Context prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
             throws DecodeException {
         RadiusView view = RadiusView.wrap(request);
         int index = clientIndex(client.getAddress());
@@ -390,16 +381,14 @@ final class RadiusPlugin implements TransactionPlugin {
 
     /** The real signs its answer with its secret over the forwarded request's identifier and authenticator. */
     @Override
-    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Context request)
             throws DecodeException {
-        Context request = (Context) context;
         RadiusAuthenticators.resignResponse(RadiusView.wrap(answer), (int) (transactionId & 0xff),
                 request.forwardedAuthenticator, request.realSecret);
     }
 
     @Override
-    public void prepareResponse(ByteBuf response, long clientTransactionId, Object context) throws DecodeException {
-        Context request = (Context) context;
+    public void prepareResponse(ByteBuf response, long clientTransactionId, Context request) throws DecodeException {
         RadiusView view = RadiusView.wrap(response);
         if (!RadiusAuthenticators.verifyResponse(view, request.forwardedAuthenticator, request.realSecret)) {
             throw new DecodeException(BAD_ANSWER, RadiusCode.valueOf(view.code())

@@ -214,7 +214,7 @@ class RadiusPluginTest {
         byte[] clientAuthenticator = view(request).authenticator();
         long clientTx = plugin.clientTransactionId(request);
 
-        Object context = plugin.prepareRequest(request, 3, real, NAS);
+        RadiusPlugin.Context context = plugin.prepareRequest(request, 3, real, NAS);
         RadiusView forwarded = view(request);
         assertThat(forwarded.identifier()).isEqualTo(3);
         assertThat(RadiusAuthenticators.verifyRequest(forwarded, bytes(REAL_SECRET))).isTrue();
@@ -261,7 +261,7 @@ class RadiusPluginTest {
                 text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
         long clientTx = plugin.clientTransactionId(request);
         byte[] clientAuthenticator = view(request).authenticator();
-        Object context = plugin.prepareRequest(request, 200, real, NAS);
+        RadiusPlugin.Context context = plugin.prepareRequest(request, 200, real, NAS);
         assertThat(RadiusAuthenticators.verifyRequest(view(request), bytes(REAL_SECRET))).isTrue();
 
         ByteBuf forged = answer(RadiusCode.ACCOUNTING_RESPONSE, request, CLIENT_SECRET, List.of());
@@ -291,7 +291,7 @@ class RadiusPluginTest {
     private StickyKey challenged(RadiusPlugin node, RealServer real, String state) throws Exception {
         ByteBuf first = accessRequest(1, CLIENT_SECRET, "anonymous", "pw", List.of());
         StickyKey key = node.classify(first, NAS);
-        Object context = node.prepareRequest(first, 1, real, NAS);
+        RadiusPlugin.Context context = node.prepareRequest(first, 1, real, NAS);
         ByteBuf challenge = answer(RadiusCode.ACCESS_CHALLENGE, first, REAL_SECRET,
                 List.of(new RadiusAttribute(RadiusAttributeType.STATE.value(), bytes(state))));
         node.prepareResponse(challenge, node.clientTransactionId(first), context);
@@ -347,7 +347,7 @@ class RadiusPluginTest {
 
         ByteBuf auth = accessRequest(1, CLIENT_SECRET, "bob", "pw", List.of());
         long tx = plugin.clientTransactionId(auth);
-        Object context = plugin.prepareRequest(auth, 1, real, NAS);
+        RadiusPlugin.Context context = plugin.prepareRequest(auth, 1, real, NAS);
         ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, auth, REAL_SECRET, List.of(new RadiusAttribute(
                 RadiusAttributeType.FRAMED_IP_ADDRESS.value(), new byte[] {10, 1, 2, 4})));
         plugin.prepareResponse(accept, tx, context);
@@ -391,7 +391,7 @@ class RadiusPluginTest {
         ByteBuf request = accountingRequest(4, CLIENT_SECRET, attributes);
         plugin.classify(request, NAS);
         long tx = plugin.clientTransactionId(request);
-        Object context = plugin.prepareRequest(request, 4, real, NAS);
+        RadiusPlugin.Context context = plugin.prepareRequest(request, 4, real, NAS);
         ByteBuf response = answer(RadiusCode.ACCOUNTING_RESPONSE, request, REAL_SECRET, List.of());
         plugin.prepareResponse(response, tx, context);
     }
@@ -453,7 +453,7 @@ class RadiusPluginTest {
         ByteBuf request = accessRequest(12, CLIENT_SECRET, "eve", "pw", List.of());
         byte[] clientAuthenticator = view(request).authenticator();
         long tx = plugin.clientTransactionId(request);
-        Object context = plugin.prepareRequest(request, 4, real, NAS);
+        RadiusPlugin.Context context = plugin.prepareRequest(request, 4, real, NAS);
         byte[] forwardedAuthenticator = view(request).authenticator();
         byte[] salt = {(byte) 0x80, 0x01};
         byte[] sendKey = new byte[32];

@@ -108,7 +108,7 @@ class VsaCorrelationTest {
     private void authenticateWithVsaInTheAccept(byte[] value) throws Exception {
         ByteBuf request = accessRequest(1, "nas", "bob", "pw", List.of(text(RadiusAttributeType.CALLING_STATION_ID, CSID)));
         long tx = auth.clientTransactionId(request);
-        Object context = auth.prepareRequest(request, 1, real("auth"), NAS);
+        RadiusPlugin.Context context = auth.prepareRequest(request, 1, real("auth"), NAS);
         ByteBuf accept = answer(RadiusCode.ACCESS_ACCEPT, request, "real",
                 List.of(RadiusAttribute.vendorSpecific(VENDOR, TYPE, value)));
         auth.prepareResponse(accept, tx, context);
