@@ -28,7 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,24 +108,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final ConcurrentHashMap<StickyKey, Integer> removing = new ConcurrentHashMap<>();
     private volatile Set<StickyKey> removedDuringCatchUp;
     private final UUID entryListener;
-
-    /**
-     * One key's binding as this node knows it. {@code writtenNanos} is when the cluster last
-     * (re)started the binding's TTL as far as this node knows; identity matters: an answer from the
-     * cluster replaces the entry it answers only if nothing newer has replaced it meanwhile.
-     */
-    private static final class LocalBinding {
-        private static final AtomicLongFieldUpdater<LocalBinding> WRITTEN =
-                AtomicLongFieldUpdater.newUpdater(LocalBinding.class, "writtenNanos");
-
-        final StickyBinding binding;
-        volatile long writtenNanos;
-
-        LocalBinding(StickyBinding binding, long writtenNanos) {
-            this.binding = binding;
-            this.writtenNanos = writtenNanos;
-        }
-    }
 
     private HazelcastStickyTable(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
                                  Ticker ticker) {
@@ -390,7 +371,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         return new StickyStats(hits.sum(), misses.sum(), bound.sum(), expired.sum(), refusedFull.sum());
     }
 
-    /** Cluster operations this node has sent (claims, rebinds, refreshes, removals): never one per packet. */
     /**
      * Claims, rebinds and refreshes sent and not yet answered. Nothing bounds it (the packet path
      * never waits): a caller binding faster than the cluster applies (a load generator) watches it.
@@ -399,6 +379,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         return inFlight.sum();
     }
 
+    /** Cluster operations this node has sent (claims, rebinds, refreshes, removals): never one per packet. */
     public long writes() {
         return writes.sum();
     }

@@ -1,5 +1,6 @@
 package io.switchboard.director;
 
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -124,6 +125,35 @@ public final class RealSelector {
         }
         RealServer holder = farms.real(routed.farm(), routed.real());
         return holder == null || !holder.servesBoundClients() ? null : new Selection(holder, Selection.Reason.STICKY);
+    }
+
+    /**
+     * Where a request goes by the placement its plug-in decided: a pinned real ({@link #pinned}),
+     * another farm's selection for its own key ({@link #inFarm}), else this farm's for {@code key}.
+     * Null when no real may take it (or a pinned one is not configured). The live lanes and what-if
+     * decide it here alike.
+     */
+    public Selection select(Decision.Placement placement, StickyKey key, long nowNanos) {
+        if (placement instanceof Decision.Placement.Pinned pinned) {
+            return pinned(pinned.binding());
+        }
+        return afterRefusal(placement, key, nowNanos);
+    }
+
+    /**
+     * Where a request goes after its real refused it for lack of resources, by its placement: a
+     * pinned real only while it serves ({@link #afterRefusal(StickyBinding, StickyKey, long)}), else
+     * as {@link #select(Decision.Placement, StickyKey, long)} now.
+     */
+    public Selection afterRefusal(Decision.Placement placement, StickyKey key, long nowNanos) {
+        if (placement instanceof Decision.Placement.Pinned pinned) {
+            return afterRefusal(pinned.binding(), key, nowNanos);
+        }
+        if (placement instanceof Decision.Placement.InFarm farm) {
+            RealSelector other = inFarm(farm.farm());
+            return other == null ? null : other.select(farm.key(), nowNanos);
+        }
+        return select(key, nowNanos);
     }
 
     /**

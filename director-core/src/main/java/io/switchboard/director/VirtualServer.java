@@ -2,7 +2,7 @@ package io.switchboard.director;
 
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
-import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.udp.DatagramTap;
 
 /** A virtual server at run time: its configuration, plug-in, selector and counters. */

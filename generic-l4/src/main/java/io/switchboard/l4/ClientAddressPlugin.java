@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
 import java.net.InetSocketAddress;
 
 /** Keys every datagram by its sender's address, masked to {@code prefixBits}; the bytes are not read. */

@@ -1,7 +1,7 @@
 package io.switchboard.l4;
 
 import io.switchboard.director.spi.PluginModule;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import io.switchboard.l4.tcp.TcpService;
 import java.util.List;
 

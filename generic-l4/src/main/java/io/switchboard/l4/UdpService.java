@@ -6,8 +6,8 @@ import io.switchboard.director.spi.StickyKind;
 import java.util.EnumSet;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 
 /**
  * {@code service: udp}: datagrams balanced without looking inside them, kept sticky by client

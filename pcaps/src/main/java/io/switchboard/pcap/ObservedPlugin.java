@@ -8,8 +8,8 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.PluginContext;
 import java.net.InetSocketAddress;
 
 /**
@@ -38,7 +38,7 @@ class ObservedPlugin implements DatagramPlugin {
 
     /** The plug-in's own, wrapped as {@link ObservedTransactionPlugin} when it keeps transactions. */
     static ObservedPlugin of(DatagramPlugin plugin) {
-        return plugin instanceof io.switchboard.director.udp.TransactionPlugin<?> t
+        return plugin instanceof io.switchboard.director.spi.TransactionPlugin<?> t
                 ? new ObservedTransactionPlugin(t) : new ObservedPlugin(plugin);
     }
 

@@ -12,7 +12,7 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTableFactory;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;

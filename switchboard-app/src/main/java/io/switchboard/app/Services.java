@@ -2,7 +2,7 @@ package io.switchboard.app;
 
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.spi.Plugins;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.util.LinkedHashSet;
 import java.util.Set;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import io.switchboard.pcap.CaptureException;
 import io.switchboard.pcap.LiveWhatIf;
 import io.switchboard.pcap.WhatIf;

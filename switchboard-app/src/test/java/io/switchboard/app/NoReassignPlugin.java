@@ -12,11 +12,11 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
-import io.switchboard.director.udp.PluginContext;
-import io.switchboard.director.udp.ResponseVerdict;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
+import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.ResponseVerdict;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
 
 /**

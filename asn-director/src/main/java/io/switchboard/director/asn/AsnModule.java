@@ -2,7 +2,7 @@ package io.switchboard.director.asn;
 
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.StickyKind;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
 /** WiMAX ASN gateway load balancing: {@code asn}, sticky by MSID. */

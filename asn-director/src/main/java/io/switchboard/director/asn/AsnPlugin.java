@@ -12,7 +12,7 @@ import io.switchboard.codec.asn.r6.R6View;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
 
 /**

@@ -7,8 +7,8 @@ import io.switchboard.director.spi.ServiceSpec;
 import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 
 /**
  * {@code service: asn}: WiMAX ASN gateway load balancing on R6 (UDP 2231). MS_PreAttachment_Req from

@@ -14,7 +14,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.TestFarms;
-import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.spi.ResponseVerdict;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HexFormat;

@@ -1,6 +1,5 @@
 package io.switchboard.director.spi;
 
-import io.switchboard.director.udp.DatagramService;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

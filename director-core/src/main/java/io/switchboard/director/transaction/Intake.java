@@ -6,7 +6,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.udp.DatagramPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
 import java.net.InetSocketAddress;
 
 /**

@@ -4,15 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
-import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.pending.PendingTable;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.udp.ResponseVerdict;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.ResponseVerdict;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -104,11 +103,9 @@ public final class TransactionEngine {
             fanOut(datagram, clientTransaction, decision, now);
             return;
         }
-        Selection selection;
-        try {
-            selection = select(datagram, decision, now);
-        } catch (DecodeException e) {
-            scope.drop(e.reason(), client, e.getMessage());
+        Selection selection = scope.virtualServer().selector().select(decision.placement(), decision.key(), now);
+        if (selection == null) {
+            scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, unplaced(decision.placement()));
             return;
         }
         if (!plugin.answersThroughDirector() || !decision.expectsAnswer()) {
@@ -121,38 +118,13 @@ public final class TransactionEngine {
         }
     }
 
-    /**
-     * The real a new request goes to, by its placement.
-     *
-     * @throws DecodeException {@code no-real-available} when none may take it (or the plug-in's reason)
-     */
-    private Selection select(ByteBuf datagram, Decision.Direct decision, long now) throws DecodeException {
-        Decision.Placement placement = decision.placement();
-        Selection selection;
+    /** Why a request found no real, beyond the farm having none that may take it. */
+    private static String unplaced(Decision.Placement placement) {
         if (placement instanceof Decision.Placement.Pinned pinned) {
-            // Whatever the holder's state: the session lives only there (a real failed for refusing new
-            // work, or taken out of service, still holds it), and no other real could answer.
-            selection = scope.virtualServer().selector().pinned(pinned.binding());
-            if (selection == null) {
-                throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "the real " + pinned.binding().real()
-                        + " of the request's session is not configured");
-            }
-            return selection;
+            return "the real " + pinned.binding().real() + " of the request's session is not configured";
         }
-        if (placement instanceof Decision.Placement.InFarm farm) {
-            RealSelector other = scope.virtualServer().selector().inFarm(farm.farm());
-            selection = other == null ? null : other.select(farm.key(), now);
-            if (selection == null) {
-                throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, "no real of farm " + farm.farm()
-                        + " may take it");
-            }
-            return selection;
-        }
-        selection = scope.virtualServer().selector().select(decision.key(), now);
-        if (selection == null) {
-            throw new DecodeException(EngineDrops.NO_REAL_AVAILABLE, null);
-        }
-        return selection;
+        return placement instanceof Decision.Placement.InFarm farm ? "no real of farm " + farm.farm() + " may take it"
+                : null;
     }
 
     /**
@@ -442,12 +414,8 @@ public final class TransactionEngine {
         if (refused.retained() == null || refused.attempts() >= reassignLimit) {
             return false;
         }
-        Selection next;
-        try {
-            next = reselect(refused, now);
-        } catch (DecodeException e) {
-            return false;
-        }
+        Decision.Direct decision = refused.decision();
+        Selection next = scope.virtualServer().selector().afterRefusal(decision.placement(), decision.key(), now);
         if (next == null) {
             return false;
         }
@@ -462,24 +430,6 @@ public final class TransactionEngine {
         scope.metrics().reassigned();
         scope.events().reassigned(refused.real(), next.real());
         return true;
-    }
-
-    /**
-     * Where a refused request goes now, by its placement: a pinned or routed real only while it
-     * serves, another farm's selection, or the virtual server's for its key.
-     */
-    private Selection reselect(Pending refused, long now) throws DecodeException {
-        Decision.Direct decision = refused.decision();
-        Decision.Placement placement = decision.placement();
-        RealSelector selector = scope.virtualServer().selector();
-        if (placement instanceof Decision.Placement.Pinned pinned) {
-            return selector.afterRefusal(pinned.binding(), decision.key(), now);
-        }
-        if (placement instanceof Decision.Placement.InFarm farm) {
-            RealSelector other = selector.inFarm(farm.farm());
-            return other == null ? null : other.select(farm.key(), now);
-        }
-        return selector.select(decision.key(), now);
     }
 
     private void expired(Pending request) {

@@ -1,5 +1,6 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.spi.TransactionPlugin;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Future;
 import io.switchboard.director.real.Farms;

@@ -1,5 +1,7 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.spi.TransactionPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

@@ -23,7 +23,7 @@ import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.Intake;
 import io.switchboard.director.transaction.RealSide;
 import io.switchboard.director.transaction.TransactionEngine;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;

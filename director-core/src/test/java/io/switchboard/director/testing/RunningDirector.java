@@ -11,7 +11,7 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.net.InetAddress;

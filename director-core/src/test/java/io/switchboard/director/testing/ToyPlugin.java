@@ -9,8 +9,8 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.ResponseVerdict;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.ResponseVerdict;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

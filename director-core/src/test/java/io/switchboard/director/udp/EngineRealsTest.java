@@ -1,5 +1,6 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.spi.EngineReals;
 import static io.switchboard.director.testing.TestFarms.FAIL_AT_ONCE;
 import static io.switchboard.director.testing.TestFarms.farm;
 import static io.switchboard.director.testing.TestFarms.id;

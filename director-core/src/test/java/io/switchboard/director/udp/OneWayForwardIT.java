@@ -1,5 +1,8 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.spi.DatagramService;
+import io.switchboard.director.spi.TransactionPlugin;
+import io.switchboard.director.spi.DatagramPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,7 @@
 package io.switchboard.director.udp;
 
+import io.switchboard.director.spi.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
 import java.util.EnumSet;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.spi.ServiceSpec;

@@ -11,8 +11,8 @@ import java.util.List;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 import io.switchboard.l4.UdpService;
 
 /**

@@ -4,8 +4,8 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.spi.ServiceSpec;
 import java.util.EnumSet;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 
 /**
  * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection: creates that

@@ -11,7 +11,7 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
-import io.switchboard.director.udp.EngineReals;
+import io.switchboard.director.spi.EngineReals;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

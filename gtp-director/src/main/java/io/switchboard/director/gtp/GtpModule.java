@@ -2,7 +2,7 @@ package io.switchboard.director.gtp;
 
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.StickyKind;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
 /** GPRS/EPC load balancing: {@code gtp} and {@code gtp-inspect}, sticky by IMSI. */

@@ -7,7 +7,7 @@ import io.switchboard.codec.gtp.v1.GtpV1MessageType;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.spi.PluginContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;

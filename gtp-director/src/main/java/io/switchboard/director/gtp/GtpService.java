@@ -5,8 +5,8 @@ import io.switchboard.director.spi.ServiceSpec;
 import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 
 /**
  * {@code service: gtp}, IOS SLB GPRS load balancing without cause-code inspection: tunnel-creating

@@ -3,7 +3,7 @@ package io.switchboard.director.gtp;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
-import io.switchboard.director.udp.EngineReals;
+import io.switchboard.director.spi.EngineReals;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -7,7 +7,7 @@ import io.switchboard.codec.gtp.v1.GtpV1MessageType;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.udp.ResponseVerdict;
+import io.switchboard.director.spi.ResponseVerdict;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
 

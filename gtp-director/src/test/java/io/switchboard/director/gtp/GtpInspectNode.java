@@ -15,7 +15,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.shared.SharedTables;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.spi.PluginContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;

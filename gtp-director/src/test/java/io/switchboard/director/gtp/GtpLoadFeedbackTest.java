@@ -14,7 +14,7 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.testing.ManualTicker;
 import io.switchboard.director.testing.TestFarms;
-import io.switchboard.director.udp.EngineReals;
+import io.switchboard.director.spi.EngineReals;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.switchboard.director.ha;
 
 import io.switchboard.director.spi.PluginModule;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
 /** The Home Agent Director: {@code ipmobile}, Mobile IPv4 registrations spread over home agents. */

@@ -10,7 +10,7 @@ import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.TransactionPlugin;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 

@@ -2,7 +2,7 @@ package io.switchboard.director.radius;
 
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.StickyKind;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
 /** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes. */

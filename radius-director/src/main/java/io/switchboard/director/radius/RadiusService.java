@@ -7,8 +7,8 @@ import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.udp.DatagramPlugin;
-import io.switchboard.director.udp.DatagramService;
+import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
 /**

@@ -44,7 +44,7 @@ import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.testing.EngineHarness;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.spi.PluginContext;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

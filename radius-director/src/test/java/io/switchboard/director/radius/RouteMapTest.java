@@ -21,7 +21,7 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.udp.PluginContext;
+import io.switchboard.director.spi.PluginContext;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;

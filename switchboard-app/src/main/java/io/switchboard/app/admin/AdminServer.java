@@ -13,7 +13,7 @@ import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
-import io.switchboard.director.udp.SessionListing;
+import io.switchboard.director.spi.SessionListing;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;

@@ -1,5 +1,6 @@
-package io.switchboard.director.udp;
+package io.switchboard.director.spi;
 
+import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;

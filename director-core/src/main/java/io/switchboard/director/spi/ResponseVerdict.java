@@ -1,4 +1,4 @@
-package io.switchboard.director.udp;
+package io.switchboard.director.spi;
 
 /** What the director does with an answer after the plug-in inspected it ({@link TransactionPlugin#inspectResponse}). */
 public enum ResponseVerdict {

@@ -1,4 +1,4 @@
-package io.switchboard.director.udp;
+package io.switchboard.director.spi;
 
 import io.switchboard.director.real.RealServer;
 import org.slf4j.Logger;

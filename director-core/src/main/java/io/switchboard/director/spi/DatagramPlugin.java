@@ -1,4 +1,4 @@
-package io.switchboard.director.udp;
+package io.switchboard.director.spi;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

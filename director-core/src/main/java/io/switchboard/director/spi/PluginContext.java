@@ -1,4 +1,4 @@
-package io.switchboard.director.udp;
+package io.switchboard.director.spi;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
