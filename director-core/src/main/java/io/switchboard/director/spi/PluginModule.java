@@ -23,4 +23,9 @@ public interface PluginModule {
     default List<StickyKind> stickyKinds() {
         return List.of();
     }
+
+    /** The probe types of the module's protocols (beyond the engine's generic ones). */
+    default List<ProbeType> probeTypes() {
+        return List.of();
+    }
 }

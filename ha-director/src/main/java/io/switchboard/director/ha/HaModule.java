@@ -1,14 +1,23 @@
 package io.switchboard.director.ha;
 
 import io.switchboard.director.spi.PluginModule;
+import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.udp.DatagramService;
 import java.util.List;
 
-/** The Home Agent Director: {@code ipmobile}, Mobile IPv4 registrations spread over home agents. */
+/**
+ * The Home Agent Director: {@code ipmobile}, Mobile IPv4 registrations spread over home agents,
+ * probed by deregistering Registration Requests.
+ */
 public final class HaModule implements PluginModule {
 
     @Override
     public List<DatagramService> services() {
         return List.of(new HaService());
+    }
+
+    @Override
+    public List<ProbeType> probeTypes() {
+        return List.of(MobileIpCheck.TYPE);
     }
 }

@@ -1,11 +1,12 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.spi.PluginModule;
+import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.udp.DatagramService;
 import java.util.List;
 
-/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes. */
+/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes, probed by Status-Server. */
 public final class RadiusModule implements PluginModule {
 
     /** Framed-IP-Address (attribute 8): the subscriber's IPv4 address. */
@@ -23,5 +24,10 @@ public final class RadiusModule implements PluginModule {
     @Override
     public List<StickyKind> stickyKinds() {
         return List.of(FRAMED_IP, CALLING_STATION_ID, USERNAME);
+    }
+
+    @Override
+    public List<ProbeType> probeTypes() {
+        return List.of(RadiusCheck.TYPE);
     }
 }

@@ -61,10 +61,7 @@ final class ConfigBinder {
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
             "route-map");
     static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
-    static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
-            "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
-            "purge-on-restart");
+    static final List<String> PROBE_KEYS = ProbeBinder.keys();
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
     static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
@@ -100,7 +97,7 @@ final class ConfigBinder {
     ConfigBinder(Set<String> availableServices, List<ConfigError> errors) {
         this.availableServices = availableServices;
         this.errors = errors;
-        this.probeBinder = new ProbeBinder(errors);
+        this.probeBinder = new ProbeBinder();
         this.nodeBinder = new NodeBinder(errors);
         this.routeMapBinder = new RouteMapBinder(errors);
         this.stickyBinder = new StickyBinder(errors);

@@ -3,10 +3,10 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.radius.RadiusCheck;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -163,9 +163,9 @@ class RadiusOptionsBinderTest {
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
                 """);
         assertThat(config.probes().get("status").check())
-                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.empty(), Optional.empty()));
+                .isEqualTo(new RadiusCheck("testing123", Optional.empty(), Optional.empty()));
         assertThat(config.probes().get("login").check())
-                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.of("probe"), Optional.of("pw")));
+                .isEqualTo(new RadiusCheck("testing123", Optional.of("probe"), Optional.of("pw")));
         assertThat(LOADER.parse("""
                 probes:
                   own: { type: radius }
@@ -173,7 +173,7 @@ class RadiusOptionsBinderTest {
                   aaa: { probes: [own], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
                 virtual-servers:
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
-                """).probes().get("own").check()).isEqualTo(new ProbeCheck.Radius("", Optional.empty(), Optional.empty()));
+                """).probes().get("own").check()).isEqualTo(new RadiusCheck("", Optional.empty(), Optional.empty()));
         assertThat(errors("""
                 probes:
                   a: { type: radius, secret: "" }
