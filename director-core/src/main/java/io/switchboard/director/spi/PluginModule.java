@@ -28,4 +28,9 @@ public interface PluginModule {
     default List<ProbeType> probeTypes() {
         return List.of();
     }
+
+    /** The keys of a real that the module's plug-ins read (RADIUS's {@code secret}). */
+    default List<RealKey<?>> realKeys() {
+        return List.of();
+    }
 }

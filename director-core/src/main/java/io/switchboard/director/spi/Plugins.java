@@ -22,6 +22,7 @@ public final class Plugins {
     private final Map<String, DatagramService> services = new LinkedHashMap<>();
     private final Map<String, StickyKind> stickyKinds = new LinkedHashMap<>();
     private final Map<String, ProbeType> probeTypes = new LinkedHashMap<>();
+    private final Map<String, RealKey<?>> realKeys = new LinkedHashMap<>();
 
     private Plugins(List<PluginModule> modules) {
         stickyKinds.put(StickyKind.CLIENT_ADDRESS.configName(), StickyKind.CLIENT_ADDRESS);
@@ -30,6 +31,7 @@ public final class Plugins {
             addAll(services, module.services(), s -> s.spec().name(), "service", module);
             addAll(stickyKinds, module.stickyKinds(), StickyKind::configName, "sticky key kind", module);
             addAll(probeTypes, module.probeTypes(), ProbeType::name, "probe type", module);
+            addAll(realKeys, module.realKeys(), RealKey::name, "real key", module);
         }
     }
 
@@ -78,6 +80,11 @@ public final class Plugins {
 
     public Optional<ProbeType> probeType(String name) {
         return Optional.ofNullable(probeTypes.get(name));
+    }
+
+    /** The keys of a real that plug-ins read, in module order. */
+    public List<RealKey<?>> realKeys() {
+        return List.copyOf(realKeys.values());
     }
 
     private static <T> void addAll(Map<String, T> into, List<T> items, Function<T, String> name, String what,

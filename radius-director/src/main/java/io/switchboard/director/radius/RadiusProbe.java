@@ -53,7 +53,7 @@ final class RadiusProbe implements Probe {
         if (secret.length > 0) {
             return check(target, secret);
         }
-        return real.secret().map(s -> check(target, s.getBytes(StandardCharsets.UTF_8)))
+        return real.value(RadiusModule.SECRET).map(s -> check(target, s.getBytes(StandardCharsets.UTF_8)))
                 .orElseGet(() -> Future.failedFuture(NO_SECRET));
     }
 

@@ -104,10 +104,10 @@ class FreeRadiusIT {
         List<RealConfig> acct = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             InetAddress address = InetAddress.getByName(ADDRESSES[i]);
-            auth.add(new RealConfig(address, authPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
-                    Optional.of(REAL_SECRETS[i])));
-            acct.add(new RealConfig(address, acctPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
-                    Optional.of(REAL_SECRETS[i])));
+            auth.add(new RealConfig(address, authPorts[i], WEIGHTS[i], OptionalInt.empty(), true)
+                    .with(RadiusModule.SECRET, REAL_SECRETS[i]));
+            acct.add(new RealConfig(address, acctPorts[i], WEIGHTS[i], OptionalInt.empty(), true)
+                    .with(RadiusModule.SECRET, REAL_SECRETS[i]));
         }
         FailureDetection failure = new FailureDetection(2, 1, Duration.ofMinutes(5));
         Map<String, FarmConfig> farms = new LinkedHashMap<>();

@@ -7,6 +7,7 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.radius.RadiusCheck;
+import io.switchboard.director.radius.RadiusModule;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -63,7 +64,7 @@ class RadiusOptionsBinderTest {
                 List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8, "testing123")),
                 new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(10415, 22, Duration.ofMinutes(30)))));
-        assertThat(config.farms().get("aaa-auth").reals().get(0).secret()).isEqualTo(Optional.of("testing123"));
+        assertThat(config.farms().get("aaa-auth").reals().get(0).value(RadiusModule.SECRET)).isEqualTo(Optional.of("testing123"));
         assertThat(config.virtualServers().get("radius-auth").options(RadiusOptions.class).stateIdle())
                 .isEqualTo(Duration.ofMinutes(2));
     }
