@@ -2,6 +2,7 @@ package io.switchboard.director.spi;
 
 import io.switchboard.director.udp.DatagramService;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a plug-in module brings to a build, found through {@code ServiceLoader}: a module lists its
@@ -32,5 +33,10 @@ public interface PluginModule {
     /** The keys of a real that the module's plug-ins read (RADIUS's {@code secret}). */
     default List<RealKey<?>> realKeys() {
         return List.of();
+    }
+
+    /** How reals of the module's services turn reported load into weight, if they report it. */
+    default Optional<LoadWeights> loadWeights() {
+        return Optional.empty();
     }
 }

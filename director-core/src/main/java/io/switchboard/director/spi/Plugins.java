@@ -23,6 +23,7 @@ public final class Plugins {
     private final Map<String, StickyKind> stickyKinds = new LinkedHashMap<>();
     private final Map<String, ProbeType> probeTypes = new LinkedHashMap<>();
     private final Map<String, RealKey<?>> realKeys = new LinkedHashMap<>();
+    private LoadWeights loadWeights;
 
     private Plugins(List<PluginModule> modules) {
         stickyKinds.put(StickyKind.CLIENT_ADDRESS.configName(), StickyKind.CLIENT_ADDRESS);
@@ -32,6 +33,13 @@ public final class Plugins {
             addAll(stickyKinds, module.stickyKinds(), StickyKind::configName, "sticky key kind", module);
             addAll(probeTypes, module.probeTypes(), ProbeType::name, "probe type", module);
             addAll(realKeys, module.realKeys(), RealKey::name, "real key", module);
+            module.loadWeights().ifPresent(weights -> {
+                if (loadWeights != null) {
+                    throw new IllegalStateException(module.getClass().getName()
+                            + " declares load weights, which another module declares too");
+                }
+                loadWeights = weights;
+            });
         }
     }
 
@@ -85,6 +93,11 @@ public final class Plugins {
     /** The keys of a real that plug-ins read, in module order. */
     public List<RealKey<?>> realKeys() {
         return List.copyOf(realKeys.values());
+    }
+
+    /** How reported load becomes weight, if a module says. */
+    public Optional<LoadWeights> loadWeights() {
+        return Optional.ofNullable(loadWeights);
     }
 
     private static <T> void addAll(Map<String, T> into, List<T> items, Function<T, String> name, String what,

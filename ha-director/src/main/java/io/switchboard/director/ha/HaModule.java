@@ -1,13 +1,15 @@
 package io.switchboard.director.ha;
 
+import io.switchboard.director.spi.LoadWeights;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.udp.DatagramService;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Home Agent Director: {@code ipmobile}, Mobile IPv4 registrations spread over home agents,
- * probed by deregistering Registration Requests.
+ * probed by deregistering Registration Requests, weighted by the load the agents report.
  */
 public final class HaModule implements PluginModule {
 
@@ -19,5 +21,10 @@ public final class HaModule implements PluginModule {
     @Override
     public List<ProbeType> probeTypes() {
         return List.of(MobileIpCheck.TYPE);
+    }
+
+    @Override
+    public Optional<LoadWeights> loadWeights() {
+        return Optional.of(HomeAgentLoad.WEIGHTS);
     }
 }
