@@ -89,7 +89,7 @@ final class LoopbackLayout {
         for (FarmConfig farm : config.farms().values()) {
             List<RealConfig> reals = farm.reals().stream().map(r -> {
                 InetSocketAddress at = bound.get(farm.name() + "/" + r.endpoint());
-                return new RealConfig(at.getAddress(), at.getPort(), r.weight(), r.maxconns(), r.inService(), r.secret());
+                return new RealConfig(at.getAddress(), at.getPort(), r.weight(), r.maxconns(), r.inService(), r.values());
             }).toList();
             Map<Subnet, Endpoint> routeMap = new LinkedHashMap<>();
             farm.routeMap().forEach((prefix, real) -> {

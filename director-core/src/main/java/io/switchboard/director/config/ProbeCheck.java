@@ -1,21 +1,47 @@
 package io.switchboard.director.config;
 
+import io.switchboard.director.probe.DnsProbe;
+import io.switchboard.director.probe.HttpProbe;
+import io.switchboard.director.probe.PingProbe;
+import io.switchboard.director.probe.Probe;
+import io.switchboard.director.probe.RealRestartListener;
+import io.switchboard.director.probe.TcpConnectProbe;
+import io.switchboard.director.probe.UdpProbe;
+import io.vertx.core.Vertx;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
 
-/** What a probe checks, one record per probe type. */
-public sealed interface ProbeCheck {
+/**
+ * What a probe checks, one record per probe type, each creating the probe that runs it. The
+ * engine's generic checks are here; a plug-in's (RADIUS, Mobile IP, GTP Echo) live in its module,
+ * bound by the {@link io.switchboard.director.spi.ProbeType} it declares.
+ */
+public interface ProbeCheck {
 
     /** The type name in the configuration. */
     String type();
+
+    /**
+     * The probe running this check.
+     *
+     * @param timeout  how long one check waits for its answer
+     * @param restarts told when a probe that tracks restart counters (GTP Echo) sees one change
+     */
+    Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts);
 
     /** ICMP echo (IOS {@code probe ping}). */
     record Ping() implements ProbeCheck {
         @Override
         public String type() {
             return "ping";
+        }
+
+        @Override
+        public Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts) {
+            return new PingProbe(vertx, timeout);
         }
     }
 
@@ -24,6 +50,11 @@ public sealed interface ProbeCheck {
         @Override
         public String type() {
             return "tcp";
+        }
+
+        @Override
+        public Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts) {
+            return new TcpConnectProbe(vertx, timeout);
         }
     }
 
@@ -36,6 +67,11 @@ public sealed interface ProbeCheck {
         public String type() {
             return "http";
         }
+
+        @Override
+        public Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts) {
+            return new HttpProbe(vertx, this, timeout);
+        }
     }
 
     /** A DNS A query for {@code name}, sent to the real, answered with {@code expectAddress}. */
@@ -43,6 +79,11 @@ public sealed interface ProbeCheck {
         @Override
         public String type() {
             return "dns";
+        }
+
+        @Override
+        public Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts) {
+            return new DnsProbe(vertx, this, timeout);
         }
     }
 
@@ -70,6 +111,11 @@ public sealed interface ProbeCheck {
         }
 
         @Override
+        public Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts) {
+            return new UdpProbe(vertx, this, timeout);
+        }
+
+        @Override
         public boolean equals(Object o) {
             return o instanceof Udp u && Arrays.equals(u.send, send) && Arrays.equals(u.expect, expect);
         }
@@ -82,85 +128,6 @@ public sealed interface ProbeCheck {
         @Override
         public String toString() {
             return "Udp[send=" + HexFormat.of().formatHex(send) + ", expect=" + HexFormat.of().formatHex(expect) + "]";
-        }
-    }
-
-    /**
-     * A Mobile IP Registration Request (RFC 5944) for a probe mobile node, answered with the expected
-     * reply code. The request deregisters ({@code lifetime} 0, care-of address = home address), so a
-     * probe leaves no binding behind; its Identification is the current NTP time (valid under
-     * time-stamp replay protection) and it carries the MN-NAI when given and an MN-HA authenticator
-     * (HMAC-MD5, RFC 5944 §3.5.1) with {@code spi} and {@code key}.
-     *
-     * @param homeAgent the Home Agent field; empty: the real's own address
-     */
-    record MobileIp(InetAddress homeAddress, Optional<InetAddress> homeAgent, Optional<String> nai, long spi,
-            byte[] key, int expectCode) implements ProbeCheck {
-
-        public MobileIp {
-            key = key.clone();
-        }
-
-        @Override
-        public byte[] key() {
-            return key.clone();
-        }
-
-        @Override
-        public String type() {
-            return "mip";
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof MobileIp m && m.homeAddress.equals(homeAddress) && m.homeAgent.equals(homeAgent)
-                    && m.nai.equals(nai) && m.spi == spi && Arrays.equals(m.key, key) && m.expectCode == expectCode;
-        }
-
-        @Override
-        public int hashCode() {
-            return homeAddress.hashCode() * 31 + Arrays.hashCode(key);
-        }
-
-        @Override
-        public String toString() {
-            return "MobileIp[homeAddress=" + homeAddress.getHostAddress() + ", nai=" + nai.orElse("-") + ", spi=" + spi
-                    + ", expectCode=" + expectCode + "]"; // the key stays out of logs
-        }
-    }
-
-    /**
-     * RADIUS health (RFC 5997): a Status-Server with Message-Authenticator, answered by an
-     * Access-Accept whose Response Authenticator verifies with {@code secret}; or, with {@code user}
-     * and {@code password}, an Access-Request answered by an Access-Accept or Access-Reject that
-     * verifies (the server is alive either way). An empty {@code secret} means each real's own
-     * {@code secret}.
-     */
-    record Radius(String secret, Optional<String> user, Optional<String> password) implements ProbeCheck {
-        @Override
-        public String type() {
-            return "radius";
-        }
-
-        @Override
-        public String toString() {
-            return "Radius[secret=***, user=" + user.orElse("-") + "]";
-        }
-    }
-
-    /**
-     * GTP path management (TS 29.060 §7.2.1, TS 29.274 §7.1.1): an Echo Request of {@code version} 1
-     * or 2, answered by an Echo Response with the same sequence number. The Recovery value of the
-     * answers is the real's restart counter: when it changes, the real restarted and lost its
-     * sessions, and with {@code purgeOnRestart} the director purges what it holds for the real (the
-     * sticky bindings to it, and whatever the plug-ins of its virtual servers keep).
-     *
-     * @param recovery the director's own restart counter in a GTPv2 request (mandatory there)
-     */
-    record GtpEcho(int version, int recovery, boolean purgeOnRestart) implements ProbeCheck {
-        @Override
-        public String type() {
-            return "gtp-echo";
         }
     }
 }

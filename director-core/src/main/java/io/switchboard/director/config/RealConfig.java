@@ -1,6 +1,10 @@
 package io.switchboard.director.config;
 
+import io.switchboard.director.spi.RealKey;
 import java.net.InetAddress;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -12,20 +16,36 @@ import java.util.OptionalInt;
  * @param maxconns at most this many connections (in-flight transactions for datagram services)
  *                 before the real is MAXCONNS_THROTTLED; empty for no limit
  * @param inService false starts the real OUTOFSERVICE (IOS {@code no inservice})
- * @param secret   the shared secret between the director and this real, for protocols that sign
- *                 their messages (RADIUS); empty where none is configured
+ * @param values   what the plug-ins' own keys of the real say (RADIUS's {@code secret}), by key, in
+ *                 the order they were declared; empty where none is configured
  */
 public record RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService,
-        Optional<String> secret) {
+        Map<RealKey<?>, Object> values) {
 
     public static final int DEFAULT_WEIGHT = 8;
 
-    /** A real without a shared secret. */
+    public RealConfig {
+        values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    }
+
+    /** A real without plug-in values. */
     public RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService) {
-        this(address, port, weight, maxconns, inService, Optional.empty());
+        this(address, port, weight, maxconns, inService, Map.of());
     }
 
     public Endpoint endpoint() {
         return new Endpoint(address, port);
+    }
+
+    /** The value a plug-in's key has for this real. */
+    public <T> Optional<T> value(RealKey<T> key) {
+        return key.in(values);
+    }
+
+    /** This real, with {@code key} set to {@code value}. */
+    public <T> RealConfig with(RealKey<T> key, T value) {
+        Map<RealKey<?>, Object> more = new LinkedHashMap<>(values);
+        more.put(key, value);
+        return new RealConfig(address, port, weight, maxconns, inService, more);
     }
 }

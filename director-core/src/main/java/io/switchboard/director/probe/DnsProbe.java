@@ -8,13 +8,13 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /** A DNS A query sent to the real, which must answer with the expected address (IOS {@code probe dns}). */
-final class DnsProbe implements Probe {
+public final class DnsProbe implements Probe {
 
     private final Vertx vertx;
     private final ProbeCheck.Dns check;
     private final long timeoutMillis;
 
-    DnsProbe(Vertx vertx, ProbeCheck.Dns check, Duration timeout) {
+    public DnsProbe(Vertx vertx, ProbeCheck.Dns check, Duration timeout) {
         this.vertx = vertx;
         this.check = check;
         this.timeoutMillis = timeout.toMillis();

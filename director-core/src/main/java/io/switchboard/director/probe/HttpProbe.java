@@ -11,13 +11,13 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /** An HTTP GET that must be answered with the expected status (IOS {@code probe http}, {@code expect status}). */
-final class HttpProbe implements Probe {
+public final class HttpProbe implements Probe {
 
     private final HttpClient client;
     private final ProbeCheck.Http check;
     private final long timeoutMillis;
 
-    HttpProbe(Vertx vertx, ProbeCheck.Http check, Duration timeout) {
+    public HttpProbe(Vertx vertx, ProbeCheck.Http check, Duration timeout) {
         this.check = check;
         this.timeoutMillis = timeout.toMillis();
         // No pooling across checks: each check must open its own connection, as a new client would.

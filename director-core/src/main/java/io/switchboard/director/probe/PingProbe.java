@@ -10,12 +10,12 @@ import java.time.Duration;
  * raw sockets (root, or CAP_NET_RAW), otherwise the JDK falls back to a TCP connection to port 7.
  * It blocks, so it runs on a worker thread.
  */
-final class PingProbe implements Probe {
+public final class PingProbe implements Probe {
 
     private final Vertx vertx;
     private final int timeoutMillis;
 
-    PingProbe(Vertx vertx, Duration timeout) {
+    public PingProbe(Vertx vertx, Duration timeout) {
         this.vertx = vertx;
         this.timeoutMillis = (int) timeout.toMillis();
     }

@@ -1,7 +1,7 @@
 package io.switchboard.director.probe;
 
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.real.RealServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -14,10 +14,10 @@ public interface Probe {
 
     /**
      * {@link #check(InetSocketAddress)} for probes that need more of the real than its address (a
-     * RADIUS probe without a secret of its own uses the real's {@code secret}). The scheduler calls
-     * this one; by default it ignores the real.
+     * RADIUS probe without a secret of its own uses the real's; a GTP Echo probe remembers each
+     * real's restart counter). The scheduler calls this one; by default it ignores the real.
      */
-    default Future<Void> check(io.switchboard.director.real.RealServer real, InetSocketAddress target) {
+    default Future<Void> check(RealServer real, InetSocketAddress target) {
         return check(target);
     }
 
@@ -31,22 +31,6 @@ public interface Probe {
 
     /** @param restarts told when a probe that tracks restart counters (GTP Echo) sees one change */
     static Probe create(Vertx vertx, ProbeConfig config, RealRestartListener restarts) {
-        ProbeCheck check = config.check();
-        if (check instanceof ProbeCheck.GtpEcho gtp) {
-            return new GtpEchoProbe(vertx, gtp, config.timeout(), restarts);
-        } else if (check instanceof ProbeCheck.Http http) {
-            return new HttpProbe(vertx, http, config.timeout());
-        } else if (check instanceof ProbeCheck.Dns dns) {
-            return new DnsProbe(vertx, dns, config.timeout());
-        } else if (check instanceof ProbeCheck.Udp udp) {
-            return new UdpProbe(vertx, udp, config.timeout());
-        } else if (check instanceof ProbeCheck.Radius radius) {
-            return new RadiusProbe(vertx, radius, config.timeout());
-        } else if (check instanceof ProbeCheck.MobileIp mip) {
-            return new MobileIpProbe(vertx, mip, config.timeout());
-        } else if (check instanceof ProbeCheck.TcpConnect) {
-            return new TcpConnectProbe(vertx, config.timeout());
-        }
-        return new PingProbe(vertx, config.timeout());
+        return config.check().probe(vertx, config.timeout(), restarts);
     }
 }

@@ -10,11 +10,11 @@ import java.net.InetSocketAddress;
 import java.util.function.BiConsumer;
 
 /**
- * What the datagram probes share: a socket of its own for one check, the request sent to the real,
- * answers from the real's address handed to the probe until it completes or fails the check, a
- * timeout, and the socket and timer released either way.
+ * What the datagram probes share, the engine's and the plug-ins': a socket of its own for one
+ * check, the request sent to the real, answers from the real's address handed to the probe until it
+ * completes or fails the check, a timeout, and the socket and timer released either way.
  */
-final class ProbeExchange {
+public final class ProbeExchange {
 
     private ProbeExchange() {
     }
@@ -24,7 +24,7 @@ final class ProbeExchange {
      *                 completes or fails (or leaves alone to wait for another datagram)
      * @param silence  why the check fails when nothing completes it within {@code timeoutMillis}
      */
-    static Future<Void> exchange(Vertx vertx, InetSocketAddress target, byte[] request, long timeoutMillis,
+    public static Future<Void> exchange(Vertx vertx, InetSocketAddress target, byte[] request, long timeoutMillis,
             String silence, BiConsumer<byte[], Promise<Void>> onAnswer) {
         DatagramSocket socket = vertx.createDatagramSocket();
         Promise<Void> result = Promise.promise();

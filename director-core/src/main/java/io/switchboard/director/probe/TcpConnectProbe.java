@@ -8,11 +8,11 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /** Passes when the real accepts a TCP connection; the connection is closed at once. */
-final class TcpConnectProbe implements Probe {
+public final class TcpConnectProbe implements Probe {
 
     private final NetClient client;
 
-    TcpConnectProbe(Vertx vertx, Duration timeout) {
+    public TcpConnectProbe(Vertx vertx, Duration timeout) {
         this.client = vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeout.toMillis()));
     }
 

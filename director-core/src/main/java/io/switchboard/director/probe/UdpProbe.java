@@ -8,13 +8,13 @@ import java.time.Duration;
 import java.util.Arrays;
 
 /** Sends configured bytes to the real, which must answer with a datagram starting with the expected ones. */
-final class UdpProbe implements Probe {
+public final class UdpProbe implements Probe {
 
     private final Vertx vertx;
     private final ProbeCheck.Udp check;
     private final long timeoutMillis;
 
-    UdpProbe(Vertx vertx, ProbeCheck.Udp check, Duration timeout) {
+    public UdpProbe(Vertx vertx, ProbeCheck.Udp check, Duration timeout) {
         this.vertx = vertx;
         this.check = check;
         this.timeoutMillis = timeout.toMillis();

@@ -2,8 +2,11 @@ package io.switchboard.director.real;
 
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.spi.RealKey;
 import io.switchboard.director.sticky.StickyBinding;
 import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -29,7 +32,8 @@ public final class RealServer {
     private final int slot;
     private final InetSocketAddress address;
     private final int staticWeight;
-    private final java.util.Optional<String> secret;
+    /** The plug-ins' values for this real ({@link RealConfig#values()}). */
+    private final Map<RealKey<?>, Object> values;
     private volatile int weight;
     private final int maxConns;
     private final long retryNanos;
@@ -66,7 +70,7 @@ public final class RealServer {
         this.binding = new StickyBinding(farm, id);
         this.slot = slot;
         this.staticWeight = config.weight();
-        this.secret = config.secret();
+        this.values = config.values();
         this.weight = config.weight();
         this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
         this.retryNanos = failure.retry().toNanos();
@@ -96,9 +100,9 @@ public final class RealServer {
         return address;
     }
 
-    /** The shared secret between the director and this real ({@code secret:}), empty when none is configured. */
-    public java.util.Optional<String> secret() {
-        return secret;
+    /** What a plug-in's own key of the real says (RADIUS's {@code secret}), empty when it is not configured. */
+    public <T> Optional<T> value(RealKey<T> key) {
+        return key.in(values);
     }
 
     public RealState state() {

@@ -1,6 +1,7 @@
 package io.switchboard.director.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a plug-in module brings to a build, found through {@code ServiceLoader}: a module lists its
@@ -21,5 +22,20 @@ public interface PluginModule {
     /** The sticky key kinds the module's plug-ins extract (beyond the engine's client address). */
     default List<StickyKind> stickyKinds() {
         return List.of();
+    }
+
+    /** The probe types of the module's protocols (beyond the engine's generic ones). */
+    default List<ProbeType> probeTypes() {
+        return List.of();
+    }
+
+    /** The keys of a real that the module's plug-ins read (RADIUS's {@code secret}). */
+    default List<RealKey<?>> realKeys() {
+        return List.of();
+    }
+
+    /** How reals of the module's services turn reported load into weight, if they report it. */
+    default Optional<LoadWeights> loadWeights() {
+        return Optional.empty();
     }
 }

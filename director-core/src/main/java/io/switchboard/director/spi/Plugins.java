@@ -1,5 +1,6 @@
 package io.switchboard.director.spi;
 
+import io.switchboard.director.probe.GenericProbeTypes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,8 +11,8 @@ import java.util.function.Function;
 
 /**
  * The catalog of what the installed {@link PluginModule}s declare, by name, with the engine's own
- * generic parts first (the client-address sticky kind). Built once per class loader from
- * {@code ServiceLoader}; {@link #of} builds one from given modules (tests).
+ * generic parts first (the client-address sticky kind, the generic probe types). Built once per
+ * class loader from {@code ServiceLoader}; {@link #of} builds one from given modules (tests).
  */
 public final class Plugins {
 
@@ -19,12 +20,25 @@ public final class Plugins {
 
     private final Map<String, DatagramService> services = new LinkedHashMap<>();
     private final Map<String, StickyKind> stickyKinds = new LinkedHashMap<>();
+    private final Map<String, ProbeType> probeTypes = new LinkedHashMap<>();
+    private final Map<String, RealKey<?>> realKeys = new LinkedHashMap<>();
+    private LoadWeights loadWeights;
 
     private Plugins(List<PluginModule> modules) {
         stickyKinds.put(StickyKind.CLIENT_ADDRESS.configName(), StickyKind.CLIENT_ADDRESS);
+        GenericProbeTypes.ALL.forEach(type -> probeTypes.put(type.name(), type));
         for (PluginModule module : modules) {
             addAll(services, module.services(), s -> s.spec().name(), "service", module);
             addAll(stickyKinds, module.stickyKinds(), StickyKind::configName, "sticky key kind", module);
+            addAll(probeTypes, module.probeTypes(), ProbeType::name, "probe type", module);
+            addAll(realKeys, module.realKeys(), RealKey::name, "real key", module);
+            module.loadWeights().ifPresent(weights -> {
+                if (loadWeights != null) {
+                    throw new IllegalStateException(module.getClass().getName()
+                            + " declares load weights, which another module declares too");
+                }
+                loadWeights = weights;
+            });
         }
     }
 
@@ -64,6 +78,25 @@ public final class Plugins {
 
     public Optional<StickyKind> stickyKind(String name) {
         return Optional.ofNullable(stickyKinds.get(name));
+    }
+
+    /** Every probe type, the generic ones first. */
+    public List<ProbeType> probeTypes() {
+        return List.copyOf(probeTypes.values());
+    }
+
+    public Optional<ProbeType> probeType(String name) {
+        return Optional.ofNullable(probeTypes.get(name));
+    }
+
+    /** The keys of a real that plug-ins read, in module order. */
+    public List<RealKey<?>> realKeys() {
+        return List.copyOf(realKeys.values());
+    }
+
+    /** How reported load becomes weight, if a module says. */
+    public Optional<LoadWeights> loadWeights() {
+        return Optional.ofNullable(loadWeights);
     }
 
     private static <T> void addAll(Map<String, T> into, List<T> items, Function<T, String> name, String what,

@@ -1,11 +1,12 @@
 package io.switchboard.director.gtp;
 
 import io.switchboard.director.spi.PluginModule;
+import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
-/** GPRS/EPC load balancing: {@code gtp} and {@code gtp-inspect}, sticky by IMSI. */
+/** GPRS/EPC load balancing: {@code gtp} and {@code gtp-inspect}, sticky by IMSI, probed by GTP Echo. */
 public final class GtpModule implements PluginModule {
 
     /**
@@ -22,5 +23,10 @@ public final class GtpModule implements PluginModule {
     @Override
     public List<StickyKind> stickyKinds() {
         return List.of(IMSI);
+    }
+
+    @Override
+    public List<ProbeType> probeTypes() {
+        return List.of(GtpEchoCheck.TYPE);
     }
 }

@@ -12,7 +12,6 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
@@ -75,7 +74,7 @@ class OsmoGgsnRestartIT {
                 Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true,
                 new GtpOptions(Set.of(1), 2, GtpOptions.DEFAULT_RESOURCE_CAUSES_V1, GtpOptions.DEFAULT_RESOURCE_CAUSES_V2,
                         List.of(), GtpOptions.DEFAULT.v0TidOrder(), 7));
-        ProbeConfig echo = new ProbeConfig("echo", new ProbeCheck.GtpEcho(1, 0, true), Duration.ofMillis(200),
+        ProbeConfig echo = new ProbeConfig("echo", new GtpEchoCheck(1, 0, true), Duration.ofMillis(200),
                 Duration.ofMillis(500), 2, OptionalInt.empty());
         Director director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                 Map.of("ggsn", farm), Map.of("gtp-c", vs), Map.of("echo", echo)), v -> new GtpService(), registry,

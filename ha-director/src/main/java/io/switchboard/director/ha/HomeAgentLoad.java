@@ -1,5 +1,8 @@
 package io.switchboard.director.ha;
 
+import io.switchboard.director.spi.LoadWeights;
+import io.vertx.core.json.JsonObject;
+
 /**
  * The dynamic weight a home agent reports through DFP (IOS Mobile IP home agent
  * {@code ip mobile home-agent dfp-max-weight}): {@code (max bindings − current bindings) / max bindings
@@ -19,6 +22,25 @@ public record HomeAgentLoad(long bindings, long maxBindings, int cpu, int memory
     public static final long DEFAULT_MAX_BINDINGS = 235_000;
     public static final int DEFAULT_MAX_WEIGHT = 24;
     public static final int MAX_AVAILABILITY = 16;
+
+    /**
+     * The admin API's {@code PUT .../load}: {@code {"bindings": n, "cpu": 0..16, "memory": 0..16}},
+     * optionally {@code "maxBindings"} (235000) and {@code "maxWeight"} (24).
+     */
+    static final LoadWeights WEIGHTS = new LoadWeights() {
+        @Override
+        public String usage() {
+            return "body must be JSON: {\"bindings\": n >= 0, \"cpu\": 0..16, \"memory\": 0..16"
+                    + ", \"maxBindings\": n >= 1 (235000), \"maxWeight\": 1..255 (24)}";
+        }
+
+        @Override
+        public int weight(JsonObject body) {
+            return new HomeAgentLoad(body.getLong("bindings"), body.getLong("maxBindings", DEFAULT_MAX_BINDINGS),
+                    body.getInteger("cpu"), body.getInteger("memory"), body.getInteger("maxWeight", DEFAULT_MAX_WEIGHT))
+                    .weight();
+        }
+    };
 
     public HomeAgentLoad {
         if (bindings < 0 || maxBindings < 1 || cpu < 0 || cpu > MAX_AVAILABILITY || memory < 0

@@ -3,6 +3,8 @@ package io.switchboard.director.ha;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.switchboard.director.spi.Plugins;
+import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 class HomeAgentLoadTest {
@@ -31,5 +33,18 @@ class HomeAgentLoadTest {
         assertThatThrownBy(() -> new HomeAgentLoad(-1, 235_000, 1, 0, 24)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new HomeAgentLoad(0, 0, 1, 0, 24)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new HomeAgentLoad(0, 1, 1, 0, 256)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theAdminApisLoadBodyIsReadByTheModulesWeights() {
+        assertThat(Plugins.installed().loadWeights()).contains(HomeAgentLoad.WEIGHTS);
+        assertThat(HomeAgentLoad.WEIGHTS.weight(new JsonObject().put("bindings", 117_500).put("cpu", 16)
+                .put("memory", 16))).as("defaults: 235000 bindings, weight 24").isEqualTo(12);
+        assertThat(HomeAgentLoad.WEIGHTS.weight(new JsonObject().put("bindings", 50).put("maxBindings", 100)
+                .put("cpu", 16).put("memory", 16).put("maxWeight", 100))).isEqualTo(50);
+        assertThatThrownBy(() -> HomeAgentLoad.WEIGHTS.weight(new JsonObject().put("cpu", 16).put("memory", 16)))
+                .as("no bindings").isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> HomeAgentLoad.WEIGHTS.weight(new JsonObject().put("bindings", 0).put("cpu", 17)
+                .put("memory", 16))).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -1,11 +1,13 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.spi.PluginModule;
+import io.switchboard.director.spi.ProbeType;
+import io.switchboard.director.spi.RealKey;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
-/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes. */
+/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes, probed by Status-Server. */
 public final class RadiusModule implements PluginModule {
 
     /** Framed-IP-Address (attribute 8): the subscriber's IPv4 address. */
@@ -15,6 +17,12 @@ public final class RadiusModule implements PluginModule {
     /** User-Name (attribute 1). */
     public static final StickyKind USERNAME = StickyKind.of("username", StickyKind.Format.TEXT);
 
+    /**
+     * A real's {@code secret}: the secret the director shares with that server, to sign what it
+     * relays to it and verify its answers (and the probe's, when the probe has none of its own).
+     */
+    public static final RealKey<String> SECRET = RealKey.string("secret", "the real's RADIUS secret");
+
     @Override
     public List<DatagramService> services() {
         return List.of(new RadiusService());
@@ -23,5 +31,15 @@ public final class RadiusModule implements PluginModule {
     @Override
     public List<StickyKind> stickyKinds() {
         return List.of(FRAMED_IP, CALLING_STATION_ID, USERNAME);
+    }
+
+    @Override
+    public List<ProbeType> probeTypes() {
+        return List.of(RadiusCheck.TYPE);
+    }
+
+    @Override
+    public List<RealKey<?>> realKeys() {
+        return List.of(SECRET);
     }
 }

@@ -112,7 +112,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         Map<Integer, byte[]> secrets = new HashMap<>();
         for (ServerFarm farm : context.farms().all()) {
             for (RealServer real : farm.reals()) {
-                real.secret().ifPresent(s -> secrets.put(real.slot(), s.getBytes(StandardCharsets.UTF_8)));
+                real.value(RadiusModule.SECRET).ifPresent(s -> secrets.put(real.slot(), s.getBytes(StandardCharsets.UTF_8)));
             }
         }
         this.realSecrets = Map.copyOf(secrets);

@@ -104,10 +104,10 @@ class FreeRadiusIT {
         List<RealConfig> acct = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             InetAddress address = InetAddress.getByName(ADDRESSES[i]);
-            auth.add(new RealConfig(address, authPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
-                    Optional.of(REAL_SECRETS[i])));
-            acct.add(new RealConfig(address, acctPorts[i], WEIGHTS[i], OptionalInt.empty(), true,
-                    Optional.of(REAL_SECRETS[i])));
+            auth.add(new RealConfig(address, authPorts[i], WEIGHTS[i], OptionalInt.empty(), true)
+                    .with(RadiusModule.SECRET, REAL_SECRETS[i]));
+            acct.add(new RealConfig(address, acctPorts[i], WEIGHTS[i], OptionalInt.empty(), true)
+                    .with(RadiusModule.SECRET, REAL_SECRETS[i]));
         }
         FailureDetection failure = new FailureDetection(2, 1, Duration.ofMinutes(5));
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
@@ -556,20 +556,20 @@ class FreeRadiusIT {
     void theRadiusProbeChecksEachServerWithStatusServerOrAnAccessRequest() throws Exception {
         InetSocketAddress aaa1 = new InetSocketAddress(ADDRESSES[0], authPorts[0]);
         InetSocketAddress aaa2 = new InetSocketAddress(ADDRESSES[1], authPorts[1]); // stopped by the failover test
-        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.empty(), Optional.empty()), aaa1)).isNull();
+        assertThat(probe(new RadiusCheck(REAL_SECRETS[0], Optional.empty(), Optional.empty()), aaa1)).isNull();
         // FreeRADIUS drops a Status-Server whose Message-Authenticator does not verify.
-        assertThat(probe(new ProbeCheck.Radius("wrong", Optional.empty(), Optional.empty()), aaa1))
+        assertThat(probe(new RadiusCheck("wrong", Optional.empty(), Optional.empty()), aaa1))
                 .contains("no answer");
-        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("testpw")), aaa1))
+        assertThat(probe(new RadiusCheck(REAL_SECRETS[0], Optional.of("probe"), Optional.of("testpw")), aaa1))
                 .isNull();
         // A Reject proves the server alive as well.
-        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[0], Optional.of("probe"), Optional.of("bad")), aaa1))
+        assertThat(probe(new RadiusCheck(REAL_SECRETS[0], Optional.of("probe"), Optional.of("bad")), aaa1))
                 .isNull();
-        assertThat(probe(new ProbeCheck.Radius(REAL_SECRETS[1], Optional.empty(), Optional.empty()), aaa2))
+        assertThat(probe(new RadiusCheck(REAL_SECRETS[1], Optional.empty(), Optional.empty()), aaa2))
                 .contains("no answer");
         // Without a secret of its own, the probe signs with each real's secret.
         RealServer real1 = director.farms().real("aaa-auth", ADDRESSES[0] + ":" + authPorts[0]);
-        Probe own = Probe.create(vertx, new ProbeConfig("own", new ProbeCheck.Radius("", Optional.empty(),
+        Probe own = Probe.create(vertx, new ProbeConfig("own", new RadiusCheck("", Optional.empty(),
                 Optional.empty()), Duration.ofSeconds(10), Duration.ofSeconds(2), 1, OptionalInt.empty()));
         try {
             own.check(real1, aaa1).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

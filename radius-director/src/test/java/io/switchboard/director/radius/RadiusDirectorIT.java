@@ -128,8 +128,8 @@ class RadiusDirectorIT {
         }
 
         RealConfig real() {
-            return new RealConfig(socket.getLocalAddress(), socket.getLocalPort(), 1, OptionalInt.empty(), true,
-                    Optional.of(secret));
+            return new RealConfig(socket.getLocalAddress(), socket.getLocalPort(), 1, OptionalInt.empty(), true)
+                    .with(RadiusModule.SECRET, secret);
         }
 
         void release(int from, int to) throws IOException {

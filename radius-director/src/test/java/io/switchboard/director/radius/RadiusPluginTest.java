@@ -108,7 +108,7 @@ class RadiusPluginTest {
      * route map sending 10.0.0.0/8 to the farm's real.
      */
     private RadiusPlugin plugin(SharedTables tables, boolean correlatingAndRouting) {
-        RealConfig rc = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true, Optional.of(REAL_SECRET));
+        RealConfig rc = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true).with(RadiusModule.SECRET, REAL_SECRET);
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
         farms.put("aaa", correlatingAndRouting
                 ? new FarmConfig("aaa", PredictorKind.ROUTE_MAP, FailureDetection.DEFAULT, List.of(rc), Optional.empty(),

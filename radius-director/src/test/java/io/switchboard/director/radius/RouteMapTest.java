@@ -72,7 +72,7 @@ class RouteMapTest {
     }
 
     private static RealConfig real(String address, int port) {
-        return new RealConfig(addr(address), port, 1, OptionalInt.empty(), true, Optional.empty());
+        return new RealConfig(addr(address), port, 1, OptionalInt.empty(), true);
     }
 
     /** The plug-in of a virtual server on {@code farm}, in the sticky group, or without sticky. */

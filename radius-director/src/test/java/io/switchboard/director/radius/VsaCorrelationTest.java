@@ -85,7 +85,8 @@ class VsaCorrelationTest {
 
     private static FarmConfig farm(String name, int port) {
         return new FarmConfig(name, PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(new RealConfig(
-                addr("127.0.0.2"), port, 1, OptionalInt.empty(), true, Optional.of("real"))), Optional.empty());
+                addr("127.0.0.2"), port, 1, OptionalInt.empty(), true).with(RadiusModule.SECRET, "real")),
+                Optional.empty());
     }
 
     private RadiusPlugin plugin(String farm, InMemoryStickyTable table, Farms farms, SharedTables tables) {

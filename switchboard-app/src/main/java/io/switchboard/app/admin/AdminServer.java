@@ -5,9 +5,9 @@ import io.switchboard.director.Director;
 import io.switchboard.pcap.DebugCaptures;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.AdminConfig;
+import io.switchboard.director.spi.LoadWeights;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.StickyKind;
-import io.switchboard.director.ha.HomeAgentLoad;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.sticky.StickyBinding;
@@ -80,7 +80,8 @@ public final class AdminServer extends VerticleBase {
             json(ctx, 200, real(real));
         }));
         router.put("/api/v1/reals/:farm/:real/weight").handler(ctx -> withReal(ctx, real -> setWeight(ctx, real)));
-        router.put("/api/v1/reals/:farm/:real/load").handler(ctx -> withReal(ctx, real -> setLoad(ctx, real)));
+        Plugins.installed().loadWeights().ifPresent(weights -> router.put("/api/v1/reals/:farm/:real/load")
+                .handler(ctx -> withReal(ctx, real -> setLoad(ctx, real, weights))));
         router.get("/api/v1/vservers").handler(ctx -> json(ctx, 200, vservers()));
         // Reads the cluster's member list: off the event loop.
         router.get("/api/v1/cluster").blockingHandler(ctx -> json(ctx, 200, cluster.get()));
@@ -298,25 +299,16 @@ public final class AdminServer extends VerticleBase {
         json(ctx, 200, real(real));
     }
 
-    /**
-     * A home agent's load figures, turned into its weight by the DFP formula
-     * ({@link HomeAgentLoad}): {@code {"bindings": n, "cpu": 0..16, "memory": 0..16}}, optionally
-     * {@code "maxBindings"} (235000) and {@code "maxWeight"} (24).
-     */
-    private void setLoad(RoutingContext ctx, RealServer real) {
-        String usage = "body must be JSON: {\"bindings\": n >= 0, \"cpu\": 0..16, \"memory\": 0..16"
-                + ", \"maxBindings\": n >= 1 (235000), \"maxWeight\": 1..255 (24)}";
-        HomeAgentLoad load;
+    /** A real's load figures, turned into its weight by the installed plug-in's formula (the home agent's DFP). */
+    private void setLoad(RoutingContext ctx, RealServer real, LoadWeights weights) {
+        int weight;
         try {
-            JsonObject body = ctx.body().asJsonObject();
-            load = new HomeAgentLoad(body.getLong("bindings"),
-                    body.getLong("maxBindings", HomeAgentLoad.DEFAULT_MAX_BINDINGS), body.getInteger("cpu"),
-                    body.getInteger("memory"), body.getInteger("maxWeight", HomeAgentLoad.DEFAULT_MAX_WEIGHT));
+            weight = weights.weight(ctx.body().asJsonObject());
         } catch (RuntimeException e) {
-            error(ctx, 400, usage);
+            error(ctx, 400, weights.usage());
             return;
         }
-        real.setWeight(load.weight());
+        real.setWeight(weight);
         json(ctx, 200, real(real));
     }
 

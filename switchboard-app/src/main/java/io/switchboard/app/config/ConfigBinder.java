@@ -23,6 +23,7 @@ import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.config.bind.YamlNode;
 import io.switchboard.director.spi.OptionsBinder;
 import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.RealKey;
 import io.switchboard.director.spi.ServiceSpec;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -61,12 +62,9 @@ final class ConfigBinder {
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
             "route-map");
     static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
-    static final List<String> PROBE_KEYS = List.of("type", "interval", "timeout", "failures", "port", "path",
-            "expect-status", "host", "name", "expect-address", "send", "expect", "secret", "user", "password",
-            "home-address", "home-agent", "nai", "spi", "key", "expect-code", "version", "recovery",
-            "purge-on-restart");
+    static final List<String> PROBE_KEYS = ProbeBinder.keys();
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
-    static final List<String> REAL_KEYS = List.of("address", "port", "weight", "maxconns", "inservice", "secret");
+    static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
@@ -100,7 +98,7 @@ final class ConfigBinder {
     ConfigBinder(Set<String> availableServices, List<ConfigError> errors) {
         this.availableServices = availableServices;
         this.errors = errors;
-        this.probeBinder = new ProbeBinder(errors);
+        this.probeBinder = new ProbeBinder();
         this.nodeBinder = new NodeBinder(errors);
         this.routeMapBinder = new RouteMapBinder(errors);
         this.stickyBinder = new StickyBinder(errors);
@@ -290,11 +288,16 @@ final class ConfigBinder {
         int weight = s.integer("weight", 1, MAX_WEIGHT).orElse(RealConfig.DEFAULT_WEIGHT);
         OptionalInt maxconns = s.optionalInt("maxconns", 1, Integer.MAX_VALUE);
         boolean inService = s.bool("inservice").orElse(true);
-        Optional<String> secret = s.string("secret");
+        Map<RealKey<?>, Object> values = new LinkedHashMap<>();
+        for (RealKey<?> key : plugins.realKeys()) {
+            if (s.has(key.name())) {
+                key.bind(s).ifPresent(value -> values.put(key, value));
+            }
+        }
         if (address.isEmpty() || port.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, secret));
+        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, values));
     }
 
     private Optional<InetAddress> realAddress(String text, String path) {
@@ -340,6 +343,13 @@ final class ConfigBinder {
     /** The services of the installed plug-ins, in module order. */
     private static List<ServiceSpec> specs() {
         return Plugins.installed().services().stream().map(service -> service.spec()).toList();
+    }
+
+    /** {@code base} and the plug-ins' keys of a real ({@code secret}): the keys a real may have. */
+    private static List<String> withPluginKeys(List<String> base) {
+        List<String> keys = new ArrayList<>(base);
+        Plugins.installed().realKeys().forEach(key -> keys.add(key.name()));
+        return List.copyOf(keys);
     }
 
     /** {@code base} and every key a service's options binder owns: the keys a virtual server may have. */

@@ -111,7 +111,8 @@ public final class IosExporter {
             line(2, "faildetect numconns " + f.failure().numconns() + " numclients " + f.failure().numclients());
             line(2, "retry " + seconds(f.failure().retry()));
             reassign.ifPresent(n -> line(2, "reassign " + n));
-            r.secret().ifPresent(s -> line(2, "! secret (the real's RADIUS secret) has no IOS form"));
+            r.values().keySet().forEach(key -> line(2, "! " + key.name() + " (" + key.description()
+                    + ") has no IOS form"));
             line(2, r.inService() ? "inservice" : "no inservice");
         }
         line(0, "!");

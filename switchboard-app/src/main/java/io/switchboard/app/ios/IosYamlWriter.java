@@ -135,7 +135,7 @@ public final class IosYamlWriter {
         put(m, path, "weight", YamlOut.number(r.weight()));
         r.maxconns().ifPresent(n -> put(m, path, "maxconns", YamlOut.number(n)));
         put(m, path, "inservice", YamlOut.bool(r.inService()));
-        r.secret().ifPresent(s -> put(m, path, "secret", YamlOut.string(s)));
+        r.values().forEach((key, value) -> put(m, path, key.name(), YamlOut.string(key.print(value))));
         return m;
     }
 

@@ -8,6 +8,7 @@ import io.switchboard.director.asn.AsnOptions;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.ha.HaOptions;
+import io.switchboard.director.ha.MobileIpCheck;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -116,7 +117,7 @@ class MobilityOptionsTest {
                     spi: 4096
                     key: "hex:00112233445566778899aabbccddeeff"
                 """ + FARMS.replace("  ha:\n", "  ha:\n    probes: [mip]\n") + servers);
-        assertThat(config.probes().get("mip").check()).isEqualTo(new io.switchboard.director.config.ProbeCheck.MobileIp(
+        assertThat(config.probes().get("mip").check()).isEqualTo(new MobileIpCheck(
                 java.net.InetAddress.getByName("10.99.255.1"),
                 java.util.Optional.of(java.net.InetAddress.getByName("10.30.0.10")),
                 java.util.Optional.of("probe@ha.example.net"), 4096,

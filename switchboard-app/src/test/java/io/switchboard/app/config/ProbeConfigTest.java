@@ -7,6 +7,7 @@ import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.gtp.GtpEchoCheck;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -92,9 +93,9 @@ class ProbeConfigTest {
                     probes: [ggsn]
                     reals: [{ address: 10.0.0.2, port: 80 }]
                 """ + SERVER);
-        assertThat(config.probes().get("ggsn").check()).isEqualTo(new ProbeCheck.GtpEcho(1, 0, true));
+        assertThat(config.probes().get("ggsn").check()).isEqualTo(new GtpEchoCheck(1, 0, true));
         assertThat(config.probes().get("ggsn").port()).isEqualTo(OptionalInt.of(2123));
-        assertThat(config.probes().get("pgw").check()).isEqualTo(new ProbeCheck.GtpEcho(2, 9, false));
+        assertThat(config.probes().get("pgw").check()).isEqualTo(new GtpEchoCheck(2, 9, false));
 
         assertThat(errors("""
                 probes:

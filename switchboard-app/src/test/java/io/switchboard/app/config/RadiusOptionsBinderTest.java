@@ -3,10 +3,11 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.radius.RadiusCheck;
+import io.switchboard.director.radius.RadiusModule;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -63,7 +64,7 @@ class RadiusOptionsBinderTest {
                 List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8, "testing123")),
                 new RadiusOptions.FramedIp(true, true, true), RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(10415, 22, Duration.ofMinutes(30)))));
-        assertThat(config.farms().get("aaa-auth").reals().get(0).secret()).isEqualTo(Optional.of("testing123"));
+        assertThat(config.farms().get("aaa-auth").reals().get(0).value(RadiusModule.SECRET)).isEqualTo(Optional.of("testing123"));
         assertThat(config.virtualServers().get("radius-auth").options(RadiusOptions.class).stateIdle())
                 .isEqualTo(Duration.ofMinutes(2));
     }
@@ -163,9 +164,9 @@ class RadiusOptionsBinderTest {
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
                 """);
         assertThat(config.probes().get("status").check())
-                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.empty(), Optional.empty()));
+                .isEqualTo(new RadiusCheck("testing123", Optional.empty(), Optional.empty()));
         assertThat(config.probes().get("login").check())
-                .isEqualTo(new ProbeCheck.Radius("testing123", Optional.of("probe"), Optional.of("pw")));
+                .isEqualTo(new RadiusCheck("testing123", Optional.of("probe"), Optional.of("pw")));
         assertThat(LOADER.parse("""
                 probes:
                   own: { type: radius }
@@ -173,7 +174,7 @@ class RadiusOptionsBinderTest {
                   aaa: { probes: [own], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
                 virtual-servers:
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
-                """).probes().get("own").check()).isEqualTo(new ProbeCheck.Radius("", Optional.empty(), Optional.empty()));
+                """).probes().get("own").check()).isEqualTo(new RadiusCheck("", Optional.empty(), Optional.empty()));
         assertThat(errors("""
                 probes:
                   a: { type: radius, secret: "" }

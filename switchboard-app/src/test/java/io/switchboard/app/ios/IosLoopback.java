@@ -84,7 +84,7 @@ public final class IosLoopback {
                             + " of farm " + name);
                 }
                 moved.add(new RealConfig(to.getAddress(), to.getPort(), r.weight(), r.maxconns(), r.inService(),
-                        r.secret()));
+                        r.values()));
             }
             farms.put(name, new FarmConfig(name, f.predictor(), f.failure(), moved, f.backup(), f.probes(),
                     f.slowStart(), f.routeMap()));

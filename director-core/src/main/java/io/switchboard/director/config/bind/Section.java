@@ -2,7 +2,9 @@ package io.switchboard.director.config.bind;
 
 import io.switchboard.director.config.Endpoint;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -122,6 +124,24 @@ public final class Section {
                 return Optional.of(AddressLiterals.parseEndpoint(text));
             } catch (IllegalArgumentException e) {
                 error(pathOf(key), e.getMessage());
+                return Optional.empty();
+            }
+        });
+    }
+
+    /**
+     * Bytes written as text (taken as UTF-8), or as {@code hex:0a0b...} for binary payloads (a probe's
+     * request, a key).
+     */
+    public Optional<byte[]> bytes(String key) {
+        return string(key).flatMap(text -> {
+            if (!text.startsWith("hex:")) {
+                return Optional.of(text.getBytes(StandardCharsets.UTF_8));
+            }
+            try {
+                return Optional.of(HexFormat.of().parseHex(text.substring(4)));
+            } catch (IllegalArgumentException e) {
+                error(pathOf(key), "hex: must be followed by an even number of hex digits");
                 return Optional.empty();
             }
         });

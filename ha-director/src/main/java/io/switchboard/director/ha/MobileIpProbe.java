@@ -1,17 +1,14 @@
-package io.switchboard.director.probe;
+package io.switchboard.director.ha;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.mip.MipAuthenticators;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
-import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.probe.Probe;
+import io.switchboard.director.probe.ProbeExchange;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.datagram.DatagramSocket;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,10 +28,10 @@ final class MobileIpProbe implements Probe {
     private static final long NTP_UNIX_OFFSET = 2_208_988_800L;
 
     private final Vertx vertx;
-    private final ProbeCheck.MobileIp check;
+    private final MobileIpCheck check;
     private final long timeoutMillis;
 
-    MobileIpProbe(Vertx vertx, ProbeCheck.MobileIp check, Duration timeout) {
+    MobileIpProbe(Vertx vertx, MobileIpCheck check, Duration timeout) {
         this.vertx = vertx;
         this.check = check;
         this.timeoutMillis = timeout.toMillis();
@@ -47,35 +44,23 @@ final class MobileIpProbe implements Probe {
         }
         long identification = ntpNow();
         byte[] request = registrationRequest(check, check.homeAgent().orElse(target.getAddress()), identification);
-        DatagramSocket socket = vertx.createDatagramSocket();
-        Promise<Void> result = Promise.promise();
-        socket.handler(packet -> {
-            if (!packet.sender().host().equals(target.getAddress().getHostAddress())) {
-                return;
-            }
-            ByteBuf reply = Unpooled.wrappedBuffer(packet.data().getBytes());
-            try {
-                MipHeaderView view = MipHeaderView.wrap(reply);
-                if (view.isRequest() || (int) view.identification() != (int) identification) {
-                    return; // not the answer to this probe
-                }
-                if (view.code() == check.expectCode()) {
-                    result.tryComplete();
-                } else {
-                    result.tryFail("Registration Reply code " + view.code() + ", expected " + check.expectCode());
-                }
-            } catch (DecodeException e) {
-                result.tryFail("malformed answer: " + e.getMessage());
-            }
-        });
-        long timer = vertx.setTimer(timeoutMillis, t -> result.tryFail("no Registration Reply within " + timeoutMillis + " ms"));
-        socket.listen(0, "0.0.0.0")
-                .compose(s -> s.send(Buffer.buffer(request), target.getPort(), target.getAddress().getHostAddress()))
-                .onFailure(result::tryFail);
-        return result.future().eventually(() -> {
-            vertx.cancelTimer(timer);
-            return socket.close();
-        });
+        return ProbeExchange.exchange(vertx, target, request, timeoutMillis, "no Registration Reply",
+                (answer, result) -> {
+                    try {
+                        MipHeaderView view = MipHeaderView.wrap(Unpooled.wrappedBuffer(answer));
+                        if (view.isRequest() || (int) view.identification() != (int) identification) {
+                            return; // not the answer to this probe
+                        }
+                        if (view.code() == check.expectCode()) {
+                            result.tryComplete();
+                        } else {
+                            result.tryFail("Registration Reply code " + view.code() + ", expected "
+                                    + check.expectCode());
+                        }
+                    } catch (DecodeException e) {
+                        result.tryFail("malformed answer: " + e.getMessage());
+                    }
+                });
     }
 
     /** The current time as an NTP time stamp (RFC 5944 §5.7.1 time-stamp Identification). */
@@ -87,7 +72,7 @@ final class MobileIpProbe implements Probe {
     }
 
     /** RRQ: deregistration (lifetime 0, care-of = home address), MN-NAI if configured, MN-HA authentication. */
-    static byte[] registrationRequest(ProbeCheck.MobileIp check, InetAddress homeAgent, long identification) {
+    static byte[] registrationRequest(MobileIpCheck check, InetAddress homeAgent, long identification) {
         byte[] nai = check.nai().map(n -> n.getBytes(StandardCharsets.UTF_8)).orElse(new byte[0]);
         int naiLength = check.nai().isPresent() ? 2 + nai.length : 0;
         ByteBuffer out = ByteBuffer.allocate(MipHeaderView.REQUEST_LENGTH + naiLength + 2 + 4 + 16);

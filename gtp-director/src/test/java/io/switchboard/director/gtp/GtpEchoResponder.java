@@ -1,4 +1,4 @@
-package io.switchboard.director.testing;
+package io.switchboard.director.gtp;
 
 import java.io.IOException;
 import java.net.DatagramPacket;

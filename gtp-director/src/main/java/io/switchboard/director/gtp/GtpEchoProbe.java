@@ -1,9 +1,11 @@
-package io.switchboard.director.probe;
+package io.switchboard.director.gtp;
 
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpEcho;
-import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.probe.Probe;
+import io.switchboard.director.probe.ProbeExchange;
+import io.switchboard.director.probe.RealRestartListener;
 import io.switchboard.director.real.RealServer;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -22,14 +24,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class GtpEchoProbe implements Probe {
 
     private final Vertx vertx;
-    private final ProbeCheck.GtpEcho check;
+    private final GtpEchoCheck check;
     private final long timeoutMillis;
     private final RealRestartListener restarts;
     private final AtomicInteger sequence = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
     /** The last Recovery value each real answered with. */
     private final Map<RealServer, Integer> recoveries = new ConcurrentHashMap<>();
 
-    GtpEchoProbe(Vertx vertx, ProbeCheck.GtpEcho check, Duration timeout, RealRestartListener restarts) {
+    GtpEchoProbe(Vertx vertx, GtpEchoCheck check, Duration timeout, RealRestartListener restarts) {
         this.vertx = vertx;
         this.check = check;
         this.timeoutMillis = timeout.toMillis();

@@ -1,4 +1,4 @@
-package io.switchboard.director.probe;
+package io.switchboard.director.ha;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import io.netty.buffer.Unpooled;
 import io.switchboard.codec.mip.MipAuthenticators;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.testing.PcapFile;
 import io.switchboard.director.testing.Tshark;
 import io.vertx.core.Vertx;
@@ -76,8 +75,8 @@ class MobileIpProbeIT {
         return new InetSocketAddress("127.0.0.1", agent.getLocalPort());
     }
 
-    private static ProbeCheck.MobileIp check(byte[] key, int expectCode) throws Exception {
-        return new ProbeCheck.MobileIp(InetAddress.getByName("10.99.255.1"),
+    private static MobileIpCheck check(byte[] key, int expectCode) throws Exception {
+        return new MobileIpCheck(InetAddress.getByName("10.99.255.1"),
                 Optional.of(InetAddress.getByName("127.0.0.10")), Optional.of("probe@ha.example.net"), 4096, key,
                 expectCode);
     }

@@ -1,15 +1,16 @@
-package io.switchboard.director;
+package io.switchboard.director.gtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.director.Director;
+import io.switchboard.director.Ticker;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
@@ -21,7 +22,6 @@ import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
-import io.switchboard.director.testing.GtpEchoResponder;
 import io.switchboard.director.testing.RunningDirector;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.DatagramService;
@@ -89,7 +89,7 @@ class RealRestartsIT {
                     "udp", "pgw", Optional.of(new StickyConfig(List.of(StickyKind.CLIENT_ADDRESS),
                             Duration.ofHours(1), OptionalInt.empty(), 1000)),
                     Duration.ofSeconds(1), Duration.ofMinutes(1), 4096, true);
-            ProbeConfig echo = new ProbeConfig("echo", new ProbeCheck.GtpEcho(2, 3, purge), Duration.ofMillis(100),
+            ProbeConfig echo = new ProbeConfig("echo", new GtpEchoCheck(2, 3, purge), Duration.ofMillis(100),
                     Duration.ofMillis(500), 3, OptionalInt.empty());
             SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                     Map.of("pgw", farm), Map.of("vs", vs), Map.of("echo", echo));

@@ -1,4 +1,4 @@
-package io.switchboard.director.probe;
+package io.switchboard.director.radius;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -9,12 +9,11 @@ import io.switchboard.codec.radius.RadiusAttributeType;
 import io.switchboard.codec.radius.RadiusAuthenticators;
 import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
-import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.probe.Probe;
+import io.switchboard.director.probe.ProbeExchange;
+import io.switchboard.director.real.RealServer;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.datagram.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -29,25 +28,50 @@ import java.util.List;
 final class RadiusProbe implements Probe {
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final String NO_SECRET = "no secret: give the probe a secret, or the real one";
 
     private final Vertx vertx;
-    private final ProbeCheck.Radius check;
+    private final RadiusCheck check;
     /** The probe's own secret; empty for each real's. */
     private final byte[] secret;
     private final long timeoutMillis;
 
-    RadiusProbe(Vertx vertx, ProbeCheck.Radius check, Duration timeout) {
+    RadiusProbe(Vertx vertx, RadiusCheck check, Duration timeout) {
         this.vertx = vertx;
         this.check = check;
         this.secret = check.secret().getBytes(StandardCharsets.UTF_8);
         this.timeoutMillis = timeout.toMillis();
     }
 
-    /** The request to send, signed; {@code authenticator} receives its Request Authenticator. */
-    byte[] request(int identifier, byte[] authenticator) {
-        return request(identifier, authenticator, secret);
+    @Override
+    public Future<Void> check(InetSocketAddress target) {
+        return secret.length == 0 ? Future.failedFuture(NO_SECRET) : check(target, secret);
     }
 
+    @Override
+    public Future<Void> check(RealServer real, InetSocketAddress target) {
+        if (secret.length > 0) {
+            return check(target, secret);
+        }
+        return real.value(RadiusModule.SECRET).map(s -> check(target, s.getBytes(StandardCharsets.UTF_8)))
+                .orElseGet(() -> Future.failedFuture(NO_SECRET));
+    }
+
+    private Future<Void> check(InetSocketAddress target, byte[] secret) {
+        int identifier = RANDOM.nextInt(256);
+        byte[] authenticator = new byte[16];
+        byte[] request = request(identifier, authenticator, secret);
+        return ProbeExchange.exchange(vertx, target, request, timeoutMillis, "no answer", (answer, result) -> {
+            String verdict = verdict(answer, identifier, authenticator, secret);
+            if (verdict == null) {
+                result.tryComplete();
+            } else {
+                result.tryFail(verdict);
+            }
+        });
+    }
+
+    /** The request to send, signed; {@code authenticator} receives its Request Authenticator. */
     private byte[] request(int identifier, byte[] authenticator, byte[] secret) {
         RANDOM.nextBytes(authenticator);
         List<RadiusAttribute> attributes = new ArrayList<>();
@@ -73,10 +97,6 @@ final class RadiusProbe implements Probe {
     }
 
     /** Null when {@code answer} passes, else why not. */
-    String verdict(byte[] answer, int identifier, byte[] authenticator) {
-        return verdict(answer, identifier, authenticator, secret);
-    }
-
     private String verdict(byte[] answer, int identifier, byte[] authenticator, byte[] secret) {
         RadiusView view;
         try {
@@ -94,50 +114,5 @@ final class RadiusProbe implements Probe {
         boolean accepted = code == RadiusCode.ACCESS_ACCEPT.value()
                 || (check.user().isPresent() && code == RadiusCode.ACCESS_REJECT.value());
         return accepted ? null : "unexpected " + RadiusCode.valueOf(code);
-    }
-
-    @Override
-    public Future<Void> check(InetSocketAddress target) {
-        if (secret.length == 0) {
-            return Future.failedFuture("no secret: give the probe a secret, or the real one");
-        }
-        return check(target, secret);
-    }
-
-    @Override
-    public Future<Void> check(io.switchboard.director.real.RealServer real, InetSocketAddress target) {
-        if (secret.length > 0) {
-            return check(target, secret);
-        }
-        return real.secret().map(s -> check(target, s.getBytes(StandardCharsets.UTF_8)))
-                .orElseGet(() -> Future.failedFuture("no secret: give the probe a secret, or the real one"));
-    }
-
-    private Future<Void> check(InetSocketAddress target, byte[] secret) {
-        int identifier = RANDOM.nextInt(256);
-        byte[] authenticator = new byte[16];
-        byte[] request = request(identifier, authenticator, secret);
-        DatagramSocket socket = vertx.createDatagramSocket();
-        Promise<Void> result = Promise.promise();
-        socket.handler(packet -> {
-            if (!packet.sender().host().equals(target.getAddress().getHostAddress())) {
-                return;
-            }
-            String verdict = verdict(packet.data().getBytes(), identifier, authenticator, secret);
-            if (verdict == null) {
-                result.tryComplete();
-            } else {
-                result.tryFail(verdict);
-            }
-        });
-        long timer = vertx.setTimer(timeoutMillis, t -> result.tryFail("no answer within " + timeoutMillis + " ms"));
-        String bind = target.getAddress() instanceof java.net.Inet6Address ? "::" : "0.0.0.0";
-        socket.listen(0, bind)
-                .compose(s -> s.send(Buffer.buffer(request), target.getPort(), target.getAddress().getHostAddress()))
-                .onFailure(result::tryFail);
-        return result.future().eventually(() -> {
-            vertx.cancelTimer(timer);
-            return socket.close();
-        });
     }
 }

@@ -1,4 +1,4 @@
-package io.switchboard.director.probe;
+package io.switchboard.director.gtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,13 +7,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
-import io.switchboard.director.testing.GtpEchoResponder;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +66,7 @@ class GtpEchoProbeIT {
         for (GtpEchoResponder p : peers) {
             reals.add(new RealConfig(p.address().getAddress(), p.address().getPort(), 1, OptionalInt.empty(), true));
         }
-        ProbeConfig probe = new ProbeConfig("echo", new ProbeCheck.GtpEcho(version, 0, true), Duration.ofMillis(100),
+        ProbeConfig probe = new ProbeConfig("echo", new GtpEchoCheck(version, 0, true), Duration.ofMillis(100),
                 Duration.ofMillis(400), 2, OptionalInt.empty());
         FarmConfig farm = new FarmConfig("pgw", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, reals,
                 Optional.empty(), List.of("echo"));
