@@ -130,7 +130,7 @@ public final class StickyKind {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StickyKind k && k.name.equals(name);
+        return o == this || (o instanceof StickyKind k && k.name.equals(name));
     }
 
     @Override
