@@ -1,10 +1,10 @@
 package io.switchboard.pcap;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
@@ -92,7 +92,7 @@ class ObservedPlugin implements DatagramPlugin {
     }
 
     @Override
-    public void realRestarted(RealServer real) {
+    public void realRestarted(RealView real) {
         plugin.realRestarted(real);
     }
 

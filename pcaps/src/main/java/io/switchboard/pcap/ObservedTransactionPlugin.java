@@ -1,6 +1,7 @@
 package io.switchboard.pcap;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.ResponseVerdict;
@@ -69,7 +70,7 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public Object prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         Object context = plugin.prepareRequest(request, transactionId, real, client);
         if (context != null) {
@@ -94,7 +95,7 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+    public ResponseVerdict inspectResponse(ByteBuf response, RealView real, Object context) throws DecodeException {
         try {
             return plugin.inspectResponse(response, real, context);
         } catch (DecodeException e) {
@@ -104,7 +105,7 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealView real, Object context)
             throws DecodeException {
         plugin.simulateAnswerOf(answer, transactionId, real, context);
     }

@@ -1,6 +1,7 @@
 package io.switchboard.app;
 
 import io.switchboard.director.spi.ServiceSpec;
+import io.switchboard.director.spi.RealView;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -78,7 +79,7 @@ final class NoReassignPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public void realRestarted(RealServer real) {
+    public void realRestarted(RealView real) {
         plugin.realRestarted(real);
     }
 
@@ -118,7 +119,7 @@ final class NoReassignPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public Object prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         return plugin.prepareRequest(request, transactionId, real, client);
     }
@@ -134,12 +135,12 @@ final class NoReassignPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) throws DecodeException {
+    public ResponseVerdict inspectResponse(ByteBuf response, RealView real, Object context) throws DecodeException {
         return plugin.inspectResponse(response, real, context);
     }
 
     @Override
-    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Object context)
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealView real, Object context)
             throws DecodeException {
         plugin.simulateAnswerOf(answer, transactionId, real, context);
     }

@@ -1,6 +1,7 @@
 package io.switchboard.director.asn;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
@@ -9,7 +10,6 @@ import io.switchboard.codec.asn.r6.R6FunctionType;
 import io.switchboard.codec.asn.r6.R6OpId;
 import io.switchboard.codec.asn.r6.R6PreAttachment;
 import io.switchboard.codec.asn.r6.R6View;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.TransactionPlugin;
@@ -117,7 +117,7 @@ final class AsnPlugin implements TransactionPlugin<String> {
 
     /** @return the gateway's id, for the answer's counters */
     @Override
-    public String prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public String prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         counters.message("to-gateway", messageName(view(request)), real.id());
         return real.id();

@@ -1,5 +1,6 @@
 package io.switchboard.director.real;
 
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.spi.RealKey;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * (see {@link RealState}). Shared by every event loop, so state moves by compare-and-set and
  * counters are adders; the hot path reads a volatile and maybe one CAS.
  */
-public final class RealServer {
+public final class RealServer implements RealView {
 
     private static final Logger LOG = LoggerFactory.getLogger(RealServer.class);
 

@@ -3,7 +3,6 @@ package io.switchboard.director.spi;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import java.net.InetSocketAddress;
 
@@ -42,7 +41,7 @@ public interface DatagramPlugin {
      * restart, when the probe is configured to purge ({@code purge-on-restart}); the engine itself
      * removes the sticky bindings to the real. Does nothing by default.
      */
-    default void realRestarted(RealServer real) {
+    default void realRestarted(RealView real) {
     }
 
     /**

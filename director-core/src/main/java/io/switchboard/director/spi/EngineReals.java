@@ -18,13 +18,13 @@ public interface EngineReals {
      * follow DFP's; 0 throttles the real to its bound clients). Nothing happens when the real has
      * that weight already.
      */
-    void weigh(RealServer real, int weight);
+    void weigh(RealView real, int weight);
 
     /** A long-lived session opened on {@code real}: one connection more until {@link #sessionClosed}. */
-    void sessionOpened(RealServer real);
+    void sessionOpened(RealView real);
 
     /** A session of {@link #sessionOpened} ended. */
-    void sessionClosed(RealServer real);
+    void sessionClosed(RealView real);
 
     /** The engine's. */
     EngineReals ENGINE = new Engine();
@@ -38,7 +38,8 @@ public interface EngineReals {
         }
 
         @Override
-        public void weigh(RealServer real, int weight) {
+        public void weigh(RealView view, int weight) {
+            RealServer real = (RealServer) view; // every real a plug-in is handed is the engine's
             int previous = real.weight();
             if (previous != weight) {
                 real.setWeight(weight);
@@ -48,13 +49,13 @@ public interface EngineReals {
         }
 
         @Override
-        public void sessionOpened(RealServer real) {
-            real.sessionOpened();
+        public void sessionOpened(RealView real) {
+            ((RealServer) real).sessionOpened();
         }
 
         @Override
-        public void sessionClosed(RealServer real) {
-            real.sessionClosed();
+        public void sessionClosed(RealView real) {
+            ((RealServer) real).sessionClosed();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.switchboard.director.spi;
 
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
-import io.switchboard.director.real.RealServer;
 import java.net.InetSocketAddress;
 
 /**
@@ -62,7 +61,7 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
      * @param client the client the request came from (a RADIUS client's shared secret)
      * @return what {@link #prepareResponse} needs later (e.g. the original authenticator), or null
      */
-    C prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    C prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException;
 
     /** The transaction id of an answer from a real (the director's, as written by prepareRequest). */
@@ -82,7 +81,7 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
      * @param real    the real that answered
      * @param context what {@link #prepareRequest} returned for this transaction
      */
-    default ResponseVerdict inspectResponse(ByteBuf response, RealServer real, C context) throws DecodeException {
+    default ResponseVerdict inspectResponse(ByteBuf response, RealView real, C context) throws DecodeException {
         return ResponseVerdict.RELAY;
     }
 
@@ -108,7 +107,7 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
      *
      * @param context what {@link #prepareRequest} returned for the forwarded request
      */
-    default void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, C context)
+    default void simulateAnswerOf(ByteBuf answer, long transactionId, RealView real, C context)
             throws DecodeException {
     }
 

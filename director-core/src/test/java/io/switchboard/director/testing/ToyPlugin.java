@@ -1,6 +1,7 @@
 package io.switchboard.director.testing;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
@@ -160,7 +161,7 @@ public class ToyPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public Object prepareRequest(ByteBuf request, long transactionId, RealServer real, java.net.InetSocketAddress client)
+    public Object prepareRequest(ByteBuf request, long transactionId, RealView real, java.net.InetSocketAddress client)
             throws DecodeException {
         if (has(words(request), "unpreparable")) {
             throw new DecodeException(DropReason.MALFORMED, "the toy request refuses to be prepared");
@@ -178,7 +179,7 @@ public class ToyPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, Object context) {
+    public ResponseVerdict inspectResponse(ByteBuf response, RealView real, Object context) {
         String text = text(response);
         return has(text, "retry") ? ResponseVerdict.RETRY_ELSEWHERE
                 : has(text, "drop") ? ResponseVerdict.DROP : ResponseVerdict.RELAY;

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,7 +81,7 @@ final class GtpInspectMetrics {
     }
 
     /** Counts the message in {@code view} (read after any rewrite: type and cause do not change). */
-    void message(GtpMessageView view, int cause, RealServer real, Initiator initiator) {
+    void message(GtpMessageView view, int cause, RealView real, Initiator initiator) {
         int version = view.version();
         int type = view.messageTypeValue();
         long key = ((long) real.slot() << 24) | ((long) version << 20) | ((long) type << 11) | ((cause + 1L) << 1)
@@ -107,7 +107,7 @@ final class GtpInspectMetrics {
     }
 
     /** The gauge of {@code real}'s open sessions, reading {@code count}. */
-    void openSessions(RealServer real, AtomicInteger count) {
+    void openSessions(RealView real, AtomicInteger count) {
         Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
                 .description("Open gtp-inspect sessions per real").tags(tags).tag("real", real.id()).register(registry);
     }

@@ -1,11 +1,11 @@
 package io.switchboard.director.gtp;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
 import io.switchboard.director.spi.ResponseVerdict;
@@ -100,7 +100,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     /** Open sessions held by {@code real}. */
-    int openSessions(RealServer real) {
+    int openSessions(RealView real) {
         return sessions.openSessions(real);
     }
 
@@ -185,7 +185,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
      * writes it.
      */
     @Override
-    public GtpRequestContext prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public GtpRequestContext prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         GtpMessageView view = view(request);
         int requesterSequence = view.sequence();
@@ -205,7 +205,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, GtpRequestContext request)
+    public ResponseVerdict inspectResponse(ByteBuf response, RealView real, GtpRequestContext request)
             throws DecodeException {
         super.inspectResponse(response, real, request);
         GtpMessageView view = view(response);
@@ -260,7 +260,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
 
     /** The real restarted and lost its sessions: they end here too, and so on every node. */
     @Override
-    public void realRestarted(RealServer real) {
+    public void realRestarted(RealView real) {
         super.realRestarted(real);
         sessions.purge(real);
     }

@@ -9,7 +9,7 @@ import io.switchboard.codec.gtp.v2.GtpV2NodeLoad;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.EngineReals;
 import java.time.Duration;
@@ -64,7 +64,7 @@ final class GtpLoadFeedback {
     private final EngineReals reals;
     private final Ticker ticker;
     private final RateLimitedLog log;
-    private final Map<RealServer, Figures> figures = new HashMap<>();
+    private final Map<RealView, Figures> figures = new HashMap<>();
     /** Farms whose weights this feedback has set, to give them their static weights back. */
     private final Set<String> weighed = new HashSet<>();
     /** When the earliest overload figure lapses; Long.MAX_VALUE when none will. */
@@ -94,7 +94,7 @@ final class GtpLoadFeedback {
     }
 
     /** Reads the figures of a GTPv2 answer from {@code real}; one that does not parse is counted and ignored. */
-    void observe(ByteBuf buf, GtpV2Header header, RealServer real) {
+    void observe(ByteBuf buf, GtpV2Header header, RealView real) {
         GtpV2NodeLoad reported;
         try {
             reported = GtpV2NodeLoad.of(buf, header);
@@ -108,7 +108,7 @@ final class GtpLoadFeedback {
         }
     }
 
-    private synchronized void apply(RealServer real, GtpV2NodeLoad reported, long now) {
+    private synchronized void apply(RealView real, GtpV2NodeLoad reported, long now) {
         Figures f = figures.computeIfAbsent(real, r -> new Figures());
         boolean changed = false;
         GtpV2NodeLoad.Load load = reported.load();
@@ -161,7 +161,7 @@ final class GtpLoadFeedback {
             return;
         }
         Set<String> farmsChanged = new HashSet<>();
-        for (Map.Entry<RealServer, Figures> e : figures.entrySet()) {
+        for (Map.Entry<RealView, Figures> e : figures.entrySet()) {
             Figures f = e.getValue();
             if (f.hasOverload && f.overloadUntilNanos != Long.MAX_VALUE && now - f.overloadUntilNanos >= 0) {
                 // The sequence number stays: an older figure retransmitted later must not revive it.
@@ -185,7 +185,7 @@ final class GtpLoadFeedback {
     }
 
     /** The real restarted: its figures (and their sequence numbers, which restart too) are gone. */
-    synchronized void forget(RealServer real) {
+    synchronized void forget(RealView real) {
         if (figures.remove(real) != null) {
             scheduleLapse();
             reweigh(real.farm());
@@ -198,7 +198,7 @@ final class GtpLoadFeedback {
             return;
         }
         boolean anyFigures = false;
-        for (RealServer r : farm.reals()) {
+        for (RealView r : farm.reals()) {
             Figures f = figures.get(r);
             anyFigures |= f != null && !f.empty();
         }
@@ -208,7 +208,7 @@ final class GtpLoadFeedback {
         if (anyFigures) {
             weighed.add(farmName);
         }
-        for (RealServer r : farm.reals()) {
+        for (RealView r : farm.reals()) {
             Figures f = figures.get(r);
             int w = !anyFigures ? r.staticWeight()
                     : weight(r.staticWeight(), f != null && f.hasLoad ? f.load : 0, f != null && f.hasOverload ? f.reduction : 0);

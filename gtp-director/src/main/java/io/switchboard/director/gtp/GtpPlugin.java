@@ -1,6 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DecodeException;
@@ -11,7 +12,6 @@ import io.switchboard.codec.gtp.v1.GtpV1Header;
 import io.switchboard.codec.gtp.v2.GtpV2Header;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
 import io.switchboard.director.spi.ResponseVerdict;
@@ -229,7 +229,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
 
     /** The real's load figures are stale once it restarted (their sequence numbers restart too). */
     @Override
-    public void realRestarted(RealServer real) {
+    public void realRestarted(RealView real) {
         GtpLoadFeedback feedback = loadFeedback;
         if (feedback != null) {
             feedback.forget(real);
@@ -238,7 +238,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
 
     /** GTPv2 Load/Overload Control Information in any answer becomes the real's dynamic weight. */
     @Override
-    public ResponseVerdict inspectResponse(ByteBuf response, RealServer real, C context) throws DecodeException {
+    public ResponseVerdict inspectResponse(ByteBuf response, RealView real, C context) throws DecodeException {
         GtpLoadFeedback feedback = loadFeedback;
         GtpMessageView view = view(response);
         if (feedback != null && view.version() == 2) {
@@ -320,7 +320,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
     }
 
     @Override
-    public C prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public C prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         view(request).setSequence((int) transactionId);
         return null;

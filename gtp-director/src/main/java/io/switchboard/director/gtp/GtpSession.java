@@ -1,6 +1,6 @@
 package io.switchboard.director.gtp;
 
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import java.net.InetSocketAddress;
 
 /**
@@ -31,11 +31,11 @@ import java.net.InetSocketAddress;
  * @param bearer          the bearer its create named, {@link GtpBearer#of}: with the binding and the
  *                        version, what a later create for the same bearer replaces; 0 when unknown
  */
-record GtpSession(int version, RealServer real, String imsi, String binding, long directorTeid, long realFacingTeid,
+record GtpSession(int version, RealView real, String imsi, String binding, long directorTeid, long realFacingTeid,
         long realTeid, long requesterTeid, InetSocketAddress requester, long refreshedMillis, int bearer) {
 
     /** A session whose create named no bearer the director could read. */
-    GtpSession(int version, RealServer real, String imsi, String binding, long directorTeid, long realFacingTeid,
+    GtpSession(int version, RealView real, String imsi, String binding, long directorTeid, long realFacingTeid,
             long realTeid, long requesterTeid, InetSocketAddress requester, long refreshedMillis) {
         this(version, real, imsi, binding, directorTeid, realFacingTeid, realTeid, requesterTeid, requester,
                 refreshedMillis, 0);

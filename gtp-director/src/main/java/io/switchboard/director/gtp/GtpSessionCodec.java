@@ -1,7 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.shared.Codec;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -141,7 +141,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
             int bearer = in.getShort() & 0xFFFF;
             String farm = text(in);
             String id = text(in);
-            RealServer real = farms.real(farm, id);
+            RealView real = farms.real(farm, id);
             if (real == null) {
                 throw new IllegalArgumentException("no real " + id + " in farm " + farm + " here");
             }

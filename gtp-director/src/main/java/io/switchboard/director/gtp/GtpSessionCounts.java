@@ -1,7 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.switchboard.director.real.Farms;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.EngineReals;
 import java.util.HashMap;
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class GtpSessionCounts {
 
     private final GtpInspectMetrics metrics;
-    private final Map<RealServer, AtomicInteger> perReal = new ConcurrentHashMap<>();
+    private final Map<RealView, AtomicInteger> perReal = new ConcurrentHashMap<>();
     private volatile EngineReals reals;
 
     GtpSessionCounts(GtpInspectMetrics metrics) {
@@ -31,18 +31,18 @@ final class GtpSessionCounts {
     void attach(EngineReals reals, Farms farms) {
         this.reals = reals;
         for (ServerFarm farm : farms.all()) {
-            for (RealServer real : farm.reals()) {
+            for (RealView real : farm.reals()) {
                 count(real);
             }
         }
     }
 
-    void opened(RealServer real) {
+    void opened(RealView real) {
         reals.sessionOpened(real);
         count(real).incrementAndGet();
     }
 
-    void closed(RealServer real) {
+    void closed(RealView real) {
         reals.sessionClosed(real);
         count(real).decrementAndGet();
     }
@@ -53,7 +53,7 @@ final class GtpSessionCounts {
      * sessions per real.
      */
     void recount(Iterable<GtpSession> sessions) {
-        Map<RealServer, Integer> counted = new HashMap<>();
+        Map<RealView, Integer> counted = new HashMap<>();
         for (GtpSession session : sessions) {
             counted.merge(session.real(), 1, Integer::sum);
         }
@@ -71,12 +71,12 @@ final class GtpSessionCounts {
     }
 
     /** Open sessions held by {@code real}. */
-    int of(RealServer real) {
+    int of(RealView real) {
         AtomicInteger count = perReal.get(real);
         return count == null ? 0 : count.get();
     }
 
-    private AtomicInteger count(RealServer real) {
+    private AtomicInteger count(RealView real) {
         AtomicInteger count = perReal.get(real);
         return count != null ? count : perReal.computeIfAbsent(real, r -> {
             AtomicInteger fresh = new AtomicInteger();

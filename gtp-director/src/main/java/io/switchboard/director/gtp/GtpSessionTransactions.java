@@ -6,7 +6,7 @@ import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v1.GtpV1MessageType;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
 import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.spi.ResponseVerdict;
 import java.net.InetSocketAddress;
 import java.util.function.LongSupplier;
@@ -58,7 +58,7 @@ final class GtpSessionTransactions {
      * A request of {@code session} from {@code client} on its way to {@code real} (under the
      * director's sequence number already; the requester's was {@code requesterSequence}).
      */
-    GtpRequestContext request(GtpMessageView view, GtpSession session, RealServer real, InetSocketAddress client,
+    GtpRequestContext request(GtpMessageView view, GtpSession session, RealView real, InetSocketAddress client,
             int requesterSequence) throws DecodeException {
         sessions.touch(session, clock.getAsLong());
         int version = view.version();
@@ -91,7 +91,7 @@ final class GtpSessionTransactions {
     }
 
     /** The answer in {@code view} (cause {@code cause}) from {@code real} to {@code request}, rewritten. */
-    ResponseVerdict answer(GtpMessageView view, int cause, RealServer real, GtpRequestContext request)
+    ResponseVerdict answer(GtpMessageView view, int cause, RealView real, GtpRequestContext request)
             throws DecodeException {
         int version = view.version();
         if (request.createKey() >= 0) {
@@ -151,7 +151,7 @@ final class GtpSessionTransactions {
      * director TEID and the director's address, and the session is remembered under that TEID (v0:
      * the TID).
      */
-    private void learn(GtpMessageView view, RealServer real, GtpRequestContext request) throws DecodeException {
+    private void learn(GtpMessageView view, RealView real, GtpRequestContext request) throws DecodeException {
         long now = sessions.clusterMillis(clock.getAsLong());
         Endpoint requester = request.requester();
         if (view.version() == 0) {

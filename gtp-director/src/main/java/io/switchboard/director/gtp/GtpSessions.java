@@ -3,7 +3,7 @@ package io.switchboard.director.gtp;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyTable;
@@ -207,7 +207,7 @@ final class GtpSessions {
      * The real restarted and lost its sessions: they end here too, and so on every node (whichever
      * node notices first removes them from the shared table).
      */
-    void purge(RealServer real) {
+    void purge(RealView real) {
         for (GtpSession session : all()) {
             if (session.real() == real && end(session)) {
                 metrics.sessionPurged();
@@ -264,7 +264,7 @@ final class GtpSessions {
     }
 
     /** Open sessions held by {@code real}. */
-    int openSessions(RealServer real) {
+    int openSessions(RealView real) {
         return perReal.of(real);
     }
 

@@ -1,6 +1,7 @@
 package io.switchboard.director.gtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.switchboard.director.spi.RealView;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -57,7 +58,7 @@ class RealRestartsIT {
         }
 
         @Override
-        public void realRestarted(RealServer real) {
+        public void realRestarted(RealView real) {
             restarted.add(real.id());
         }
     }

@@ -2,7 +2,7 @@ package io.switchboard.director.ha;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -25,7 +25,7 @@ final class HaCounters {
         this.virtualServer = virtualServer;
     }
 
-    void request(RealServer real) {
+    void request(RealView real) {
         Counter c = requests.get(real.id());
         if (c == null) {
             c = requests.computeIfAbsent(real.id(), id -> Counter.builder("switchboard.ipmobile.requests")

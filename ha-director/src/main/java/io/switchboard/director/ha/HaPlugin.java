@@ -1,13 +1,13 @@
 package io.switchboard.director.ha;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.mip.MipExtensionType;
 import io.switchboard.codec.mip.MipHeaderView;
 import io.switchboard.director.spi.StickyKind;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.TransactionPlugin;
@@ -92,7 +92,7 @@ final class HaPlugin implements TransactionPlugin<HaPlugin.Sent> {
     }
 
     @Override
-    public Sent prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public Sent prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         MipHeaderView view = MipHeaderView.wrap(request);
         int homeAgent = view.homeAgent();

@@ -1,6 +1,7 @@
 package io.switchboard.director.radius;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealView;
 import io.netty.buffer.ByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
@@ -86,7 +87,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     /** What the answer needs of its request. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
-            byte[] realSecret, RealServer real, InetAddress client, int code, long statusType, long framedIp,
+            byte[] realSecret, RealView real, InetAddress client, int code, long statusType, long framedIp,
             StickyKey key) {
     }
 
@@ -337,7 +338,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     }
 
     @Override
-    public Context prepareRequest(ByteBuf request, long transactionId, RealServer real, InetSocketAddress client)
+    public Context prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         RadiusView view = RadiusView.wrap(request);
         int index = clientIndex(client.getAddress());
@@ -381,7 +382,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     /** The real signs its answer with its secret over the forwarded request's identifier and authenticator. */
     @Override
-    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealServer real, Context request)
+    public void simulateAnswerOf(ByteBuf answer, long transactionId, RealView real, Context request)
             throws DecodeException {
         RadiusAuthenticators.resignResponse(RadiusView.wrap(answer), (int) (transactionId & 0xff),
                 request.forwardedAuthenticator, request.realSecret);
