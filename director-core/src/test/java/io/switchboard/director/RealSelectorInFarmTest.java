@@ -2,10 +2,10 @@ package io.switchboard.director;
 
 import static io.switchboard.director.testing.TestFarms.FAIL_AT_ONCE;
 import static io.switchboard.director.testing.TestFarms.farm;
+import static io.switchboard.director.testing.TestFarms.farms;
 import static io.switchboard.director.testing.TestFarms.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealState;
@@ -13,8 +13,6 @@ import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.TestKinds;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,13 +30,6 @@ class RealSelectorInFarmTest {
     private final InMemoryStickyTable sticky = new InMemoryStickyTable("gtp/imsi", Duration.ofMinutes(5), 100);
     private final RealSelector gw = new RealSelector(farms, farms.farm("gw"), sticky);
 
-    private static Farms farms(FarmConfig... configs) {
-        Map<String, FarmConfig> map = new LinkedHashMap<>();
-        for (FarmConfig c : configs) {
-            map.put(c.name(), c);
-        }
-        return new Farms(map);
-    }
 
     @Test
     void aSelectionInAnotherFarmBindsTheKeyThereInTheVirtualServersTable() {

@@ -2,13 +2,13 @@ package io.switchboard.director;
 
 import static io.switchboard.director.testing.TestFarms.FAIL_AT_ONCE;
 import static io.switchboard.director.testing.TestFarms.farm;
+import static io.switchboard.director.testing.TestFarms.farms;
 import static io.switchboard.director.testing.TestFarms.id;
 import static io.switchboard.director.testing.TestFarms.ip;
 import static io.switchboard.director.testing.TestFarms.real;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.sticky.TestKinds;
 import io.switchboard.director.real.Farms;
@@ -22,9 +22,7 @@ import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.testing.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RealSelectorTest {
@@ -47,13 +45,6 @@ class RealSelectorTest {
     private final RealServer b = farms.real("gw", id(B));
     private final RealServer s = farms.real("spare", id(S));
 
-    private static Farms farms(FarmConfig... configs) {
-        Map<String, FarmConfig> map = new LinkedHashMap<>();
-        for (FarmConfig c : configs) {
-            map.put(c.name(), c);
-        }
-        return new Farms(map);
-    }
 
     private RealSelector selector(StickyTable sticky) {
         return new RealSelector(farms, farms.farm("gw"), sticky);

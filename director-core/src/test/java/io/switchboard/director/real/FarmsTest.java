@@ -2,6 +2,7 @@ package io.switchboard.director.real;
 
 import static io.switchboard.director.testing.TestFarms.FAIL_AT_ONCE;
 import static io.switchboard.director.testing.TestFarms.farm;
+import static io.switchboard.director.testing.TestFarms.farms;
 import static io.switchboard.director.testing.TestFarms.id;
 import static io.switchboard.director.testing.TestFarms.ip;
 import static io.switchboard.director.testing.TestFarms.real;
@@ -25,13 +26,6 @@ class FarmsTest {
 
     private final ManualTicker ticker = new ManualTicker();
 
-    private static Farms farms(FarmConfig... configs) {
-        Map<String, FarmConfig> map = new LinkedHashMap<>();
-        for (FarmConfig c : configs) {
-            map.put(c.name(), c);
-        }
-        return new Farms(map);
-    }
 
     private final Farms farms = farms(
             farm("gw", PredictorKind.ROUNDROBIN, FAIL_AT_ONCE, "spare",

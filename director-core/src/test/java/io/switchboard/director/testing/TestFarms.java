@@ -1,5 +1,8 @@
 package io.switchboard.director.testing;
 
+import java.util.Map;
+import java.util.LinkedHashMap;
+import io.switchboard.director.real.Farms;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
@@ -51,5 +54,14 @@ public final class TestFarms {
     public static FarmConfig farm(String name, PredictorKind predictor, FailureDetection failure,
             String backup, List<RealConfig> reals) {
         return new FarmConfig(name, predictor, failure, reals, Optional.of(backup));
+    }
+
+    /** The engine's farms over {@code configs}, in their order. */
+    public static Farms farms(FarmConfig... configs) {
+        Map<String, FarmConfig> map = new LinkedHashMap<>();
+        for (FarmConfig c : configs) {
+            map.put(c.name(), c);
+        }
+        return new Farms(map);
     }
 }

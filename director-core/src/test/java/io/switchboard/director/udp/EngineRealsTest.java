@@ -3,19 +3,17 @@ package io.switchboard.director.udp;
 import io.switchboard.director.spi.EngineReals;
 import static io.switchboard.director.testing.TestFarms.FAIL_AT_ONCE;
 import static io.switchboard.director.testing.TestFarms.farm;
+import static io.switchboard.director.testing.TestFarms.farms;
 import static io.switchboard.director.testing.TestFarms.id;
 import static io.switchboard.director.testing.TestFarms.real;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealStateListener;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The engine's side of what plug-ins do to reals: weights, sessions as connections. */
@@ -26,13 +24,6 @@ class EngineRealsTest {
             farm("ims", PredictorKind.LEASTCONNS, FAIL_AT_ONCE, real("10.0.2.1", 1), real("10.0.2.2", 1)));
     private final EngineReals reals = EngineReals.ENGINE;
 
-    private static Farms farms(FarmConfig... configs) {
-        Map<String, FarmConfig> map = new LinkedHashMap<>();
-        for (FarmConfig c : configs) {
-            map.put(c.name(), c);
-        }
-        return new Farms(map);
-    }
 
     @Test
     void aWeightIsSetAndReportedOnlyWhenItChanges() {
