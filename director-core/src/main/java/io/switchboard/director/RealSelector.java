@@ -137,7 +137,7 @@ public final class RealSelector {
         if (placement instanceof Decision.Placement.Pinned pinned) {
             return pinned(pinned.binding());
         }
-        return afterRefusal(placement, key, nowNanos);
+        return unpinned(placement, key, nowNanos);
     }
 
     /**
@@ -149,6 +149,11 @@ public final class RealSelector {
         if (placement instanceof Decision.Placement.Pinned pinned) {
             return afterRefusal(pinned.binding(), key, nowNanos);
         }
+        return unpinned(placement, key, nowNanos);
+    }
+
+    /** Another farm's selection for its own key, or this farm's for {@code key}. */
+    private Selection unpinned(Decision.Placement placement, StickyKey key, long nowNanos) {
         if (placement instanceof Decision.Placement.InFarm farm) {
             RealSelector other = inFarm(farm.farm());
             return other == null ? null : other.select(farm.key(), nowNanos);
