@@ -129,32 +129,34 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         return options.reassign();
     }
 
-    /** A request of a session from the requester: keyed (and routed) by the session. */
+    /** A request of a session from the requester: keyed by the session's IMSI, to the session's real. */
     @Override
-    StickyKey classifyOther(GtpMessageView view) throws DecodeException {
+    Decision.Direct other(GtpMessageView view) throws DecodeException {
         GtpSession session = sessions.of(view);
-        return session.imsi() == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi());
+        return toSession(view, session.imsi() == null ? GtpPlugin.imsiKey("") : imsiKey(session.imsi()), session);
     }
 
     @Override
-    StickyKey classifyCreateWithoutImsi(GtpMessageView view) throws DecodeException {
+    Decision.Direct createWithoutImsi(GtpMessageView view) throws DecodeException {
         if (view.version() == 0 || view.teid() <= 0) {
-            return super.classifyCreateWithoutImsi(view);
+            return super.createWithoutImsi(view);
         }
-        return classifyOther(view); // a secondary PDP context: with its primary
+        return other(view); // a secondary PDP context: with its primary
+    }
+
+    /** A primary create is placed as in transparent mode (APN maps); one within a session goes to its real. */
+    @Override
+    Decision.Direct create(GtpMessageView view, StickyKey key) throws DecodeException {
+        return isPrimaryCreate(view) ? super.create(view, key) : toSession(view, key, sessions.of(view));
     }
 
     /**
-     * A primary create is placed as in transparent mode (APN maps); a request of a session goes to
-     * the real that holds it, whatever its state, and a Command gets no answer of its own.
+     * A request of {@code session}: to the real that holds it, whatever its state; a Command gets no
+     * answer of its own.
      */
-    @Override
-    Decision.Direct place(GtpMessageView view, StickyKey key) throws DecodeException {
-        if (isPrimaryCreate(view)) {
-            return super.place(view, key);
-        }
+    private Decision.Direct toSession(GtpMessageView view, StickyKey key, GtpSession session) {
         Decision.Direct direct = new Decision.Direct(key, transactionId(view),
-                new Decision.Placement.Pinned(sessions.of(view).real().binding()), false, true);
+                new Decision.Placement.Pinned(session.real().binding()), false, true);
         return expectsAnswer(view) ? direct : direct.oneWay();
     }
 
@@ -167,14 +169,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
      * Failure Indication, which the director relays itself ({@link #relayTarget}): the engine does not
      * wait for an answer.
      */
-    boolean expectsAnswer(ByteBuf request) {
-        try {
-            return expectsAnswer(view(request));
-        } catch (DecodeException e) {
-            return true; // classify accepted it: not reached
-        }
-    }
-
     private static boolean expectsAnswer(GtpMessageView view) {
         return view.version() != 2 || !view.v2().messageType().isCommand();
     }

@@ -106,8 +106,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
      * The one read of a datagram sent to the virtual address: a version this server does not serve
      * gets Version Not Supported and an Echo Request its Echo Response from the director; a datagram
      * of a real's own transaction is relayed ({@link #relayTarget(GtpMessageView, InetSocketAddress)},
-     * gtp-inspect's); a request is directed by its key, its version and sequence number (the same pair
-     * again is a retransmission), placed by {@link #place}.
+     * gtp-inspect's); a request is directed ({@link #direct}).
      */
     @Override
     public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
@@ -116,23 +115,15 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
             return new Decision.AnswerLocally(notServed);
         }
         GtpMessageView view = view(datagram);
-        if (view.isEchoRequest()) {
-            return new Decision.AnswerLocally(GtpLocalAnswers.echoResponse(view, recovery, alloc));
+        ByteBuf echo = echoAnswer(view, alloc);
+        if (echo != null) {
+            return new Decision.AnswerLocally(echo);
         }
         InetSocketAddress peer = relayTarget(view, sender);
         if (peer != null) {
             return new Decision.RelayTo(peer);
         }
-        return place(view, classify(view));
-    }
-
-    /**
-     * Where a request keyed {@code key} goes: a create an APN map sends to another farm is selected in
-     * that farm, under {@code IMSI@farm}; anything else in the virtual server's farm.
-     */
-    Decision.Direct place(GtpMessageView view, StickyKey key) throws DecodeException {
-        Decision.Direct direct = new Decision.Direct(key, transactionId(view), Decision.Placement.BALANCE, false, true);
-        return view.createsTunnel() ? direct.placed(placementByApn(view)) : direct;
+        return direct(view);
     }
 
     /** A datagram of a real's own transaction and where it goes; none in transparent mode. */
@@ -142,9 +133,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
 
     /** The real a request is pinned to ({@link Decision.Placement.Pinned}), or null: for tests. */
     final StickyBinding route(ByteBuf request) throws DecodeException {
-        GtpMessageView view = view(request);
-        return place(view, classify(view)).placement() instanceof Decision.Placement.Pinned pinned
-                ? pinned.binding() : null;
+        return direct(view(request)).placement() instanceof Decision.Placement.Pinned pinned ? pinned.binding() : null;
     }
 
     /** A create's placement by the APN maps: in the farm one names for its APN, else the virtual server's. */
@@ -195,11 +184,12 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         if (notServed != null) {
             return notServed;
         }
-        GtpMessageView view = view(datagram);
-        if (view.isEchoRequest()) {
-            return GtpLocalAnswers.echoResponse(view, recovery, alloc);
-        }
-        return null;
+        return echoAnswer(view(datagram), alloc);
+    }
+
+    /** The director's Echo Response, with its own Recovery, to an Echo Request; else null. */
+    private ByteBuf echoAnswer(GtpMessageView view, ByteBufAllocator alloc) {
+        return view.isEchoRequest() ? GtpLocalAnswers.echoResponse(view, recovery, alloc) : null;
     }
 
     /** Version Not Supported for a message of a version this server does not serve (TS 29.060 §7.2.3), else null. */
@@ -247,11 +237,17 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         return ResponseVerdict.RELAY;
     }
 
+    /** The key of a request's decision: for tests. */
     StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return classify(view(datagram));
+        return direct(view(datagram)).key();
     }
 
-    private StickyKey classify(GtpMessageView view) throws DecodeException {
+    /**
+     * A request for the farm: a create by its IMSI ({@link #create}), anything else as
+     * {@link #other} and {@link #createWithoutImsi} say; its transaction is its version and sequence
+     * number (the same pair again is a retransmission).
+     */
+    private Decision.Direct direct(GtpMessageView view) throws DecodeException {
         GtpLoadFeedback feedback = loadFeedback;
         if (feedback != null) {
             feedback.lapseIfDue();
@@ -266,26 +262,34 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
             throw new DecodeException(NO_SEQUENCE, "GTPv1 request without sequence number");
         }
         if (!view.createsTunnel()) {
-            return classifyOther(view);
+            return other(view);
         }
         String imsi = view.imsi();
         if (imsi == null || imsi.isEmpty()) {
-            return classifyCreateWithoutImsi(view);
+            return createWithoutImsi(view);
         }
         if (!carrierAllowed(imsi)) {
             throw new DecodeException(CARRIER_CODE, "IMSI " + imsi + " of a carrier not allowed");
         }
-        return imsiKey(imsi);
+        return create(view, imsiKey(imsi));
+    }
+
+    /**
+     * A create keyed by its IMSI: one an APN map sends to another farm is selected in that farm, under
+     * {@code IMSI@farm}; any other in the virtual server's farm.
+     */
+    Decision.Direct create(GtpMessageView view, StickyKey key) throws DecodeException {
+        return new Decision.Direct(key, transactionId(view), placementByApn(view), false, true);
     }
 
     /** A request other than a create: transparent mode does not direct it. */
-    StickyKey classifyOther(GtpMessageView view) throws DecodeException {
+    Decision.Direct other(GtpMessageView view) throws DecodeException {
         throw new DecodeException(NOT_A_CREATE, "GTPv" + view.version() + " request type "
                 + view.messageTypeValue() + " sent to the virtual address");
     }
 
     /** A create without IMSI (secondary context, emergency attach): transparent mode has no key for it. */
-    StickyKey classifyCreateWithoutImsi(GtpMessageView view) throws DecodeException {
+    Decision.Direct createWithoutImsi(GtpMessageView view) throws DecodeException {
         throw new DecodeException(NO_IMSI, "GTPv" + view.version() + " create without IMSI");
     }
 
