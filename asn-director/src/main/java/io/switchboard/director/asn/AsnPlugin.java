@@ -103,10 +103,6 @@ final class AsnPlugin implements TransactionPlugin<String> {
         return options.relayResponses();
     }
 
-    boolean expectsAnswer(ByteBuf request) {
-        return request.readableBytes() > 3 && (request.getUnsignedByte(request.readerIndex() + 3) >>> 5) == R6OpId.REQUEST;
-    }
-
     long clientTransactionId(ByteBuf request) throws DecodeException {
         return clientTransactionId(view(request));
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.asn.r6.NwgRelease;
@@ -14,6 +15,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.testing.TestFarms;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.ResponseVerdict;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -57,6 +59,11 @@ class AsnPluginTest {
         }
     }
 
+    /** The plug-in's decision for a message from the base station. */
+    private static Decision.Direct decision(AsnPlugin plugin, byte[] bytes) throws Exception {
+        return with(bytes, b -> (Decision.Direct) plugin.decide(b, BS, UnpooledByteBufAllocator.DEFAULT));
+    }
+
     private static io.netty.buffer.ByteBuf wrap(byte[] bytes) {
         return Unpooled.wrappedBuffer(bytes);
     }
@@ -79,8 +86,8 @@ class AsnPluginTest {
             long request = plugin.clientTransactionId(wrap(req));
             assertThat(plugin.responseTransactionId(wrap(rsp))).isEqualTo(request);
             assertThat(plugin.clientTransactionId(wrap(ack))).as("not a retransmission of the Req").isNotEqualTo(request);
-            assertThat(plugin.expectsAnswer(wrap(req))).isTrue();
-            assertThat(plugin.expectsAnswer(wrap(ack))).isFalse();
+            assertThat(decision(plugin, req).expectsAnswer()).isTrue();
+            assertThat(decision(plugin, ack).expectsAnswer()).isFalse();
             assertThat(plugin.responseTransactionId(wrap(
                     R6Messages.preAttachment(release, R6PreAttachment.RESPONSE, MSID + 1, 0x0101))))
                     .as("another MSID's response").isNotEqualTo(request);
@@ -154,9 +161,7 @@ class AsnPluginTest {
 
     private static void throughRequestPath(AsnPlugin plugin, byte[] bytes) throws Exception {
         with(bytes, b -> {
-            plugin.classify(b, BS);
-            plugin.expectsAnswer(b);
-            long id = plugin.clientTransactionId(b);
+            long id = ((Decision.Direct) plugin.decide(b, BS, UnpooledByteBufAllocator.DEFAULT)).transactionId();
             // The engine's id toward the gateway: the client's own, masked (no rewriting).
             plugin.prepareRequest(b, id & 0xFF_FFFF_FFFFL, GATEWAY, BS);
             return null;
@@ -197,8 +202,7 @@ class AsnPluginTest {
             plugin.prepareResponse(b, id, context);
             return null;
         });
-        boolean ackExpectsAnswer = with(ack, plugin::expectsAnswer);
-        assertThat(ackExpectsAnswer).isFalse();
+        assertThat(decision(plugin, ack).expectsAnswer()).isFalse();
         long ackId = with(ack, plugin::clientTransactionId);
         with(ack, b -> plugin.prepareRequest(b, ackId, GATEWAY, BS));
         assertThat(messages(registry, "to-gateway", "MS_PreAttachment_Req")).isEqualTo(reqs + 1);
