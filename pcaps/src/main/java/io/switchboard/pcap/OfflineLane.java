@@ -112,14 +112,19 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
     void answer(SignalingProtocol protocol, byte[] captured) {
         Sent first = sent.get(0);
         byte[] answer = captured.clone();
-        if (engine == null) {
-            flows.answer(flow, Unpooled.wrappedBuffer(answer), first.real().address());
-            return;
-        }
-        if (transactions.rewritesTransactionId()) {
+        if (engine != null && transactions.rewritesTransactionId()) {
             MessageDirection.setTransactionId(protocol, answer, first.transactionId());
         }
-        engine.answerAsCaptured(Unpooled.copiedBuffer(answer), first.real(), first.socket(), first.transactionId());
+        ByteBuf buf = Unpooled.wrappedBuffer(answer); // borrowed by the engine, which retains what it relays
+        try {
+            if (engine == null) {
+                flows.answer(flow, buf, first.real().address());
+            } else {
+                engine.answerAsCaptured(buf, first.real(), first.socket(), first.transactionId());
+            }
+        } finally {
+            buf.release();
+        }
     }
 
     /** Whether the request went to a real that answers through the director. */

@@ -39,14 +39,6 @@ public sealed interface Decision {
             return new Direct(key, id, placement, fanOut, expectsAnswer);
         }
 
-        public Direct placed(Placement where) {
-            return new Direct(key, transactionId, where, fanOut, expectsAnswer);
-        }
-
-        public Direct fannedOut(boolean all) {
-            return new Direct(key, transactionId, placement, all, expectsAnswer);
-        }
-
         public Direct oneWay() {
             return new Direct(key, transactionId, placement, fanOut, false);
         }
