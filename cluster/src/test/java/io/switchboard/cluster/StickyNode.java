@@ -41,6 +41,8 @@ import java.util.List;
  *   held &lt;from&gt; &lt;to&gt; &lt;real&gt;  lookups of from..to-1 that find real → count
  *   cluster-size             the map's size, cluster-wide         → count
  *   members                  cluster members this node sees       → count
+ *   safe                     every partition has its backup in place (Hazelcast's condition for
+ *                            losing no entry when one member dies) → "true" or "false"
  *   stamp-bind &lt;i&gt; &lt;real&gt;   bindIfAbsent, then                   → System.nanoTime() after it
  *   stamp-seen &lt;i&gt;          spins until lookup(IMSI i) hits      → System.nanoTime() then
  *   real &lt;real&gt;             a real of farm ggsn                  → "STATE weight"
@@ -263,6 +265,8 @@ public final class StickyNode {
                 return Long.toString(used);
             case "members":
                 return Integer.toString(member.hazelcast().getCluster().getMembers().size());
+            case "safe":
+                return Boolean.toString(member.hazelcast().getPartitionService().isClusterSafe());
             default:
                 return "unknown command " + c[0];
         }
