@@ -57,7 +57,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--service", defaultValue = DemoServices.UDP, completionCandidates = DemoServices.class,
             description = "what the director serves, one of ${COMPLETION-CANDIDATES}: udp has three simulated UDP"
             + " backends and simulated clients; any other, the simulated peers of its plug-in module's demo"
-            + " (--clients is then the number of its clients, such as gtp-inspect's subscribers)"
+            + " (--clients is then the number of clients it simulates, such as subscribers)"
             + " (default: ${DEFAULT-VALUE})")
     String service;
 
