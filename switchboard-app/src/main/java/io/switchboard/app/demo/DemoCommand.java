@@ -6,6 +6,7 @@ import io.switchboard.director.VirtualServer;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.spi.DemoScenario;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,8 +28,8 @@ import picocli.CommandLine.Spec;
  * SIMULATED backends, driven by simulated clients. It shows the IOS weighted round robin order,
  * client stickiness, and in-band failure detection with reassignment, then exits 0 — or 1 if the
  * director did not behave as shown. With {@code --nodes N} (2..9), a cluster of N node processes
- * instead ({@link ClusterDemo}); with {@code --service gtp-inspect}, a GTP signalling proxy in front of
- * simulated PGWs ({@link GtpDemo}).
+ * instead ({@link ClusterDemo}). With {@code --service NAME}, the demo a plug-in module registers for
+ * its service NAME ({@link ScenarioDemo}), such as {@code gtp-inspect}'s in front of simulated PGWs.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Start a director in front of simulated backends, drive it, and print what happened.")
@@ -52,9 +54,11 @@ public final class DemoCommand implements Callable<Integer> {
             + " --keep-running apply to one node (default: ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--service", defaultValue = "udp", description = "what the director serves: udp (three"
-            + " simulated UDP backends, simulated clients) or gtp-inspect (two simulated PGWs, a simulated SGW over"
-            + " GTPv2-C; --clients is then the number of subscribers) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--service", defaultValue = DemoServices.UDP, completionCandidates = DemoServices.class,
+            description = "what the director serves, one of ${COMPLETION-CANDIDATES}: udp has three simulated UDP"
+            + " backends and simulated clients; any other, the simulated peers of its plug-in module's demo"
+            + " (--clients is then the number of clients it simulates, such as subscribers)"
+            + " (default: ${DEFAULT-VALUE})")
     String service;
 
     @Spec
@@ -71,16 +75,19 @@ public final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("demo: --nodes must be 1..9");
             return 2;
         }
-        if (!service.equals("udp") && !service.equals("gtp-inspect")) {
-            spec.commandLine().getErr().println("demo: --service must be udp or gtp-inspect, not '" + service + "'");
+        DemoServices services = new DemoServices();
+        if (!services.offers(service)) {
+            spec.commandLine().getErr().println("demo: --service must be " + services.listed() + ", not '" + service
+                    + "'");
             return 2;
         }
-        if (service.equals("gtp-inspect")) {
+        Optional<DemoScenario> scenario = services.scenario(service);
+        if (scenario.isPresent()) {
             if (nodes > 1) {
                 spec.commandLine().getErr().println("demo: --nodes applies to the udp demo only");
                 return 2;
             }
-            return new GtpDemo(out, clientCount, adminPort).play(keepRunning);
+            return new ScenarioDemo(out, scenario.get(), clientCount, adminPort).play(keepRunning);
         }
         if (nodes > 1) {
             return new ClusterDemo(out, nodes).play();
@@ -95,18 +102,13 @@ public final class DemoCommand implements Callable<Integer> {
         boolean ok;
         try {
             node.startAndWait();
-            InetSocketAddress vip = node.director().localAddress(DemoConfiguration.VSERVER);
-            out.printf("Director listening on %s:%d, admin API on http://%s:%d%n%n", vip.getAddress().getHostAddress(),
-                    vip.getPort(), node.adminAddress().getAddress().getHostAddress(), node.adminAddress().getPort());
+            InetSocketAddress vip = DemoConfiguration.listening(out, node, DemoConfiguration.VSERVER);
             for (int i = 0; i < clientCount; i++) {
                 clients.add(new SimulatedUdpClient(new InetSocketAddress(clientAddress(i), 0), vip));
             }
             ok = new DemoRun(node, backends, clients, out).play(requests);
             if (keepRunning) {
-                out.printf("%nStill running (Ctrl-C to stop). Try:%n  curl http://127.0.0.1:%d/api/v1/farms%n"
-                        + "  curl http://127.0.0.1:%d/metrics%n  ./switchboard show reals --admin http://127.0.0.1:%d%n",
-                        node.adminAddress().getPort(), node.adminAddress().getPort(), node.adminAddress().getPort());
-                out.flush();
+                DemoConfiguration.stillRunning(out, node, Optional.empty());
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> shutdown(node, backends, clients)));
                 return ok ? 0 : 1;
             }

@@ -4,23 +4,23 @@ import io.switchboard.app.Node;
 import io.switchboard.app.Services;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.spi.DemoScenario;
 import io.switchboard.sim.SimulatedUdpBackend;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Optional;
 
-/** The demo's embedded configuration, in the same YAML a user writes, with the simulators' ports. */
+/**
+ * The demo's embedded configuration, in the same YAML a user writes, with the simulators' ports; and
+ * what every single-node demo prints around its run.
+ */
 final class DemoConfiguration {
 
     static final String FARM = "simulated";
     static final String VSERVER = "demo-udp";
 
     private DemoConfiguration() {
-    }
-
-    /** One entry of a farm's {@code reals:} list: a simulator on loopback, named in a comment. */
-    static String realLine(int port, int weight, String simulator) {
-        return "      - { address: 127.0.0.1, port: " + port + ", weight: " + weight + " }   # " + simulator
-                + " (simulated)\n";
     }
 
     /** Prints the demo's title and embedded configuration, and builds the node it configures (not started). */
@@ -34,6 +34,23 @@ final class DemoConfiguration {
         Services services = Services.discover();
         SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
         return new Node(config, services);
+    }
+
+    /** Prints where the started node's virtual server listens and its admin API; returns the former. */
+    static InetSocketAddress listening(PrintWriter out, Node node, String virtualServer) {
+        InetSocketAddress vip = node.director().localAddress(virtualServer);
+        out.printf("Director listening on %s:%d, admin API on http://%s:%d%n%n", vip.getAddress().getHostAddress(),
+                vip.getPort(), node.adminAddress().getAddress().getHostAddress(), node.adminAddress().getPort());
+        return vip;
+    }
+
+    /** What to try against a demo left running; {@code metricsPrefix}: the service's own meters, if any. */
+    static void stillRunning(PrintWriter out, Node node, Optional<String> metricsPrefix) {
+        int port = node.adminAddress().getPort();
+        out.printf("%nStill running (Ctrl-C to stop). Try:%n  curl http://127.0.0.1:%d/api/v1/farms%n"
+                + "  curl http://127.0.0.1:%d/metrics%s%n  ./switchboard show reals --admin http://127.0.0.1:%d%n",
+                port, port, metricsPrefix.map(p -> " | grep " + p).orElse(""), port);
+        out.flush();
     }
 
     static String yaml(List<SimulatedUdpBackend> backends, int adminPort) {
@@ -56,7 +73,8 @@ final class DemoConfiguration {
         int[] weights = {3, 1, 2};
         StringBuilder reals = new StringBuilder();
         for (int i = 0; i < backends.size(); i++) {
-            reals.append(realLine(backends.get(i).address().getPort(), weights[i % weights.length], backends.get(i).name()));
+            reals.append(DemoScenario.realLine(backends.get(i).address().getPort(), weights[i % weights.length],
+                    backends.get(i).name()));
         }
         return """
                 cluster: %s

@@ -1,4 +1,4 @@
-package io.switchboard.app.demo;
+package io.switchboard.director.gtp.demo;
 
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpControlEndpoint;

@@ -1,4 +1,4 @@
-package io.switchboard.app.demo;
+package io.switchboard.director.gtp.demo;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
