@@ -3,8 +3,8 @@ package io.switchboard.director;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.probe.RealRestartListener;
-import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.sticky.StickyTable;
 import java.util.Collection;
 import java.util.IdentityHashMap;
@@ -34,7 +34,7 @@ final class RealRestarts implements RealRestartListener {
     }
 
     @Override
-    public void restarted(RealServer real, int previous, int current, boolean purge) {
+    public void restarted(RealView real, int previous, int current, boolean purge) {
         Counter.builder("switchboard.real.restarts").description("Restarts of a real seen by its probes (GTP Recovery)")
                 .tag("farm", real.farm()).tag("real", real.id()).register(registry).increment();
         if (!purge) {

@@ -7,9 +7,9 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.StickyBindings;
 import java.net.InetSocketAddress;
 
 /**
@@ -25,7 +25,7 @@ import java.net.InetSocketAddress;
 class ObservedPlugin implements DatagramPlugin {
 
     private final DatagramPlugin plugin;
-    private volatile StickyTable sticky;
+    private volatile StickyBindings sticky;
     private volatile Ticker ticker = () -> 0;
     private volatile StickyKey key;
     private volatile BindingEnd ended;

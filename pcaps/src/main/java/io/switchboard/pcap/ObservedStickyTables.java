@@ -1,5 +1,6 @@
 package io.switchboard.pcap;
 
+import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyStats;
@@ -61,7 +62,7 @@ public final class ObservedStickyTables implements StickyTableFactory {
      * How the binding of {@code key} in {@code table} ended, at {@code nowNanos}; null while it is
      * live, when the key was never bound, or when {@code table} is not one of these.
      */
-    public static BindingEnd ended(StickyTable table, StickyKey key, long nowNanos) {
+    public static BindingEnd ended(StickyBindings table, StickyKey key, long nowNanos) {
         return table instanceof Table t ? t.ended(key, nowNanos) : null;
     }
 

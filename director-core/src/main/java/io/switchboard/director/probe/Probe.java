@@ -1,7 +1,7 @@
 package io.switchboard.director.probe;
 
 import io.switchboard.director.config.ProbeConfig;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -17,7 +17,7 @@ public interface Probe {
      * RADIUS probe without a secret of its own uses the real's; a GTP Echo probe remembers each
      * real's restart counter). The scheduler calls this one; by default it ignores the real.
      */
-    default Future<Void> check(RealServer real, InetSocketAddress target) {
+    default Future<Void> check(RealView real, InetSocketAddress target) {
         return check(target);
     }
 

@@ -1,6 +1,6 @@
 package io.switchboard.director.probe;
 
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 
 /** Told when a probe sees that a real restarted (a GTP Recovery value that changed). */
 @FunctionalInterface
@@ -13,5 +13,5 @@ public interface RealRestartListener {
      * @param current  the one the real answers with now
      * @param purge    whether the probe is configured to have the real's bindings and sessions purged
      */
-    void restarted(RealServer real, int previous, int current, boolean purge);
+    void restarted(RealView real, int previous, int current, boolean purge);
 }

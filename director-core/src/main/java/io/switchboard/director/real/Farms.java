@@ -1,13 +1,17 @@
 package io.switchboard.director.real;
 
 import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.spi.FarmViews;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Every farm of a director by name, with backups resolved and pending slots assigned. */
-public final class Farms {
+/**
+ * Every farm of a director by name, with backups resolved and pending slots assigned. A plug-in sees
+ * them as {@link FarmViews}.
+ */
+public final class Farms implements FarmViews {
 
     private final Map<String, ServerFarm> byName;
 

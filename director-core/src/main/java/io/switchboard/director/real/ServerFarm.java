@@ -5,14 +5,18 @@ import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.predictor.Predictor;
 import io.switchboard.director.predictor.PrefixTable;
+import io.switchboard.director.spi.FarmView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A server farm: its reals, the predictor over them, its route map and an optional backup farm. */
-public final class ServerFarm {
+/**
+ * A server farm: its reals, the predictor over them, its route map and an optional backup farm. A
+ * plug-in sees it as a {@link FarmView}.
+ */
+public final class ServerFarm implements FarmView {
 
     private final String name;
     private final PredictorKind predictorKind;
@@ -63,9 +67,8 @@ public final class ServerFarm {
     }
 
     /**
-     * The route-map predictor's prefixes and their reals (empty for other predictors). The
-     * protocol plug-in that knows the subscriber's address (RADIUS: Framed-IP-Address) looks it up;
-     * the predictor balances the work it does not route.
+     * The route-map predictor's prefixes and their reals (empty for other predictors), which the
+     * plug-in looks up ({@link FarmView#routeMap}); the predictor balances the work it does not route.
      */
     public PrefixTable<RealServer> routeMap() {
         return routeMap;

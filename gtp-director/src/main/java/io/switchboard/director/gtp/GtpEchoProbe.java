@@ -6,7 +6,7 @@ import io.switchboard.codec.gtp.GtpEcho;
 import io.switchboard.director.probe.Probe;
 import io.switchboard.director.probe.ProbeExchange;
 import io.switchboard.director.probe.RealRestartListener;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -29,7 +29,7 @@ final class GtpEchoProbe implements Probe {
     private final RealRestartListener restarts;
     private final AtomicInteger sequence = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
     /** The last Recovery value each real answered with. */
-    private final Map<RealServer, Integer> recoveries = new ConcurrentHashMap<>();
+    private final Map<RealView, Integer> recoveries = new ConcurrentHashMap<>();
 
     GtpEchoProbe(Vertx vertx, GtpEchoCheck check, Duration timeout, RealRestartListener restarts) {
         this.vertx = vertx;
@@ -44,7 +44,7 @@ final class GtpEchoProbe implements Probe {
     }
 
     @Override
-    public Future<Void> check(RealServer real, InetSocketAddress target) {
+    public Future<Void> check(RealView real, InetSocketAddress target) {
         int seq = sequence.getAndIncrement() & (check.version() == 1 ? 0xFFFF : 0xFF_FFFF);
         byte[] request = GtpEcho.request(check.version(), seq, check.recovery());
         return ProbeExchange.exchange(vertx, target, request, timeoutMillis, "no Echo Response", (answer, result) -> {
@@ -61,7 +61,7 @@ final class GtpEchoProbe implements Probe {
         });
     }
 
-    private void observe(RealServer real, int recovery) {
+    private void observe(RealView real, int recovery) {
         Integer previous = recoveries.put(real, recovery);
         if (previous != null && previous != recovery) {
             restarts.restarted(real, previous, recovery, check.purgeOnRestart());
@@ -69,7 +69,7 @@ final class GtpEchoProbe implements Probe {
     }
 
     /** The Recovery value {@code real} last answered with, or -1 before its first answer. */
-    int recovery(RealServer real) {
+    int recovery(RealView real) {
         return recoveries.getOrDefault(real, -1);
     }
 }

@@ -8,10 +8,10 @@ import io.switchboard.codec.gtp.v2.GtpV2Header;
 import io.switchboard.codec.gtp.v2.GtpV2NodeLoad;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
-import io.switchboard.director.real.Farms;
-import io.switchboard.director.spi.RealView;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.EngineReals;
+import io.switchboard.director.spi.FarmView;
+import io.switchboard.director.spi.FarmViews;
+import io.switchboard.director.spi.RealView;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -60,7 +60,7 @@ final class GtpLoadFeedback {
         }
     }
 
-    private final Farms farms;
+    private final FarmViews farms;
     private final EngineReals reals;
     private final Ticker ticker;
     private final RateLimitedLog log;
@@ -75,7 +75,7 @@ final class GtpLoadFeedback {
     private final Counter overloadStale;
     private final Counter malformed;
 
-    GtpLoadFeedback(Farms farms, EngineReals reals, Ticker ticker, MeterRegistry registry, String virtualServer) {
+    GtpLoadFeedback(FarmViews farms, EngineReals reals, Ticker ticker, MeterRegistry registry, String virtualServer) {
         this.farms = farms;
         this.reals = reals;
         this.ticker = ticker;
@@ -193,7 +193,7 @@ final class GtpLoadFeedback {
     }
 
     private void reweigh(String farmName) {
-        ServerFarm farm = farms.farm(farmName);
+        FarmView farm = farms.farm(farmName);
         if (farm == null) {
             return;
         }

@@ -1,8 +1,8 @@
 package io.switchboard.director.gtp;
 
-import io.switchboard.director.real.Farms;
-import io.switchboard.director.spi.RealView;
 import io.switchboard.director.shared.Codec;
+import io.switchboard.director.spi.FarmViews;
+import io.switchboard.director.spi.RealView;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -66,9 +66,9 @@ final class GtpSessionCodec implements Codec<GtpSession> {
         }
     };
 
-    private final Farms farms;
+    private final FarmViews farms;
 
-    GtpSessionCodec(Farms farms) {
+    GtpSessionCodec(FarmViews farms) {
         this.farms = farms;
     }
 

@@ -1,9 +1,9 @@
 package io.switchboard.director.gtp;
 
-import io.switchboard.director.real.Farms;
-import io.switchboard.director.spi.RealView;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.EngineReals;
+import io.switchboard.director.spi.FarmView;
+import io.switchboard.director.spi.FarmViews;
+import io.switchboard.director.spi.RealView;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,9 +28,9 @@ final class GtpSessionCounts {
     }
 
     /** Every real of the farms starts at 0, with its gauge. */
-    void attach(EngineReals reals, Farms farms) {
+    void attach(EngineReals reals, FarmViews farms) {
         this.reals = reals;
-        for (ServerFarm farm : farms.all()) {
+        for (FarmView farm : farms.all()) {
             for (RealView real : farm.reals()) {
                 count(real);
             }

@@ -3,12 +3,12 @@ package io.switchboard.director.gtp;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
-import io.switchboard.director.spi.RealView;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
-import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.spi.SessionListing;
+import io.switchboard.director.spi.StickyBindings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -60,7 +60,7 @@ final class GtpSessions {
     private final GtpSubscribers subscribers = new GtpSubscribers();
     private final GtpSessionCounts perReal;
     private final GtpInspectMetrics metrics;
-    private volatile StickyTable sticky;
+    private volatile StickyBindings sticky;
 
     GtpSessions(GtpOptions options, GtpInspectMetrics metrics) {
         this.options = options;
@@ -197,7 +197,7 @@ final class GtpSessions {
     private void closed(GtpSession session) {
         perReal.closed(session.real());
         // The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise).
-        StickyTable table = sticky;
+        StickyBindings table = sticky;
         if (subscribers.closed(session) && options.unstickOnDelete() && table != null) {
             table.remove(GtpPlugin.imsiKey(session.binding()));
         }

@@ -15,12 +15,11 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.predictor.PrefixTable;
-import io.switchboard.director.real.RealServer;
-import io.switchboard.director.real.ServerFarm;
 import io.switchboard.director.spi.Decision;
+import io.switchboard.director.spi.FarmView;
+import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.spi.PluginContext;
 import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetAddress;
@@ -64,11 +63,11 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     private final byte[][] clientSecrets;
     private final long stateIdleNanos;
 
-    private volatile StickyTable sticky;
+    private volatile StickyBindings sticky;
     private volatile Ticker ticker = Ticker.SYSTEM;
     private volatile Map<Integer, byte[]> realSecrets = Map.of();
     /** The route map of the virtual server's farm (predictor route-map), empty for other predictors. */
-    private volatile PrefixTable<RealServer> routeMap = PrefixTable.empty();
+    private volatile PrefixTable<? extends RealView> routeMap = PrefixTable.empty();
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
     private volatile RadiusVsaCorrelation vsaCorrelation;
@@ -111,13 +110,13 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.sticky = context.sticky();
         this.ticker = context.ticker();
         Map<Integer, byte[]> secrets = new HashMap<>();
-        for (ServerFarm farm : context.farms().all()) {
-            for (RealServer real : farm.reals()) {
+        for (FarmView farm : context.farms().all()) {
+            for (RealView real : farm.reals()) {
                 real.value(RadiusModule.SECRET).ifPresent(s -> secrets.put(real.slot(), s.getBytes(StandardCharsets.UTF_8)));
             }
         }
         this.realSecrets = Map.copyOf(secrets);
-        ServerFarm farm = context.farms().farm(context.config().farm());
+        FarmView farm = context.farms().farm(context.config().farm());
         this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
         String group = context.config().sticky().flatMap(StickyConfig::group).orElse(context.config().name());
         this.vsaCorrelation = vsa == null ? null : new RadiusVsaCorrelation(vsa,
@@ -166,11 +165,6 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     /** The correlated VSA values this plug-in shares (for tests). */
     HeldValues<StickyKey> vsaStore() {
         return vsaCorrelation == null ? null : vsaCorrelation.store();
-    }
-
-    /** The sticky table this plug-in learns Framed-IP-Addresses into (null without sticky). */
-    StickyTable sticky() {
-        return sticky;
     }
 
     // ---- requests --------------------------------------------------------------------------------
@@ -231,12 +225,12 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     }
 
     private StickyBinding routed(RadiusView view) {
-        PrefixTable<RealServer> table = routeMap;
+        PrefixTable<? extends RealView> table = routeMap;
         if (table.isEmpty()) {
             return null;
         }
         long ip = view.framedIpAddress();
-        RealServer real = ip < 0 ? null : table.lookupIpv4(ip);
+        RealView real = ip < 0 ? null : table.lookupIpv4(ip);
         return real == null || !real.servesBoundClients() ? null : real.binding();
     }
 
@@ -419,7 +413,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             }
             return;
         }
-        StickyTable table = sticky;
+        StickyBindings table = sticky;
         RadiusOptions.FramedIp framed = options.framedIp();
         if (table == null) {
             return;
@@ -451,7 +445,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         }
     }
 
-    private void bindFramedIp(StickyTable table, long ip, Context request) {
+    private void bindFramedIp(StickyBindings table, long ip, Context request) {
         StickyKey key = framedIpKey(ip);
         StickyBinding binding = request.real.binding();
         long now = ticker.nanos();

@@ -11,7 +11,7 @@ import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.probe.Probe;
 import io.switchboard.director.probe.ProbeExchange;
-import io.switchboard.director.real.RealServer;
+import io.switchboard.director.spi.RealView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -49,7 +49,7 @@ final class RadiusProbe implements Probe {
     }
 
     @Override
-    public Future<Void> check(RealServer real, InetSocketAddress target) {
+    public Future<Void> check(RealView real, InetSocketAddress target) {
         if (secret.length > 0) {
             return check(target, secret);
         }

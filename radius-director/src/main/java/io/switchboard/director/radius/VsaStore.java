@@ -2,8 +2,8 @@ package io.switchboard.director.radius;
 
 import io.switchboard.director.Ticker;
 import io.switchboard.director.shared.SharedTables;
+import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyKey;
-import io.switchboard.director.sticky.StickyTable;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -17,7 +17,7 @@ import java.util.WeakHashMap;
  */
 final class VsaStore {
 
-    private static final Map<StickyTable, HeldValues<StickyKey>> BY_TABLE =
+    private static final Map<StickyBindings, HeldValues<StickyKey>> BY_TABLE =
             Collections.synchronizedMap(new WeakHashMap<>());
 
     private VsaStore() {
@@ -27,7 +27,7 @@ final class VsaStore {
      * The store of the virtual servers sharing {@code sticky} (one per sticky group and node), or one
      * of the virtual server's own without a sticky table.
      */
-    static HeldValues<StickyKey> of(StickyTable sticky, SharedTables tables, String groupOrVirtualServer, Ticker ticker) {
+    static HeldValues<StickyKey> of(StickyBindings sticky, SharedTables tables, String groupOrVirtualServer, Ticker ticker) {
         if (sticky == null) {
             return open(tables, groupOrVirtualServer, ticker);
         }
