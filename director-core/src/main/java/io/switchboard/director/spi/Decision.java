@@ -58,6 +58,29 @@ public sealed interface Decision {
     record RelayTo(InetSocketAddress peer) implements Decision {
     }
 
+    /**
+     * A real's own request for a peer (a PGW's Update Bearer Request for a session, to that session's
+     * MME): sent from the virtual address under a director id of {@code space}, and its answer
+     * awaited ({@link RealRequests}).
+     *
+     * @param realId      the real's own id, restored in the answer; with the real's address it also
+     *                    recognises the real's retransmission
+     * @param requestedId the director id it should go under if no other relayed request has it (the
+     *                    sequence number of the requester's Command that triggered it, TS 29.274
+     *                    §7.6), or -1 for one of the engine's choice
+     * @param context     handed back to {@link RealRequests#prepareRequest} and {@code prepareAnswer}
+     */
+    record RealRequest(InetSocketAddress peer, int space, long realId, long requestedId, Object context)
+            implements Decision {
+    }
+
+    /**
+     * A peer's answer to a real's request that the director relayed ({@link RealRequest}), by the
+     * director id it carries: restored and sent back to the real.
+     */
+    record PeerAnswer(int space, long directorId) implements Decision {
+    }
+
     /** Dropped, counted under {@code reason} (a codec's or the plug-in's), logged at a limited rate. */
     record Drop(DropReason reason, String detail) implements Decision {
     }

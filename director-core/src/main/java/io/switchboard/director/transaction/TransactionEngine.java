@@ -386,20 +386,20 @@ public final class TransactionEngine {
 
     /**
      * A datagram from a real that answers nothing pending, relayed from the virtual address if the
-     * plug-in knows where to ({@link TransactionPlugin#relayFromReal}); false to count it as unmatched.
+     * plug-in knows what it is ({@link TransactionPlugin#fromReal}: a real's own request, a Failure
+     * Indication); false to count it as unmatched.
      */
     private boolean relayedFromReal(ByteBuf datagram, InetSocketAddress from) {
-        InetSocketAddress target;
+        Decision decision;
         try {
-            target = plugin.relayFromReal(datagram, from);
+            decision = plugin.fromReal(datagram, from);
         } catch (DecodeException e) {
             return false;
         }
-        if (target == null) {
+        if (decision == null) {
             return false;
         }
-        scope.metrics().relayed();
-        clients.toClient(datagram.retain(), target);
+        Intake.relay(decision, datagram, from, scope, clients);
         return true;
     }
 
@@ -444,9 +444,16 @@ public final class TransactionEngine {
         }
     }
 
-    /** Expires overdue requests, retires sockets no longer needed, forgets old one-way requests. */
+    /**
+     * Expires overdue requests, retires sockets no longer needed, forgets old one-way requests; and
+     * the virtual server's relayed requests (once a second, whichever lane comes first).
+     */
     public void housekeep(long now) {
         pending.expire(now);
+        RelayedRequests relayed = scope.virtualServer().relayedRequests();
+        if (relayed != null) {
+            relayed.housekeep(now, scope);
+        }
         if (ids.several()) {
             ids.housekeep(now);
         }

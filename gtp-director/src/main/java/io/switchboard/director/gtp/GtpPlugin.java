@@ -105,7 +105,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
     /**
      * The one read of a datagram sent to the virtual address: a version this server does not serve
      * gets Version Not Supported and an Echo Request its Echo Response from the director; a datagram
-     * of a real's own transaction is relayed ({@link #relayTarget(GtpMessageView, InetSocketAddress)},
+     * of a real's own transaction is relayed ({@link #relay(GtpMessageView, InetSocketAddress)},
      * gtp-inspect's); a request is directed ({@link #direct}).
      */
     @Override
@@ -119,15 +119,12 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         if (echo != null) {
             return new Decision.AnswerLocally(echo);
         }
-        InetSocketAddress peer = relayTarget(view, sender);
-        if (peer != null) {
-            return new Decision.RelayTo(peer);
-        }
-        return direct(view);
+        Decision relay = relay(view, sender);
+        return relay != null ? relay : direct(view);
     }
 
-    /** A datagram of a real's own transaction and where it goes; none in transparent mode. */
-    InetSocketAddress relayTarget(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+    /** A datagram of a real's own transaction and how it is relayed; none in transparent mode. */
+    Decision relay(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
         return null;
     }
 

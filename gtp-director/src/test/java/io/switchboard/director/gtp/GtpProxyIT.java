@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
@@ -227,7 +228,7 @@ class GtpProxyIT {
 
         // GGSN-initiated Update PDP Context (TS 29.060 §7.3.3), sent twice (a retransmission).
         byte[] update = GtpMessages.v1(18, realFacingTeid, 0x7001, new byte[] {20, 5});
-        double retransmittedBefore = counter("switchboard.gtp.relayed.retransmitted", "vserver", "proxy");
+        double retransmittedBefore = counter("switchboard.real.requests.retransmitted", "vserver", "proxy");
         ggsn.send(update, PROXY_VIP);
         Datagram updateAtSgsn = receive(sgsn);
         ggsn.send(update, PROXY_VIP);
@@ -238,7 +239,7 @@ class GtpProxyIT {
         assertThat(updateAgain).isNotNull();
         assertThat(updateAgain.sequence()).as("the retransmission keeps the director sequence")
                 .isEqualTo(updateAtSgsn.sequence());
-        assertThat(counter("switchboard.gtp.relayed.retransmitted", "vserver", "proxy")).isEqualTo(retransmittedBefore + 1);
+        assertThat(counter("switchboard.real.requests.retransmitted", "vserver", "proxy")).isEqualTo(retransmittedBefore + 1);
         send(sgsn, GtpMessages.v1(19, directorTeid, updateAtSgsn.sequence(), new byte[] {1, (byte) 128}), PROXY_VIP);
         GtpResponder.Received updateAnswer = awaitReceived(ggsn, rx -> rx.type() == 19);
         assertThat(updateAnswer.teid()).as("the GGSN's own TEID").isEqualTo(ggsn.teid());
@@ -587,7 +588,7 @@ class GtpProxyIT {
     void unexpectedMessagesAtTheVirtualAddressAreCountedAndDroppedWhileTrafficContinues() throws Exception {
         VirtualServerMetrics metrics = director.virtualServers().get("proxy").metrics();
         GtpResponder someReal = farms.get("proxy").get(0);
-        double responses = metrics.droppedCount(GtpPlugin.RESPONSE_TO_VIP);
+        double responses = metrics.droppedCount(EngineDrops.NO_RELAYED_REQUEST);
         double unknown = metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION);
         double carrier = metrics.droppedCount(GtpPlugin.CARRIER_CODE);
         double truncated = metrics.droppedCount(DropReason.TRUNCATED);
@@ -604,7 +605,7 @@ class GtpProxyIT {
         other.send(GtpMessages.v1(20, realFacing, 0x7101, new byte[] {20, 5}), PROXY_VIP);
         send(sgsn, GtpMessages.v1CreateRequest("310260000001003", 0x0300, 5, SGSN_ADDRESS), PROXY_VIP);
         send(sgsn, new byte[] {0x32, 18, 0, 4}, PROXY_VIP);
-        await().atMost(ANSWER).until(() -> metrics.droppedCount(GtpPlugin.RESPONSE_TO_VIP) == responses + 1
+        await().atMost(ANSWER).until(() -> metrics.droppedCount(EngineDrops.NO_RELAYED_REQUEST) == responses + 1
                 && metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION) == unknown + 2
                 && metrics.droppedCount(GtpPlugin.CARRIER_CODE) == carrier + 1
                 && metrics.droppedCount(DropReason.TRUNCATED) == truncated + 1);
