@@ -98,7 +98,8 @@ public final class Director {
             plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry, slot, shared));
             RealRequests<?> realRequests = plugin instanceof TransactionPlugin<?> t ? t.realRequests() : null;
             RelayedRequests relayed = realRequests == null ? null : new RelayedRequests(realRequests, slot, shared,
-                    vs.name(), vs.responseTimeout().toNanos(), ticker.nanos());
+                    vs.name(), vs.responseTimeout().toNanos(), ((TransactionPlugin<?>) plugin).transactionIdBits(),
+                    ticker.nanos());
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics, relayed));
         }
     }

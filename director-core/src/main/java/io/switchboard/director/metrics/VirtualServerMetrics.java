@@ -39,6 +39,7 @@ public final class VirtualServerMetrics {
     private final Counter realRequestsRelayed;
     private final Counter realRequestsRetransmitted;
     private final Counter realRequestsExpired;
+    private final Counter realRequestsTriggered;
     /** Director sockets toward the reals, over every event loop. */
     private final AtomicInteger upstreamSockets = new AtomicInteger();
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
@@ -69,6 +70,8 @@ public final class VirtualServerMetrics {
                 "Retransmissions of a real's request, relayed under the same director id");
         this.realRequestsExpired = counter("switchboard.real.requests.expired",
                 "Requests of reals relayed here whose peer did not answer in time");
+        this.realRequestsTriggered = counter("switchboard.real.requests.triggered",
+                "Requests of reals answering a peer's request (a GTPv2 Command), relayed under the peer's id of it");
         Gauge.builder("switchboard.upstream.sockets", upstreamSockets, AtomicInteger::get)
                 .description("Director sockets open toward the reals, over every event loop").tags(tags)
                 .register(registry);
@@ -162,6 +165,14 @@ public final class VirtualServerMetrics {
 
     public void realRequestExpired() {
         realRequestsExpired.increment();
+    }
+
+    public void realRequestTriggered() {
+        realRequestsTriggered.increment();
+    }
+
+    public double realRequestsTriggeredCount() {
+        return realRequestsTriggered.count();
     }
 
     /** A request the plug-in answered itself, from the virtual address. */

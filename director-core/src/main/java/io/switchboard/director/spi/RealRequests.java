@@ -26,6 +26,13 @@ public interface RealRequests<R> {
     /** Width of the director's ids toward peers in {@code space}. */
     int directorIdBits(int space);
 
+    /**
+     * The director id toward the peer of a real's request that answers the peer's own request, sent
+     * under {@code clientTransactionId} ({@link Decision.RealRequest#answers}): a Command's triggered
+     * request goes under the Command's own sequence number (TS 29.274 §7.6).
+     */
+    long idAnswering(long clientTransactionId);
+
     /** {@code R} as bytes between nodes (a wire constant). */
     Codec<R> codec();
 

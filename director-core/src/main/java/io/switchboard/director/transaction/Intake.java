@@ -67,10 +67,11 @@ public final class Intake {
 
     /**
      * A decision that relays between a real and a peer, or drops: a datagram relayed as the plug-in
-     * rewrote it, a real's request or a peer's answer to one ({@link RelayedRequests}). Shared with
+     * rewrote it, a real's request or a peer's answer to one, a real's failure indication for a
+     * triggering request ({@link RelayedRequests}). Shared with
      * the engine's datagrams from reals at a director socket.
      */
-    static void relay(Decision decision, ByteBuf datagram, InetSocketAddress sender, EngineScope scope,
+    public static void relay(Decision decision, ByteBuf datagram, InetSocketAddress sender, EngineScope scope,
             ClientSide out) {
         if (decision instanceof Decision.RelayTo relay) {
             scope.metrics().relayed();
@@ -80,6 +81,8 @@ public final class Intake {
             relayedRequests(scope).request(datagram, sender, request, scope, out);
         } else if (decision instanceof Decision.PeerAnswer answer) {
             relayedRequests(scope).answer(datagram, sender, answer, scope, out);
+        } else if (decision instanceof Decision.TriggeredAnswer answer) {
+            relayedRequests(scope).triggeredAnswer(datagram, sender, answer, scope, out);
         } else if (decision instanceof Decision.Drop drop) {
             scope.drop(drop.reason(), sender, drop.detail());
         }

@@ -10,6 +10,8 @@ import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.RealRequests;
+import io.switchboard.director.spi.ResponseVerdict;
+import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -62,6 +64,7 @@ public final class RelayedRequests {
     }
 
     private final RealRequests<Object> plugin;
+    private final TriggeringRequests triggering;
     private final Codec<Object> contexts;
     private final NodeSlot slot;
     private final SharedTable<Long, Shared> shared;
@@ -74,13 +77,16 @@ public final class RelayedRequests {
     private final AtomicLong nextHousekeeping = new AtomicLong(Long.MIN_VALUE);
 
     /**
-     * @param name   names the shared table (the virtual server's)
-     * @param nowNanos the engine's clock now, to relate it to the cluster's
+     * @param name           names the shared table (the virtual server's)
+     * @param triggeringBits width of the director ids of requests the reals answer with requests
+     *                       ({@link TriggeringRequests}): the plug-in's ids toward reals
+     * @param nowNanos       the engine's clock now, to relate it to the cluster's
      */
     @SuppressWarnings("unchecked")
     public RelayedRequests(RealRequests<?> plugin, NodeSlot slot, SharedTables tables, String name,
-            long timeoutNanos, long nowNanos) {
+            long timeoutNanos, int triggeringBits, long nowNanos) {
         this.plugin = (RealRequests<Object>) plugin;
+        this.triggering = new TriggeringRequests(triggeringBits, timeoutNanos);
         this.contexts = this.plugin.codec();
         this.slot = slot;
         this.shared = tables.open("relayed/" + name, KEY, new SharedCodec());
@@ -99,8 +105,16 @@ public final class RelayedRequests {
         Relayed relayed = byReal.get(transaction);
         boolean retransmitted = relayed != null;
         if (relayed == null) {
-            relayed = new Relayed(realSender, decision.space(), decision.realId(),
-                    id(decision.space(), decision.requestedId()), decision.context(), now);
+            long requested = -1;
+            TriggeringRequests.Outstanding answered = decision.answers() < 0 ? null
+                    : triggering.answered(realSender.getAddress(), decision.answers(), decision.peer());
+            if (answered != null) {
+                // The peer matches it to its own request by that request's id (TS 29.274 §7.6).
+                requested = plugin.idAnswering(answered.clientTransactionId());
+                scope.metrics().realRequestTriggered();
+            }
+            relayed = new Relayed(realSender, decision.space(), decision.realId(), id(decision.space(), requested),
+                    decision.context(), now);
             remember(transaction, relayed, now);
         }
         try {
@@ -165,9 +179,44 @@ public final class RelayedRequests {
     }
 
     /**
+     * A real's failure indication for a request forwarded with {@code triggers}: relayed to the client
+     * of that request as its answer (the plug-in inspects and restores it as any answer); dropped as
+     * answering nothing when that request is not outstanding here.
+     */
+    public void triggeredAnswer(ByteBuf answer, InetSocketAddress real, Decision.TriggeredAnswer decision,
+            EngineScope scope, ClientSide out) {
+        TriggeringRequests.Outstanding request = triggering.answered(real.getAddress(), decision.directorId(), null);
+        if (request == null) {
+            scope.drop(EngineDrops.NO_RELAYED_REQUEST, real, "no request outstanding under " + decision.directorId());
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        TransactionPlugin<Object> transactions = (TransactionPlugin<Object>) scope.virtualServer().plugin();
+        try {
+            if (transactions.inspectResponse(answer, request.real(), request.context()) == ResponseVerdict.DROP) {
+                scope.metrics().unmatched("dropped");
+                scope.events().answerDropped(request.real());
+                return;
+            }
+            transactions.prepareResponse(answer, request.clientTransactionId(), request.context());
+        } catch (DecodeException e) {
+            scope.drop(e.reason(), real, e.getMessage());
+            return;
+        }
+        scope.metrics().relayed();
+        out.toClient(answer.retain(), request.client());
+    }
+
+    /** The requests forwarded to reals that the reals answer with requests of their own. */
+    public TriggeringRequests triggering() {
+        return triggering;
+    }
+
+    /**
      * At most once a second, whichever lane comes first: forgets requests sent longer than the
      * response timeout ago (counted as expired: their peer did not answer through this node), and
-     * other nodes' requests older than twice that (their node died before it could forget them).
+     * other nodes' requests older than twice that (their node died before it could forget them); and
+     * triggering requests the real did not answer in that time (counted as expired requests).
      */
     public void housekeep(long now, EngineScope scope) {
         long due = nextHousekeeping.get();
@@ -182,6 +231,9 @@ public final class RelayedRequests {
                     scope.metrics().realRequestExpired(); // not when another node saw it answered
                 }
             }
+        }
+        for (int i = triggering.expire(now); i > 0; i--) {
+            scope.metrics().expired();
         }
         if (shared.sharedWithOtherNodes()) {
             long oldest = millis(now) - 2 * timeoutNanos / 1_000_000;
@@ -220,8 +272,8 @@ public final class RelayedRequests {
     }
 
     /**
-     * The director id for a new relayed request: {@code requested} when no relayed request of any
-     * node has it, else one not pending here, this node's slot in its top bits. When the whole space
+     * The director id for a new relayed request: {@code requested} (when not -1) if no relayed request
+     * of any node has it, else one not pending here, this node's slot in its top bits. When the whole space
      * is pending the next id is reused (its request is the oldest).
      */
     private long id(int space, long requested) {

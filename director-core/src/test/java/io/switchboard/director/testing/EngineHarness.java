@@ -80,7 +80,8 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
                 config.service());
         // A plug-in that relays its reals' requests gets the engine's table of them, as Director gives it.
         RelayedRequests relayed = plugin.realRequests() == null ? null : new RelayedRequests(plugin.realRequests(),
-                NodeSlot.SINGLE, SharedTables.IN_MEMORY, config.name(), config.responseTimeout().toNanos(), ticker.nanos());
+                NodeSlot.SINGLE, SharedTables.IN_MEMORY, config.name(), config.responseTimeout().toNanos(),
+                plugin.transactionIdBits(), ticker.nanos());
         this.virtualServer = new VirtualServer(config, plugin, new RealSelector(farms, farms.farm(config.farm()), sticky),
                 metrics, relayed);
         // Tests read the counters and drops; the engine's warnings would only fill the build log.

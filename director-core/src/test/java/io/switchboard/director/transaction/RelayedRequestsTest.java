@@ -26,16 +26,19 @@ import org.junit.jupiter.api.Test;
 /**
  * A real's own requests through the engine ({@link RelayedRequests}): to the peer under a director id,
  * retransmissions under the same one, the peer's answer back to the real under the real's own id,
- * unanswered ones expired and counted once, a requested id honoured when it is free.
+ * unanswered ones expired and counted once; and a client's request that the real answers with a
+ * request of its own or a failure indication ({@link TriggeringRequests}, a GTPv2 Command).
  */
 class RelayedRequestsTest {
 
     private static final InetSocketAddress PEER = new InetSocketAddress(TestFarms.ip("192.0.2.70"), 2123);
 
     /**
-     * A toy whose reals send requests to the virtual address ("Q" from a real: its words "as N" ask for
-     * director id N, "gone" makes its answer impossible to restore), and whose peer answers them ("R"
-     * from {@link #PEER}). Ids are 10 bits in space 1, so the space can be filled.
+     * A toy whose reals send requests to the virtual address ("Q" from the real: its words "answers N"
+     * answer the triggering request under director id N, "gone" makes its answer impossible to
+     * restore), whose peer answers them ("R" from {@link #PEER}), whose clients' requests with the
+     * word "cmd" the real answers with a request of its own or a failure indication ("F" from the
+     * real). Ids toward peers are 10 bits in space 1.
      */
     private static final class RequestingToyPlugin extends ToyPlugin implements RealRequests<String> {
 
@@ -53,14 +56,31 @@ class RelayedRequestsTest {
             String text = datagram.toString(datagram.readerIndex() + 3, datagram.readableBytes() - 3,
                     java.nio.charset.StandardCharsets.US_ASCII);
             if (kind == 'Q' && sender.equals(real)) {
-                int as = text.indexOf("as ");
-                long requested = as < 0 ? -1 : Long.parseLong(text.substring(as + 3).split(" ")[0]);
-                return new Decision.RealRequest(PEER, 1, id, requested, text);
+                int answers = text.indexOf("answers ");
+                long command = answers < 0 ? -1 : Long.parseLong(text.substring(answers + 8).split(" ")[0]);
+                return new Decision.RealRequest(PEER, 1, id, command, text);
+            }
+            if (kind == 'F' && sender.equals(real)) {
+                return new Decision.TriggeredAnswer(id);
             }
             if (kind == 'R' && sender.equals(PEER)) {
                 return new Decision.PeerAnswer(1, id);
             }
-            return super.decide(datagram, sender, alloc);
+            Decision decision = super.decide(datagram, sender, alloc);
+            return text.contains("cmd") ? ((Decision.Direct) decision).triggering() : decision;
+        }
+
+        /** A real's request or failure indication at a director socket: as at the virtual address. */
+        @Override
+        public Decision fromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+            byte kind = datagram.getByte(datagram.readerIndex());
+            return kind == 'Q' || kind == 'F' ? decide(datagram, sender, null) : null;
+        }
+
+        /** The client's own id of its request, which the real's answering request goes under. */
+        @Override
+        public long idAnswering(long clientTransactionId) {
+            return clientTransactionId;
         }
 
         @Override
@@ -143,12 +163,82 @@ class RelayedRequestsTest {
         assertThat(engine.metrics().realRequestsRelayedCount()).isEqualTo(2);
     }
 
+    private static byte[] failure(int id, String text) {
+        byte[] f = request(id, text);
+        f[0] = 'F';
+        return f;
+    }
+
     @Test
-    void aRequestedIdIsUsedWhenNoRelayedRequestHasIt() {
-        engine.fromClient(request(1, "bearer as 513"), real.address());
-        engine.fromClient(request(2, "bearer as 513"), real.address());
-        assertThat(id(engine.toClients().get(0).bytes())).isEqualTo(513);
-        assertThat(id(engine.toClients().get(1).bytes())).as("513 is pending: another").isNotEqualTo(513);
+    void aClientsRequestTheRealAnswersWithARequestGoesOneWayAndTheRealsRequestBackUnderTheClientsId() {
+        engine.fromClient(request(0x0321, "peer;cmd"), PEER);
+        engine.fromClient(request(0x0321, "peer;cmd"), PEER); // the client retransmits
+        assertThat(engine.toReals()).hasSize(2);
+        long directorId = engine.toReals().get(0).transactionId();
+        assertThat(engine.toReals().get(1).transactionId()).as("the retransmission's id").isEqualTo(directorId);
+        assertThat(engine.forwarded()).first().satisfies(f -> assertThat(f.oneWay()).isTrue());
+        assertThat(engine.virtualServer().relayedRequests().triggering().size()).isEqualTo(1);
+
+        // The real's request answering it, to the director socket it came from (or the VIP: one path).
+        byte[] triggered = request(0x0777, "answers " + directorId);
+        engine.fromReal(triggered, real.address(), 0);
+        engine.fromReal(triggered, real.address(), 0); // the real retransmits it
+        assertThat(engine.toClients()).hasSize(2).allSatisfy(c -> {
+            assertThat(c.to()).isEqualTo(PEER);
+            assertThat(id(c.bytes())).as("the client's own id of its request").isEqualTo(0x0321);
+        });
+        assertThat(engine.metrics().realRequestsTriggeredCount()).isEqualTo(1);
+        assertThat(engine.virtualServer().relayedRequests().triggering().size()).isZero();
+        // The client's answer to it goes to the real under the real's id.
+        engine.fromClient(answer(0x0321, "accepted"), PEER);
+        assertThat(engine.toClients().get(2).to()).isEqualTo(real.address());
+        assertThat(id(engine.toClients().get(2).bytes())).isEqualTo(0x0777);
+        assertThat(real.unanswered()).isZero();
+    }
+
+    @Test
+    void twoClientsRequestsUnderOneIdOfTheirsGoUnderTwoDirectorIds() {
+        engine.fromClient(request(0x0330, "peer;cmd"), PEER);
+        engine.fromClient(request(0x0330, "alice;cmd"), EngineFixture.ALICE);
+        assertThat(engine.toReals()).extracting(EngineHarness.ToReal::transactionId).doesNotHaveDuplicates();
+        assertThat(engine.metrics().retransmittedCount()).isZero();
+        assertThat(engine.virtualServer().relayedRequests().triggering().size()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailureIndicationGoesToTheClientAsItsAnswerOnce() {
+        engine.fromClient(request(0x0322, "peer;cmd"), PEER);
+        long directorId = engine.toReals().get(0).transactionId();
+        engine.fromClient(failure((int) directorId, "refused"), real.address()); // to the virtual address
+        assertThat(engine.toClients()).singleElement().satisfies(c -> {
+            assertThat(c.to()).isEqualTo(PEER);
+            assertThat(id(c.bytes())).isEqualTo(0x0322);
+            assertThat(text(c.bytes())).isEqualTo("refused");
+        });
+        engine.fromClient(failure((int) directorId, "refused"), real.address());
+        assertThat(engine.toClients()).hasSize(1);
+        assertThat(engine.drops()).containsExactly(EngineDrops.NO_RELAYED_REQUEST);
+    }
+
+    @Test
+    void aRealsRequestToAnotherPeerAnswersNoClientsRequest() {
+        engine.fromClient(request(0x0323, "alice;cmd"), EngineFixture.ALICE);
+        long directorId = engine.toReals().get(0).transactionId();
+        engine.fromReal(request(0x0778, "answers " + directorId), real.address(), 0); // goes to PEER, not Alice
+        assertThat(id(engine.toClients().get(0).bytes())).isNotEqualTo(0x0323);
+        assertThat(engine.metrics().realRequestsTriggeredCount()).isZero();
+        assertThat(engine.virtualServer().relayedRequests().triggering().size()).as("still outstanding").isEqualTo(1);
+    }
+
+    @Test
+    void aTriggeringRequestTheRealNeverAnswersExpiresCounted() {
+        engine.housekeep();
+        engine.fromClient(request(0x0324, "peer;cmd"), PEER);
+        fixture.ticker.advance(EngineFixture.TIMEOUT.plusSeconds(1));
+        engine.housekeep();
+        assertThat(engine.virtualServer().relayedRequests().triggering().size()).isZero();
+        assertThat(engine.metrics().expiredCount()).isEqualTo(1);
+        assertThat(real.unanswered()).as("answered by requests, not counted against the real").isZero();
     }
 
     @Test

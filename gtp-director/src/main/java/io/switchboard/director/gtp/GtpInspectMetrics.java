@@ -25,8 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code switchboard.gtp.sessions.open{real}} (gauge), and the sessions that ended by
  *       {@code expired} (idleness), {@code purged} (their real restarted), {@code replaced} (a create
  *       for the same subscriber and bearer).</li>
- *   <li>{@code switchboard.gtp.relayed.triggered}: the reals' requests triggered by a requester's
- *       Command (the engine counts every relayed request: {@code switchboard.real.requests.*}).</li>
  *   <li>{@code switchboard.gtp.rewrite.skipped}: addresses left as they were.</li>
  * </ul>
  *
@@ -43,7 +41,6 @@ final class GtpInspectMetrics {
     private volatile Counter sessionsExpired;
     private volatile Counter sessionsPurged;
     private volatile Counter sessionsReplaced;
-    private volatile Counter relayTriggered;
 
     GtpInspectMetrics() {
         register(new SimpleMeterRegistry(), Tags.empty());
@@ -66,8 +63,6 @@ final class GtpInspectMetrics {
         sessionsPurged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
         sessionsReplaced = counter("switchboard.gtp.sessions.replaced",
                 "Sessions ended because a create for the same subscriber and bearer was accepted");
-        relayTriggered = counter("switchboard.gtp.relayed.triggered",
-                "Real-initiated requests triggered by a requester's Command, relayed under the Command's sequence number");
     }
 
     private Counter counter(String name, String description) {
@@ -118,7 +113,4 @@ final class GtpInspectMetrics {
         sessionsReplaced.increment();
     }
 
-    void relayTriggered() {
-        relayTriggered.increment();
-    }
 }

@@ -75,7 +75,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         this.sessions = new GtpSessions(options, metrics);
         this.creates = new GtpPendingCreates(rewriter, sessions);
         this.realRequests = new GtpRealRequests(sessions, this::view, this::now, metrics);
-        this.transactions = new GtpSessionTransactions(options, rewriter, sessions, creates, realRequests, this::now);
+        this.transactions = new GtpSessionTransactions(options, rewriter, sessions, creates, this::now);
         this.sweeper = sweeper;
     }
 
@@ -86,7 +86,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         metrics.attach(context.registry(), context.config().name(), rewriter);
         sweeper.name(context.config().name());
         creates.attach(context.node());
-        realRequests.attach(context);
         sessions.attach(context);
     }
 
@@ -108,11 +107,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     /** Subscribers with an open session, for tests. */
     int subscribers() {
         return sessions.subscribers();
-    }
-
-    /** Commands forwarded and not answered yet, for tests. */
-    int outstandingCommands() {
-        return realRequests.outstandingCommands();
     }
 
     /** Whether the sweeper's thread has ended (after {@link #close}), for tests. */
@@ -152,13 +146,13 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     /**
-     * A request of {@code session}: to the real that holds it, whatever its state; a Command gets no
-     * answer of its own.
+     * A request of {@code session}: to the real that holds it, whatever its state; a Command is
+     * answered by the request it triggers or a Failure Indication.
      */
     private Decision.Direct toSession(GtpMessageView view, StickyKey key, GtpSession session) {
         Decision.Direct direct = new Decision.Direct(key, transactionId(view),
                 new Decision.Placement.Pinned(session.real().binding()), false, true);
-        return expectsAnswer(view) ? direct : direct.oneWay();
+        return isCommand(view) ? direct.triggering() : direct;
     }
 
     private static boolean isPrimaryCreate(GtpMessageView view) {
@@ -167,11 +161,10 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
 
     /**
      * A Command is not answered by a response (TS 29.274 §7.6) but by the request it triggers or a
-     * Failure Indication, which the director relays itself ({@link #relay}): the engine does not
-     * wait for an answer.
+     * Failure Indication ({@link Decision.Direct#triggers}).
      */
-    private static boolean expectsAnswer(GtpMessageView view) {
-        return view.version() != 2 || !view.v2().messageType().isCommand();
+    private static boolean isCommand(GtpMessageView view) {
+        return view.version() == 2 && view.v2().messageType().isCommand();
     }
 
     /**
@@ -262,7 +255,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
 
     /**
      * At most once a second, whichever event loop comes first: ends idle sessions (and, in a cluster,
-     * recounts them), forgets Commands that got no answer and the reservations
+     * recounts them) and forgets the reservations
      * of creates the engine expired unanswered. Alone, here; in a cluster, on the sweeper's thread
      * (the pass over the cluster's sessions is no event loop's work).
      */
@@ -274,7 +267,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         }
         Runnable housekeeping = () -> {
             sessions.housekeep(now);
-            realRequests.expire(now);
             creates.expire(now, 2 * relayTimeoutNanos);
         };
         if (sessions.sharedWithOtherNodes()) {

@@ -75,7 +75,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         this.highestVersion = options.versions().stream().mapToInt(Integer::intValue).max().orElseThrow();
         // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
         // v2 only 23 of them: TS 29.274 §7.6 keeps the top bit 0 in requests that are not Commands
-        // (gtp-inspect numbers the Commands it forwards itself, with the bit set: GtpForwardedCommands).
+        // (gtp-inspect sets it in the Commands it forwards: GtpRealRequests.numberCommand).
         this.idBits = options.serves(0) || options.serves(1) ? 16 : 23;
         this.carrierCodes = options.carrierCodes().toArray(new String[0]);
         this.apnMaps = options.apnMaps().stream()

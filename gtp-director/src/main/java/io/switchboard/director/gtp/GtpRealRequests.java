@@ -28,6 +28,9 @@ import java.util.function.LongSupplier;
  */
 final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
 
+    /** TS 29.274 §7.6: set in a Command's sequence number (and so in its triggered messages'), clear elsewhere. */
+    static final int COMMAND_SEQUENCE_BIT = 0x80_0000;
+
     /**
      * What a relayed request's answer needs: the session (by its key: director TEID, v0 TID) and
      * whether an accepted answer ends it.
@@ -44,19 +47,12 @@ final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
     private final Views views;
     private final LongSupplier clock;
     private final GtpInspectMetrics metrics;
-    /** GTPv2 Commands forwarded and not yet answered (per node). */
-    private final GtpForwardedCommands commands = new GtpForwardedCommands();
-    private volatile long timeoutNanos = 5_000_000_000L;
 
     GtpRealRequests(GtpSessions sessions, Views views, LongSupplier clock, GtpInspectMetrics metrics) {
         this.sessions = sessions;
         this.views = views;
         this.clock = clock;
         this.metrics = metrics;
-    }
-
-    void attach(PluginContext context) {
-        this.timeoutNanos = context.config().responseTimeout().toNanos();
     }
 
     /**
@@ -83,16 +79,21 @@ final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
             case 1 -> view.v1().messageType() == GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST;
             default -> view.v0().messageType() == GtpV0MessageType.DELETE_PDP_CONTEXT_REQUEST;
         };
-        // TS 29.274 §7.6: a request triggered by a requester's Command goes to the requester under
-        // the Command's own sequence number, by which the requester matches it to its Command.
-        GtpForwardedCommands.Outstanding command = version == 2
-                ? commands.answered(sender.getAddress(), realSequence, session.directorTeid()) : null;
-        if (command != null) {
-            metrics.relayTriggered();
-        }
-        return new Decision.RealRequest(session.requester(), version, realSequence,
-                command == null ? -1 : command.requesterSequence(),
-                new Relayed(version, session.directorTeid(), delete));
+        // TS 29.274 §7.6: a request under a sequence number with the top bit set answers a requester's
+        // Command; the engine sends it to the requester under the Command's own sequence number.
+        return new Decision.RealRequest(session.requester(), version, realSequence, commandAnswered(version,
+                realSequence), new Relayed(version, session.directorTeid(), delete));
+    }
+
+    /** The director id of the Command a v2 message of the real under {@code sequence} answers, or -1. */
+    private static long commandAnswered(int version, int sequence) {
+        return version == 2 && (sequence & COMMAND_SEQUENCE_BIT) != 0 ? sequence & ~COMMAND_SEQUENCE_BIT : -1;
+    }
+
+    /** The requester's own sequence number of its Command (the low 32 bits of its transaction id). */
+    @Override
+    public long idAnswering(long clientTransactionId) {
+        return clientTransactionId & 0xFFFF_FFFFL;
     }
 
     /** v0/v1 sequence numbers are 16 bits; v2's 23, the top bit being the Commands' (TS 29.274 §7.6). */
@@ -148,40 +149,22 @@ final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
     }
 
     /**
-     * A real's Failure Indication (to the director socket its Command came from, or to the virtual
-     * address): the answer to a requester's Command, it goes to the requester under the requester's
-     * TEID and Command sequence number; null when it answers no Command of this node.
+     * A real's Failure Indication for a session (to the director socket its Command came from, or to
+     * the virtual address): the answer to the requester's Command under its sequence number, relayed
+     * by the engine to the requester as the Command's answer; null when it names no session of this
+     * real or no Command.
      */
-    Decision.RelayTo failure(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
-        GtpSession session = realsSession(view, sender);
-        GtpForwardedCommands.Outstanding command = session == null ? null
-                : commands.answered(sender.getAddress(), view.sequence(), session.directorTeid());
-        if (command == null) {
-            return null;
-        }
-        view.setTeid(session.requesterTeid());
-        view.setSequence(command.requesterSequence());
-        metrics.message(view, view.cause(), session.real(), GtpInspectMetrics.Initiator.REQUESTER);
-        sessions.touch(session, clock.getAsLong());
-        return new Decision.RelayTo(session.requester());
+    Decision.TriggeredAnswer failure(GtpMessageView view, InetSocketAddress sender) {
+        long command = commandAnswered(view.version(), view.sequence());
+        return command < 0 || realsSession(view, sender) == null ? null : new Decision.TriggeredAnswer(command);
     }
 
     /**
-     * A requester's Command on its way to {@code real}: the sequence number it goes under, which the
-     * real's triggered request or Failure Indication carries back (TS 29.274 §7.6).
+     * A requester's Command on its way to a real, under the engine's director id: the top bit set
+     * (TS 29.274 §7.6), which the real's triggered request or Failure Indication carries back.
      */
-    int forwardCommand(InetAddress real, InetSocketAddress requester, int requesterSequence, GtpSession session) {
-        return commands.forward(real, requester, requesterSequence, session.directorTeid(), clock.getAsLong());
-    }
-
-    /** Forgets Commands whose answer did not pass here (lost, or another node's). */
-    void expire(long nowNanos) {
-        commands.expire(nowNanos, timeoutNanos);
-    }
-
-    /** Commands forwarded and not answered yet, for tests. */
-    int outstandingCommands() {
-        return commands.size();
+    static void numberCommand(GtpMessageView view, long directorId) {
+        view.setSequence(COMMAND_SEQUENCE_BIT | (int) directorId);
     }
 
     /** The session a real's request belongs to, or null when it is not one. */

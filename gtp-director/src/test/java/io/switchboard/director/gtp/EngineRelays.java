@@ -37,7 +37,7 @@ final class EngineRelays {
     EngineRelays(VirtualServerConfig config, GtpInspectPlugin plugin, Farms farms, Ticker ticker,
             MeterRegistry registry, NodeSlot slot, SharedTables tables) {
         this.relayed = new RelayedRequests(plugin.realRequests(), slot, tables, config.name(),
-                config.responseTimeout().toNanos(), ticker.nanos());
+                config.responseTimeout().toNanos(), plugin.transactionIdBits(), ticker.nanos());
         VirtualServer vs = new VirtualServer(config, plugin, new RealSelector(farms, farms.farm(config.farm()), null),
                 new VirtualServerMetrics(registry, config.name(), config.service()), relayed);
         this.scope = new EngineScope(vs, ticker, new RateLimitedLog(LoggerFactory.getLogger(EngineRelays.class),

@@ -417,7 +417,7 @@ class GtpProxyIT {
         GtpResponder pgw = holder("proxy", imsi);
         long realFacingTeid = GtpMessages.senderTeid(pgw.received.stream().filter(rx -> imsi.equals(rx.imsi()))
                 .findFirst().orElseThrow().bytes());
-        double triggered = counter("switchboard.gtp.relayed.triggered", "vserver", "proxy");
+        double triggered = counter("switchboard.real.requests.triggered", "vserver", "proxy");
         RealServer real = real("proxy", pgw);
         int connections = real.connections();
         long unanswered = real.unanswered();
@@ -443,7 +443,7 @@ class GtpProxyIT {
         GtpResponder.Received updateAnswer = awaitReceived(pgw, rx -> rx.type() == 98);
         assertThat(updateAnswer.sequence()).as("the PGW's (the Command's) sequence").isEqualTo(command.sequence());
         assertThat(updateAnswer.teid()).isEqualTo(pgw.teid());
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
 
         // The same sequence again, the Command answered: an ordinary PGW request, under a director sequence.
         pgw.send(GtpMessages.v2(97, realFacingTeid, 0x070005, ebi), PROXY_VIP);
@@ -453,7 +453,7 @@ class GtpProxyIT {
         assertThat(ownUpdate.sequence() & 0x800000).as("not Command-triggered").isZero();
         send(sgsn, GtpMessages.v2(98, directorTeid, ownUpdate.sequence(), new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
         assertThat(awaitReceived(pgw, rx -> rx.type() == 98).sequence()).isEqualTo(0x070005);
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
 
         // Delete Bearer Command (§7.2.17.2) refused: the Failure Indication (§7.2.18) to the Command's source.
         send(sgsn, GtpMessages.v2(66, directorTeid, 0x800302, ebi), PROXY_VIP);
@@ -488,8 +488,9 @@ class GtpProxyIT {
         send(sgsn, GtpMessages.v2(98, directorTeid, 0x800304, new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
         await().atMost(ANSWER).until(() -> pgw.received.stream()
                 .anyMatch(rx -> rx.type() == 98 && rx.sequence() == secondCommand.sequence()));
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 2);
-        assertThat(plugin("proxy").outstandingCommands()).as("every Command answered").isZero();
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 2);
+        assertThat(director.virtualServers().get("proxy").relayedRequests().triggering().size()).as("every Command answered")
+                .isZero();
         assertThat(real.connections()).as("no Command left pending at the engine").isEqualTo(connections);
         assertThat(real.unanswered()).isEqualTo(unanswered);
         assertThat(plugin("proxy").sessionTable()).containsKey(directorTeid);
