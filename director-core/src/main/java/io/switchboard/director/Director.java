@@ -14,6 +14,9 @@ import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.DatagramService;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.RealRequests;
+import io.switchboard.director.spi.TransactionPlugin;
+import io.switchboard.director.transaction.RelayedRequests;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
@@ -93,7 +96,11 @@ public final class Director {
             servicesByServer.put(vs.name(), service);
             DatagramPlugin plugin = service.create(vs, registry);
             plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry, slot, shared));
-            virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics));
+            RealRequests<?> realRequests = plugin instanceof TransactionPlugin<?> t ? t.realRequests() : null;
+            RelayedRequests relayed = realRequests == null ? null : new RelayedRequests(realRequests, slot, shared,
+                    vs.name(), vs.responseTimeout().toNanos(), ((TransactionPlugin<?>) plugin).transactionIdBits(),
+                    ticker.nanos());
+            virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics, relayed));
         }
     }
 
@@ -173,6 +180,9 @@ public final class Director {
     private void closePlugins() {
         for (VirtualServer vs : virtualServers.values()) {
             vs.plugin().close();
+            if (vs.relayedRequests() != null) {
+                vs.relayedRequests().close();
+            }
         }
     }
 

@@ -19,6 +19,11 @@ public final class EngineDrops {
     public static final DropReason FLOWS_FULL = DropReason.of("flows-full");
     /** The virtual server is out of service. */
     public static final DropReason OUT_OF_SERVICE = DropReason.of("out-of-service");
+    /**
+     * An answer that matches no request relayed through the director: a peer's answer to no request
+     * of a real, a real's failure indication for no outstanding triggering request.
+     */
+    public static final DropReason NO_RELAYED_REQUEST = DropReason.of("no-relayed-request");
     /** Sending to the real or back to the client failed at the socket. */
     public static final DropReason SEND_FAILED = DropReason.of("send-failed");
 

@@ -3,6 +3,7 @@ package io.switchboard.director;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.spi.DatagramPlugin;
+import io.switchboard.director.transaction.RelayedRequests;
 import io.switchboard.director.udp.DatagramTap;
 
 /** A virtual server at run time: its configuration, plug-in, selector and counters. */
@@ -14,14 +15,27 @@ public final class VirtualServer {
     private final VirtualServerMetrics metrics;
     private volatile boolean inService;
     private volatile DatagramTap tap;
+    private final RelayedRequests relayedRequests;
 
     public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
             VirtualServerMetrics metrics) {
+        this(config, plugin, selector, metrics, null);
+    }
+
+    /** @param relayedRequests the requests its reals sent to peers, when its plug-in relays them */
+    public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
+            VirtualServerMetrics metrics, RelayedRequests relayedRequests) {
+        this.relayedRequests = relayedRequests;
         this.config = config;
         this.plugin = plugin;
         this.selector = selector;
         this.metrics = metrics;
         this.inService = config.inService();
+    }
+
+    /** The requests its reals sent to peers and that wait for answers; null when its plug-in relays none. */
+    public RelayedRequests relayedRequests() {
+        return relayedRequests;
     }
 
     public String name() {

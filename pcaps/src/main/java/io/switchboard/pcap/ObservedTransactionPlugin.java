@@ -1,6 +1,8 @@
 package io.switchboard.pcap;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.RealRequests;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.RealView;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
@@ -111,8 +113,13 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     }
 
     @Override
-    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin.relayFromReal(datagram, sender);
+    public Decision fromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin.fromReal(datagram, sender);
+    }
+
+    @Override
+    public RealRequests<?> realRequests() {
+        return plugin.realRequests();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.switchboard.app;
 
+import io.switchboard.director.spi.RealRequests;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.RealView;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -94,8 +95,13 @@ final class NoReassignPlugin implements TransactionPlugin<Object> {
     }
 
     @Override
-    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return plugin.relayFromReal(datagram, sender);
+    public Decision fromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return plugin.fromReal(datagram, sender);
+    }
+
+    @Override
+    public RealRequests<?> realRequests() {
+        return plugin.realRequests();
     }
 
     @Override

@@ -36,6 +36,10 @@ public final class VirtualServerMetrics {
     private final Counter reassigned;
     private final Counter absorbed;
     private final Counter socketsOpened;
+    private final Counter realRequestsRelayed;
+    private final Counter realRequestsRetransmitted;
+    private final Counter realRequestsExpired;
+    private final Counter realRequestsTriggered;
     /** Director sockets toward the reals, over every event loop. */
     private final AtomicInteger upstreamSockets = new AtomicInteger();
     private final Map<Selection.Reason, Counter> selections = new EnumMap<>(Selection.Reason.class);
@@ -60,6 +64,14 @@ public final class VirtualServerMetrics {
                 "Answers to a request sent to every real (fan-out) after the one relayed to the client");
         this.socketsOpened = counter("switchboard.upstream.sockets.opened",
                 "Director sockets opened toward the reals beyond the first of each event loop (identifiers ran out)");
+        this.realRequestsRelayed = counter("switchboard.real.requests.relayed",
+                "Requests of reals relayed to peers (network-initiated Update / Delete)");
+        this.realRequestsRetransmitted = counter("switchboard.real.requests.retransmitted",
+                "Retransmissions of a real's request, relayed under the same director id");
+        this.realRequestsExpired = counter("switchboard.real.requests.expired",
+                "Requests of reals relayed here whose peer did not answer in time");
+        this.realRequestsTriggered = counter("switchboard.real.requests.triggered",
+                "Requests of reals answering a peer's request (a GTPv2 Command), relayed under the peer's id of it");
         Gauge.builder("switchboard.upstream.sockets", upstreamSockets, AtomicInteger::get)
                 .description("Director sockets open toward the reals, over every event loop").tags(tags)
                 .register(registry);
@@ -143,6 +155,26 @@ public final class VirtualServerMetrics {
         retransmitted.increment();
     }
 
+    public void realRequestRelayed() {
+        realRequestsRelayed.increment();
+    }
+
+    public void realRequestRetransmitted() {
+        realRequestsRetransmitted.increment();
+    }
+
+    public void realRequestExpired() {
+        realRequestsExpired.increment();
+    }
+
+    public void realRequestTriggered() {
+        realRequestsTriggered.increment();
+    }
+
+    public double realRequestsTriggeredCount() {
+        return realRequestsTriggered.count();
+    }
+
     /** A request the plug-in answered itself, from the virtual address. */
     public void answeredLocally() {
         answeredLocally.increment();
@@ -210,6 +242,18 @@ public final class VirtualServerMetrics {
 
     public double retransmittedCount() {
         return retransmitted.count();
+    }
+
+    public double realRequestsRelayedCount() {
+        return realRequestsRelayed.count();
+    }
+
+    public double realRequestsRetransmittedCount() {
+        return realRequestsRetransmitted.count();
+    }
+
+    public double realRequestsExpiredCount() {
+        return realRequestsExpired.count();
     }
 
     /** Current count of unmatched answers for one reason. */

@@ -31,16 +31,29 @@ public sealed interface Decision {
      * @param fanOut        every real of the farm that serves must see it (RADIUS Accounting-On/Off): a
      *                      copy to each, the first answer relayed, the others absorbed
      * @param expectsAnswer false for a request nothing answers (a WiMAX R6 Ack): forwarded one way
+     * @param triggers      the real answers it not with a response but with a request of its own or
+     *                      a failure indication, under its director id (a GTPv2 Command, TS 29.274
+     *                      §7.6): forwarded one way and remembered until then ({@link RealRequest#answers},
+     *                      {@link TriggeredAnswer})
      */
-    record Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer)
-            implements Decision {
+    record Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer,
+            boolean triggers) implements Decision {
+
+        public Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer) {
+            this(key, transactionId, placement, fanOut, expectsAnswer, false);
+        }
 
         public Direct withTransactionId(long id) {
-            return new Direct(key, id, placement, fanOut, expectsAnswer);
+            return new Direct(key, id, placement, fanOut, expectsAnswer, triggers);
         }
 
         public Direct oneWay() {
-            return new Direct(key, transactionId, placement, fanOut, false);
+            return new Direct(key, transactionId, placement, fanOut, false, triggers);
+        }
+
+        /** Answered by the real's own request or a failure indication ({@link #triggers}). */
+        public Direct triggering() {
+            return new Direct(key, transactionId, placement, fanOut, false, true);
         }
     }
 
@@ -56,6 +69,39 @@ public sealed interface Decision {
      * MME of that session, rewritten in place by the plug-in): sent from the virtual address.
      */
     record RelayTo(InetSocketAddress peer) implements Decision {
+    }
+
+    /**
+     * A real's own request for a peer (a PGW's Update Bearer Request for a session, to that session's
+     * MME): sent from the virtual address under a director id of {@code space}, and its answer
+     * awaited ({@link RealRequests}).
+     *
+     * @param realId  the real's own id, restored in the answer; with the real's address it also
+     *                recognises the real's retransmission
+     * @param answers the director id of the peer's request it answers (a request a GTPv2 Command
+     *                triggered, under the Command's number, TS 29.274 §7.6: {@link Direct#triggers}), or
+     *                -1. When the engine has that request outstanding at this real, this one goes to the
+     *                peer under the peer's own id of it ({@link RealRequests#idAnswering}), by which the
+     *                peer matches the two
+     * @param context handed back to {@link RealRequests#prepareRequest} and {@code prepareAnswer}
+     */
+    record RealRequest(InetSocketAddress peer, int space, long realId, long answers, Object context)
+            implements Decision {
+    }
+
+    /**
+     * A real's failure indication for a request the engine forwarded with {@link Direct#triggers}, by
+     * the director id it carries: relayed to the client as the answer to its request
+     * ({@code TransactionPlugin.inspectResponse} and {@code prepareResponse} with that request's context).
+     */
+    record TriggeredAnswer(long directorId) implements Decision {
+    }
+
+    /**
+     * A peer's answer to a real's request that the director relayed ({@link RealRequest}), by the
+     * director id it carries: restored and sent back to the real.
+     */
+    record PeerAnswer(int space, long directorId) implements Decision {
     }
 
     /** Dropped, counted under {@code reason} (a codec's or the plug-in's), logged at a limited rate. */

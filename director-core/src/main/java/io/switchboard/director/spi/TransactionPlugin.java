@@ -86,15 +86,24 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     }
 
     /**
-     * A datagram from a real to a director socket that answers nothing pending, relayed from the
-     * virtual address if the plug-in knows where to: in {@code gtp-inspect} a PGW's request triggered
-     * by a requester's Command, or its Failure Indication, which go back to where the Command came
-     * from (TS 29.274 §4.2.2, §7.6). Borrows the datagram and may rewrite it in place.
+     * A datagram from a real to a director socket that answers nothing pending, when the plug-in
+     * knows what it is: a real's own request ({@link Decision.RealRequest}; in {@code gtp-inspect} a
+     * PGW's request triggered by a requester's Command, sent where the Command came from, TS 29.274
+     * §4.2.2) or something to relay as it is ({@link Decision.RelayTo}: a Failure Indication).
+     * Borrows the datagram and may rewrite it in place.
      *
-     * @return where to send it from the virtual address, or null to count it as unmatched
+     * @return the decision, or null to count it as unmatched
      * @throws DecodeException it is counted as unmatched
      */
-    default InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    default Decision fromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+        return null;
+    }
+
+    /**
+     * The plug-in's part in requests that reals send to peers ({@link Decision.RealRequest}), or
+     * null when its reals send none through the director.
+     */
+    default RealRequests<?> realRequests() {
         return null;
     }
 

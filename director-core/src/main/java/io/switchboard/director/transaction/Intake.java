@@ -59,13 +59,41 @@ public final class Intake {
             scope.metrics().answeredLocally();
             scope.events().answeredLocally();
             out.toClient(local.answer(), client);
-        } else if (decision instanceof Decision.RelayTo relay) {
+        } else {
+            relay(decision, datagram, client, scope, out);
+        }
+        return null;
+    }
+
+    /**
+     * A decision that relays between a real and a peer, or drops: a datagram relayed as the plug-in
+     * rewrote it, a real's request or a peer's answer to one, a real's failure indication for a
+     * triggering request ({@link RelayedRequests}). Shared with
+     * the engine's datagrams from reals at a director socket.
+     */
+    public static void relay(Decision decision, ByteBuf datagram, InetSocketAddress sender, EngineScope scope,
+            ClientSide out) {
+        if (decision instanceof Decision.RelayTo relay) {
             scope.metrics().relayed();
             scope.events().relayedToPeer();
             out.toClient(datagram.retain(), relay.peer());
+        } else if (decision instanceof Decision.RealRequest request) {
+            relayedRequests(scope).request(datagram, sender, request, scope, out);
+        } else if (decision instanceof Decision.PeerAnswer answer) {
+            relayedRequests(scope).answer(datagram, sender, answer, scope, out);
+        } else if (decision instanceof Decision.TriggeredAnswer answer) {
+            relayedRequests(scope).triggeredAnswer(datagram, sender, answer, scope, out);
         } else if (decision instanceof Decision.Drop drop) {
-            scope.drop(drop.reason(), client, drop.detail());
+            scope.drop(drop.reason(), sender, drop.detail());
         }
-        return null;
+    }
+
+    private static RelayedRequests relayedRequests(EngineScope scope) {
+        RelayedRequests relayed = scope.virtualServer().relayedRequests();
+        if (relayed == null) {
+            throw new IllegalStateException("virtual server " + scope.name() + ": its plug-in relays a real's request"
+                    + " but declares no TransactionPlugin.realRequests()");
+        }
+        return relayed;
     }
 }

@@ -53,6 +53,7 @@ public final class TransactionEngine {
     private final IdSpaces ids;
     private final PendingTable<Pending> pending;
     private final Retransmissions retransmissions;
+    private final OneWay oneWay;
     private final long timeoutNanos;
 
     @SuppressWarnings("unchecked")
@@ -77,6 +78,7 @@ public final class TransactionEngine {
         this.timeoutNanos = scope.virtualServer().config().responseTimeout().toNanos();
         this.pending = new PendingTable<>(MAX_PENDING, timeoutNanos, this::expired);
         this.retransmissions = new Retransmissions(MAX_PENDING, timeoutNanos);
+        this.oneWay = new OneWay(scope, this.plugin, reals, retransmissions, idMask);
         this.ids = new IdSpaces(reals, pending::contains, idMask,
                 plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1, slots, timeoutNanos);
     }
@@ -88,6 +90,10 @@ public final class TransactionEngine {
 
     /** Steps 4 to 7 for a request the plug-in decided to direct: pin or select the real, remember it, send it. */
     public void request(ByteBuf datagram, InetSocketAddress client, Decision.Direct decision, long now) {
+        if (decision.triggers()) {
+            oneWay.forwardTriggering(datagram, client, decision, now);
+            return;
+        }
         Pending.ClientTransaction clientTransaction = new Pending.ClientTransaction(client, decision.transactionId());
         Pending retransmitted = retransmissions.pending(clientTransaction);
         if (retransmitted != null) {
@@ -96,7 +102,7 @@ public final class TransactionEngine {
         }
         RealServer sentOneWay = retransmissions.sentOneWay(clientTransaction, now);
         if (sentOneWay != null) {
-            resendOneWay(datagram, clientTransaction, sentOneWay);
+            oneWay.resend(datagram, clientTransaction, sentOneWay);
             return;
         }
         if (decision.fanOut() && plugin.rewritesTransactionId() && plugin.answersThroughDirector()) {
@@ -109,7 +115,7 @@ public final class TransactionEngine {
             return;
         }
         if (!plugin.answersThroughDirector() || !decision.expectsAnswer()) {
-            forwardOneWay(datagram, clientTransaction, selection, now);
+            oneWay.forward(datagram, clientTransaction, selection, now);
             return;
         }
         if (dispatch(datagram, clientTransaction, decision, selection, 0, null, now)) {
@@ -119,7 +125,7 @@ public final class TransactionEngine {
     }
 
     /** Why a request found no real, beyond the farm having none that may take it. */
-    private static String unplaced(Decision.Placement placement) {
+    static String unplaced(Decision.Placement placement) {
         if (placement instanceof Decision.Placement.Pinned pinned) {
             return "the real " + pinned.binding().real() + " of the request's session is not configured";
         }
@@ -202,7 +208,7 @@ public final class TransactionEngine {
      * Hands back the claim a selection took ({@link RealServer#tryTakeNewWork}): a newly chosen real's,
      * not a sticky or pinned one's, which took none (a TESTING real's claim is its test request's).
      */
-    private static void releaseClaim(Selection selection, Pending.FanOut group) {
+    static void releaseClaim(Selection selection, Pending.FanOut group) {
         if (group == null && selection.reason() != Selection.Reason.STICKY) {
             selection.real().releaseClaim();
         }
@@ -212,42 +218,6 @@ public final class TransactionEngine {
     private void settled(Pending request) {
         ids.settled(request.real().slot(), request.id());
         retransmissions.settled(request);
-    }
-
-    /**
-     * A request answered from the real to the client directly, or not at all: nothing waits for an
-     * answer; only the real is remembered for retransmissions.
-     */
-    private void forwardOneWay(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Selection selection, long now) {
-        RealServer real = selection.real();
-        try {
-            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
-        } catch (DecodeException e) {
-            releaseClaim(selection, null);
-            scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
-            return;
-        }
-        retransmissions.sentOneWay(clientTransaction, real, now);
-        real.requestSentOneWay();
-        // Nothing will answer it, so it cannot be a READY_TO_TEST real's test request: hand the
-        // claim back, or the real would stay TESTING for good.
-        releaseClaim(selection, null);
-        scope.metrics().forwarded(selection.reason());
-        scope.events().forwarded(real, selection.reason(), true);
-        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
-    }
-
-    /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
-    private void resendOneWay(ByteBuf datagram, Pending.ClientTransaction clientTransaction, RealServer real) {
-        try {
-            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
-        } catch (DecodeException e) {
-            scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
-            return;
-        }
-        scope.metrics().retransmitted();
-        scope.events().retransmitted(real, true);
-        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
     }
 
     /** The same director id again: the real sees a retransmission of what it already has. */
@@ -386,20 +356,20 @@ public final class TransactionEngine {
 
     /**
      * A datagram from a real that answers nothing pending, relayed from the virtual address if the
-     * plug-in knows where to ({@link TransactionPlugin#relayFromReal}); false to count it as unmatched.
+     * plug-in knows what it is ({@link TransactionPlugin#fromReal}: a real's own request, a Failure
+     * Indication); false to count it as unmatched.
      */
     private boolean relayedFromReal(ByteBuf datagram, InetSocketAddress from) {
-        InetSocketAddress target;
+        Decision decision;
         try {
-            target = plugin.relayFromReal(datagram, from);
+            decision = plugin.fromReal(datagram, from);
         } catch (DecodeException e) {
             return false;
         }
-        if (target == null) {
+        if (decision == null) {
             return false;
         }
-        scope.metrics().relayed();
-        clients.toClient(datagram.retain(), target);
+        Intake.relay(decision, datagram, from, scope, clients);
         return true;
     }
 
@@ -444,9 +414,16 @@ public final class TransactionEngine {
         }
     }
 
-    /** Expires overdue requests, retires sockets no longer needed, forgets old one-way requests. */
+    /**
+     * Expires overdue requests, retires sockets no longer needed, forgets old one-way requests; and
+     * the virtual server's relayed requests (once a second, whichever lane comes first).
+     */
     public void housekeep(long now) {
         pending.expire(now);
+        RelayedRequests relayed = scope.virtualServer().relayedRequests();
+        if (relayed != null) {
+            relayed.housekeep(now, scope);
+        }
         if (ids.several()) {
             ids.housekeep(now);
         }

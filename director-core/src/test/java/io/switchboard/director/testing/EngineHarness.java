@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.switchboard.codec.DropReason;
+import io.switchboard.director.NodeSlot;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
@@ -15,6 +16,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.transaction.ClientSide;
@@ -22,6 +24,7 @@ import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.Intake;
 import io.switchboard.director.transaction.RealSide;
+import io.switchboard.director.transaction.RelayedRequests;
 import io.switchboard.director.transaction.TransactionEngine;
 import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
@@ -75,8 +78,12 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
         this.ticker = ticker;
         VirtualServerMetrics metrics = new VirtualServerMetrics(new SimpleMeterRegistry(), config.name(),
                 config.service());
+        // A plug-in that relays its reals' requests gets the engine's table of them, as Director gives it.
+        RelayedRequests relayed = plugin.realRequests() == null ? null : new RelayedRequests(plugin.realRequests(),
+                NodeSlot.SINGLE, SharedTables.IN_MEMORY, config.name(), config.responseTimeout().toNanos(),
+                plugin.transactionIdBits(), ticker.nanos());
         this.virtualServer = new VirtualServer(config, plugin, new RealSelector(farms, farms.farm(config.farm()), sticky),
-                metrics);
+                metrics, relayed);
         // Tests read the counters and drops; the engine's warnings would only fill the build log.
         EngineScope scope = new EngineScope(virtualServer, ticker,
                 new RateLimitedLog(NOPLogger.NOP_LOGGER, Duration.ofSeconds(10), ticker), this);

@@ -23,7 +23,7 @@ import java.util.Arrays;
  * {@code unpreparable} (prepareRequest refuses it). Words of an answer: {@code retry}
  * ({@link ResponseVerdict#RETRY_ELSEWHERE}), {@code drop} ({@link ResponseVerdict#DROP}). What else
  * the engine asks (id width, sockets, rewriting, reassign limit) is set on the instance. Not final:
- * a test overrides {@link #decide} (local answers, relays) or {@link #relayFromReal} in a subclass.
+ * a test overrides {@link #decide} (local answers, relays) or {@link #fromReal} in a subclass.
  */
 public class ToyPlugin implements TransactionPlugin<Object> {
 

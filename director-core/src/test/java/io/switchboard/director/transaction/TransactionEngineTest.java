@@ -8,6 +8,7 @@ import static io.switchboard.director.transaction.EngineFixture.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
@@ -430,10 +431,10 @@ class TransactionEngineTest {
 
     private static final class RelayingToyPlugin extends ToyPlugin {
         @Override
-        public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) {
+        public Decision fromReal(ByteBuf datagram, InetSocketAddress sender) {
             String text = datagram.toString(datagram.readerIndex() + 3, datagram.readableBytes() - 3,
                     java.nio.charset.StandardCharsets.US_ASCII);
-            return text.contains("notify") ? PEER : null;
+            return text.contains("notify") ? new Decision.RelayTo(PEER) : null;
         }
     }
 

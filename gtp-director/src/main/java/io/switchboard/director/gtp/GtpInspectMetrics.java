@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code switchboard.gtp.sessions.open{real}} (gauge), and the sessions that ended by
  *       {@code expired} (idleness), {@code purged} (their real restarted), {@code replaced} (a create
  *       for the same subscriber and bearer).</li>
- *   <li>{@code switchboard.gtp.relayed.*}: the reals' own requests relayed to requesters.</li>
  *   <li>{@code switchboard.gtp.rewrite.skipped}: addresses left as they were.</li>
  * </ul>
  *
@@ -42,10 +41,6 @@ final class GtpInspectMetrics {
     private volatile Counter sessionsExpired;
     private volatile Counter sessionsPurged;
     private volatile Counter sessionsReplaced;
-    private volatile Counter relayed;
-    private volatile Counter relayRetransmitted;
-    private volatile Counter relayExpired;
-    private volatile Counter relayTriggered;
 
     GtpInspectMetrics() {
         register(new SimpleMeterRegistry(), Tags.empty());
@@ -68,12 +63,6 @@ final class GtpInspectMetrics {
         sessionsPurged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
         sessionsReplaced = counter("switchboard.gtp.sessions.replaced",
                 "Sessions ended because a create for the same subscriber and bearer was accepted");
-        relayed = counter("switchboard.gtp.relayed.requests", "Real-initiated requests relayed to the requester");
-        relayRetransmitted = counter("switchboard.gtp.relayed.retransmitted",
-                "Retransmissions of a real-initiated request, relayed under the same director sequence");
-        relayExpired = counter("switchboard.gtp.relayed.expired", "Real-initiated requests the requester did not answer");
-        relayTriggered = counter("switchboard.gtp.relayed.triggered",
-                "Real-initiated requests triggered by a requester's Command, relayed under the Command's sequence number");
     }
 
     private Counter counter(String name, String description) {
@@ -124,19 +113,4 @@ final class GtpInspectMetrics {
         sessionsReplaced.increment();
     }
 
-    void relayed() {
-        relayed.increment();
-    }
-
-    void relayRetransmitted() {
-        relayRetransmitted.increment();
-    }
-
-    void relaysExpired(int count) {
-        relayExpired.increment(count);
-    }
-
-    void relayTriggered() {
-        relayTriggered.increment();
-    }
 }

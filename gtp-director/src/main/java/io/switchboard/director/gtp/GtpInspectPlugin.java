@@ -8,6 +8,7 @@ import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.RealRequests;
 import io.switchboard.director.spi.ResponseVerdict;
 import io.switchboard.director.spi.SessionListing;
 import java.net.InetAddress;
@@ -73,8 +74,8 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         this.rewriter = new GtpEndpointRewriter(vip, options.directorAddresses());
         this.sessions = new GtpSessions(options, metrics);
         this.creates = new GtpPendingCreates(rewriter, sessions);
-        this.realRequests = new GtpRealRequests(sessions, this::now, metrics);
-        this.transactions = new GtpSessionTransactions(options, rewriter, sessions, creates, realRequests, this::now);
+        this.realRequests = new GtpRealRequests(sessions, this::view, this::now, metrics);
+        this.transactions = new GtpSessionTransactions(options, rewriter, sessions, creates, this::now);
         this.sweeper = sweeper;
     }
 
@@ -85,7 +86,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         metrics.attach(context.registry(), context.config().name(), rewriter);
         sweeper.name(context.config().name());
         creates.attach(context.node());
-        realRequests.attach(context);
         sessions.attach(context);
     }
 
@@ -107,11 +107,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     /** Subscribers with an open session, for tests. */
     int subscribers() {
         return sessions.subscribers();
-    }
-
-    /** Commands forwarded and not answered yet, for tests. */
-    int outstandingCommands() {
-        return realRequests.outstandingCommands();
     }
 
     /** Whether the sweeper's thread has ended (after {@link #close}), for tests. */
@@ -151,13 +146,13 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     /**
-     * A request of {@code session}: to the real that holds it, whatever its state; a Command gets no
-     * answer of its own.
+     * A request of {@code session}: to the real that holds it, whatever its state; a Command is
+     * answered by the request it triggers or a Failure Indication.
      */
     private Decision.Direct toSession(GtpMessageView view, StickyKey key, GtpSession session) {
         Decision.Direct direct = new Decision.Direct(key, transactionId(view),
                 new Decision.Placement.Pinned(session.real().binding()), false, true);
-        return expectsAnswer(view) ? direct : direct.oneWay();
+        return isCommand(view) ? direct.triggering() : direct;
     }
 
     private static boolean isPrimaryCreate(GtpMessageView view) {
@@ -166,11 +161,10 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
 
     /**
      * A Command is not answered by a response (TS 29.274 §7.6) but by the request it triggers or a
-     * Failure Indication, which the director relays itself ({@link #relayTarget}): the engine does not
-     * wait for an answer.
+     * Failure Indication ({@link Decision.Direct#triggers}).
      */
-    private static boolean expectsAnswer(GtpMessageView view) {
-        return view.version() != 2 || !view.v2().messageType().isCommand();
+    private static boolean isCommand(GtpMessageView view) {
+        return view.version() == 2 && view.v2().messageType().isCommand();
     }
 
     /**
@@ -211,27 +205,22 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     /**
      * A datagram at the virtual address that is part of a real's own transaction: a real's request
      * for a session (found by the real-facing TEID, or a v0 TID, sent from the session's real) goes to
-     * the requester; the requester's answer to one goes back to the real; a real's Failure Indication
-     * to the requester of its Command. Anything else is classified.
+     * the requester, and the requester's answer to one back to the real, through the engine's relayed
+     * requests; a real's Failure Indication to the requester of its Command. Anything else is
+     * classified.
      */
-    InetSocketAddress relayTarget(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
-        return relayTarget(view(datagram), sender);
-    }
-
     @Override
-    InetSocketAddress relayTarget(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+    Decision relay(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
         if (view.isRequest()) {
             return realRequests.request(view, sender);
         }
-        if (view.isResponse()) {
-            InetSocketAddress real = realRequests.answer(view);
-            if (real != null) {
-                return real;
-            }
-            return view.version() == 2 && view.v2().messageType().isFailureIndication()
-                    ? realRequests.failure(view, sender) : null;
+        if (!view.isResponse()) {
+            return null;
         }
-        return null;
+        if (view.version() == 2 && view.v2().messageType().isFailureIndication()) {
+            return realRequests.failure(view, sender);
+        }
+        return view.sequence() < 0 ? null : new Decision.PeerAnswer(view.version(), view.sequence());
     }
 
     /**
@@ -241,7 +230,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
      * requester of the Command. Anything else is the engine's to count.
      */
     @Override
-    public InetSocketAddress relayFromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
+    public Decision fromReal(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
         GtpMessageView view = view(datagram);
         if (view.version() != 2) {
             return null;
@@ -250,6 +239,11 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
             return realRequests.request(view, sender);
         }
         return view.isResponse() && view.v2().messageType().isFailureIndication() ? realRequests.failure(view, sender) : null;
+    }
+
+    @Override
+    public RealRequests<?> realRequests() {
+        return realRequests;
     }
 
     /** The real restarted and lost its sessions: they end here too, and so on every node. */
@@ -261,7 +255,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
 
     /**
      * At most once a second, whichever event loop comes first: ends idle sessions (and, in a cluster,
-     * recounts them), forgets relayed requests and Commands that got no answer and the reservations
+     * recounts them) and forgets the reservations
      * of creates the engine expired unanswered. Alone, here; in a cluster, on the sweeper's thread
      * (the pass over the cluster's sessions is no event loop's work).
      */
@@ -273,7 +267,6 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         }
         Runnable housekeeping = () -> {
             sessions.housekeep(now);
-            realRequests.expire(now);
             creates.expire(now, 2 * relayTimeoutNanos);
         };
         if (sessions.sharedWithOtherNodes()) {

@@ -75,7 +75,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         this.highestVersion = options.versions().stream().mapToInt(Integer::intValue).max().orElseThrow();
         // v0/v1 sequence numbers are 16 bits, v2 24: one id space per real for both versions of a port.
         // v2 only 23 of them: TS 29.274 §7.6 keeps the top bit 0 in requests that are not Commands
-        // (gtp-inspect numbers the Commands it forwards itself, with the bit set: GtpForwardedCommands).
+        // (gtp-inspect sets it in the Commands it forwards: GtpRealRequests.numberCommand).
         this.idBits = options.serves(0) || options.serves(1) ? 16 : 23;
         this.carrierCodes = options.carrierCodes().toArray(new String[0]);
         this.apnMaps = options.apnMaps().stream()
@@ -105,7 +105,7 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
     /**
      * The one read of a datagram sent to the virtual address: a version this server does not serve
      * gets Version Not Supported and an Echo Request its Echo Response from the director; a datagram
-     * of a real's own transaction is relayed ({@link #relayTarget(GtpMessageView, InetSocketAddress)},
+     * of a real's own transaction is relayed ({@link #relay(GtpMessageView, InetSocketAddress)},
      * gtp-inspect's); a request is directed ({@link #direct}).
      */
     @Override
@@ -119,15 +119,12 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         if (echo != null) {
             return new Decision.AnswerLocally(echo);
         }
-        InetSocketAddress peer = relayTarget(view, sender);
-        if (peer != null) {
-            return new Decision.RelayTo(peer);
-        }
-        return direct(view);
+        Decision relay = relay(view, sender);
+        return relay != null ? relay : direct(view);
     }
 
-    /** A datagram of a real's own transaction and where it goes; none in transparent mode. */
-    InetSocketAddress relayTarget(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+    /** A datagram of a real's own transaction and how it is relayed; none in transparent mode. */
+    Decision relay(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
         return null;
     }
 

@@ -7,92 +7,164 @@ import io.switchboard.codec.gtp.v1.GtpV1MessageType;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
+import io.netty.buffer.ByteBuf;
+import io.switchboard.director.shared.Codec;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.RealRequests;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 
 /**
  * The requests a real initiates for a session (GGSN Update / Delete PDP Context, PGW Create / Update
- * / Delete Bearer; a request triggered by a requester's Command) and their answers: the request goes
- * to the session's requester, from the virtual address, under the requester's TEID and a sequence
- * number of the director's own space toward requesters; the answer back to the real under the real's
- * TEID and sequence. And the requester's GTPv2 Commands, which a triggered request or a Failure
- * Indication answers under the Command's sequence number (TS 29.274 §7.6).
+ * / Delete Bearer; a request triggered by a requester's Command) and their answers, gtp-inspect's part
+ * in the engine's relayed requests ({@link RealRequests}): the request goes to the session's requester,
+ * from the virtual address, under the requester's TEID and a sequence number of the director's own
+ * space toward requesters (the engine's, one space per GTP version); the answer back to the real under
+ * the real's TEID and sequence. And the requester's GTPv2 Commands, which a triggered request or a
+ * Failure Indication answers under the Command's sequence number (TS 29.274 §7.6).
  */
-final class GtpRealRequests {
+final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
+
+    /** TS 29.274 §7.6: set in a Command's sequence number (and so in its triggered messages'), clear elsewhere. */
+    static final int COMMAND_SEQUENCE_BIT = 0x80_0000;
+
+    /**
+     * What a relayed request's answer needs: the session (by its key: director TEID, v0 TID) and
+     * whether an accepted answer ends it.
+     */
+    record Relayed(int version, long session, boolean delete) {
+    }
+
+    /** The plug-in's reading of a datagram (a view per thread). */
+    interface Views {
+        GtpMessageView view(ByteBuf datagram) throws DecodeException;
+    }
 
     private final GtpSessions sessions;
+    private final Views views;
     private final LongSupplier clock;
     private final GtpInspectMetrics metrics;
-    private final GtpRelayedRequests relayed = new GtpRelayedRequests();
-    /** GTPv2 Commands forwarded and not yet answered (per node). */
-    private final GtpForwardedCommands commands = new GtpForwardedCommands();
-    private volatile long timeoutNanos = 5_000_000_000L;
 
-    GtpRealRequests(GtpSessions sessions, LongSupplier clock, GtpInspectMetrics metrics) {
+    GtpRealRequests(GtpSessions sessions, Views views, LongSupplier clock, GtpInspectMetrics metrics) {
         this.sessions = sessions;
+        this.views = views;
         this.clock = clock;
         this.metrics = metrics;
     }
 
-    void attach(PluginContext context) {
-        this.timeoutNanos = context.config().responseTimeout().toNanos();
-        relayed.share(context.node(), context.tables(), "gtp-inspect/relayed/" + context.config().name());
-    }
-
     /**
      * A datagram at the virtual address or a director socket that may be a real's request for a
-     * session: where it goes (the requester), or null when it is none.
+     * session: the engine's decision to relay it to the requester, or null when it is none.
      */
-    InetSocketAddress request(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+    Decision.RealRequest request(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
         GtpSession session = realsSession(view, sender);
-        return session == null ? null : relayRequest(view, session, sender);
-    }
-
-    /** A response at the virtual address: the requester's answer to a relayed request (to its real), or null. */
-    InetSocketAddress answer(GtpMessageView view) throws DecodeException {
-        GtpRelayedRequests.Relayed request = relayed.answered(view.version(), view.sequence(),
-                (version, key) -> version == 0 ? sessions.byTid(key) : sessions.byTeid(key));
-        return request == null ? null : relayAnswer(view, request);
-    }
-
-    /**
-     * A real's Failure Indication (to the director socket its Command came from, or to the virtual
-     * address): the answer to a requester's Command, it goes to the requester under the requester's
-     * TEID and Command sequence number; null when it answers no Command of this node.
-     */
-    InetSocketAddress failure(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
-        GtpSession session = realsSession(view, sender);
-        GtpForwardedCommands.Outstanding command = session == null ? null
-                : commands.answered(sender.getAddress(), view.sequence(), session.directorTeid());
-        if (command == null) {
+        if (session == null) {
             return null;
         }
-        view.setTeid(session.requesterTeid());
-        view.setSequence(command.requesterSequence());
-        metrics.message(view, view.cause(), session.real(), GtpInspectMetrics.Initiator.REQUESTER);
+        int version = view.version();
+        int realSequence = view.sequence();
+        if (realSequence < 0) {
+            throw new DecodeException(GtpPlugin.NO_SEQUENCE, "GTPv1 request of a real without sequence number");
+        }
+        // A Delete Bearer Request naming the Linked EBI (EBI instance 0) deletes the whole PDN
+        // connection (TS 29.274 §7.2.9.2); a GGSN's Delete PDP Context Request its context (TS 29.060
+        // §7.3.5, GSM 09.60 §7.5.5).
+        boolean delete = switch (version) {
+            case 2 -> view.v2().messageType() == GtpV2MessageType.DELETE_BEARER_REQUEST
+                    && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(), view.v2().endOffset(),
+                            GtpV2IeType.EBI.value(), 0) >= 0;
+            case 1 -> view.v1().messageType() == GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST;
+            default -> view.v0().messageType() == GtpV0MessageType.DELETE_PDP_CONTEXT_REQUEST;
+        };
+        // TS 29.274 §7.6: a request under a sequence number with the top bit set answers a requester's
+        // Command; the engine sends it to the requester under the Command's own sequence number.
+        return new Decision.RealRequest(session.requester(), version, realSequence, commandAnswered(version,
+                realSequence), new Relayed(version, session.directorTeid(), delete));
+    }
+
+    /** The director id of the Command a v2 message of the real under {@code sequence} answers, or -1. */
+    private static long commandAnswered(int version, int sequence) {
+        return version == 2 && (sequence & COMMAND_SEQUENCE_BIT) != 0 ? sequence & ~COMMAND_SEQUENCE_BIT : -1;
+    }
+
+    /** The requester's own sequence number of its Command (the low 32 bits of its transaction id). */
+    @Override
+    public long idAnswering(long clientTransactionId) {
+        return clientTransactionId & 0xFFFF_FFFFL;
+    }
+
+    /** v0/v1 sequence numbers are 16 bits; v2's 23, the top bit being the Commands' (TS 29.274 §7.6). */
+    @Override
+    public int directorIdBits(int version) {
+        return version == 2 ? 23 : 16;
+    }
+
+    @Override
+    public Codec<Relayed> codec() {
+        return CODEC;
+    }
+
+    @Override
+    public void prepareRequest(ByteBuf request, long directorId, Relayed relayed) throws DecodeException {
+        GtpMessageView view = views.view(request);
+        GtpSession session = session(relayed);
         sessions.touch(session, clock.getAsLong());
-        return session.requester();
+        if (relayed.version() != 0) {
+            view.setTeid(session.requesterTeid());
+        }
+        view.setSequence((int) directorId);
+        metrics.message(view, -1, session.real(), GtpInspectMetrics.Initiator.REAL);
+    }
+
+    @Override
+    public void prepareAnswer(ByteBuf answer, long realId, Relayed relayed) throws DecodeException {
+        GtpMessageView view = views.view(answer);
+        GtpSession session = session(relayed);
+        int version = view.version();
+        int cause = view.cause();
+        if (version != 0 && view.teid() > 0) {
+            // 0 stays 0: "no such context" (TS 29.060 §7.3.6); a v2 answer without TEID (T flag clear,
+            // -1 here) has no field to write and goes as it is
+            view.setTeid(session.realTeid());
+        }
+        view.setSequence((int) realId);
+        metrics.message(view, cause, session.real(), GtpInspectMetrics.Initiator.REAL);
+        sessions.touch(session, clock.getAsLong());
+        if (relayed.delete() && (GtpCauses.accepted(version, cause) || GtpCauses.unknownContext(version, cause))) {
+            sessions.end(session);
+        }
+    }
+
+    /** The relayed request's session as it is now. */
+    private GtpSession session(Relayed relayed) throws DecodeException {
+        GtpSession session = relayed.version() == 0 ? sessions.byTid(relayed.session())
+                : sessions.byTeid(relayed.session());
+        if (session == null) {
+            throw new DecodeException(GtpSessions.UNKNOWN_SESSION, "the session of a relayed request ended");
+        }
+        return session;
     }
 
     /**
-     * A requester's Command on its way to {@code real}: the sequence number it goes under, which the
-     * real's triggered request or Failure Indication carries back (TS 29.274 §7.6).
+     * A real's Failure Indication for a session (to the director socket its Command came from, or to
+     * the virtual address): the answer to the requester's Command under its sequence number, relayed
+     * by the engine to the requester as the Command's answer; null when it names no session of this
+     * real or no Command.
      */
-    int forwardCommand(InetAddress real, InetSocketAddress requester, int requesterSequence, GtpSession session) {
-        return commands.forward(real, requester, requesterSequence, session.directorTeid(), clock.getAsLong());
+    Decision.TriggeredAnswer failure(GtpMessageView view, InetSocketAddress sender) {
+        long command = commandAnswered(view.version(), view.sequence());
+        return command < 0 || realsSession(view, sender) == null ? null : new Decision.TriggeredAnswer(command);
     }
 
-    /** Forgets relayed requests and Commands whose answer did not pass here (lost, or another node's). */
-    void expire(long nowNanos) {
-        metrics.relaysExpired(relayed.expire(nowNanos, timeoutNanos, sessions.clusterMillis(nowNanos)));
-        commands.expire(nowNanos, timeoutNanos);
-    }
-
-    /** Commands forwarded and not answered yet, for tests. */
-    int outstandingCommands() {
-        return commands.size();
+    /**
+     * A requester's Command on its way to a real, under the engine's director id: the top bit set
+     * (TS 29.274 §7.6), which the real's triggered request or Failure Indication carries back.
+     */
+    static void numberCommand(GtpMessageView view, long directorId) {
+        view.setSequence(COMMAND_SEQUENCE_BIT | (int) directorId);
     }
 
     /** The session a real's request belongs to, or null when it is not one. */
@@ -111,69 +183,24 @@ final class GtpRealRequests {
                 && session.real().address().getAddress().equals(sender.getAddress()) ? session : null;
     }
 
-    private InetSocketAddress relayRequest(GtpMessageView view, GtpSession session, InetSocketAddress sender)
-            throws DecodeException {
-        int version = view.version();
-        int realSequence = view.sequence();
-        if (realSequence < 0) {
-            throw new DecodeException(GtpPlugin.NO_SEQUENCE, "GTPv1 request of a real without sequence number");
-        }
-        long now = clock.getAsLong();
-        GtpRelayedRequests.Relayed request = relayed.pending(sender, version, realSequence);
-        if (request != null) {
-            metrics.relayRetransmitted();
-        } else {
-            // A Delete Bearer Request naming the Linked EBI (EBI instance 0) deletes the whole PDN
-            // connection (TS 29.274 §7.2.9.2); a GGSN's Delete PDP Context Request its context (TS 29.060
-            // §7.3.5, GSM 09.60 §7.5.5).
-            boolean delete = switch (version) {
-                case 2 -> view.v2().messageType() == GtpV2MessageType.DELETE_BEARER_REQUEST
-                        && GtpV2Ies.indexOf(view.v2().buffer(), view.v2().bodyOffset(), view.v2().endOffset(),
-                                GtpV2IeType.EBI.value(), 0) >= 0;
-                case 1 -> view.v1().messageType() == GtpV1MessageType.DELETE_PDP_CONTEXT_REQUEST;
-                default -> view.v0().messageType() == GtpV0MessageType.DELETE_PDP_CONTEXT_REQUEST;
-            };
-            GtpForwardedCommands.Outstanding command = version == 2
-                    ? commands.answered(sender.getAddress(), realSequence, session.directorTeid()) : null;
-            long millis = sessions.clusterMillis(now);
-            if (command != null) {
-                request = relayed.addTriggered(sender, version, realSequence, command.requesterSequence(), session,
-                        delete, now, millis);
-                if (request != null) {
-                    metrics.relayTriggered();
-                }
-            }
-            if (request == null) {
-                request = relayed.add(sender, version, realSequence, session, delete, now, millis);
-            }
-            metrics.relayed();
-        }
-        sessions.touch(session, now);
-        if (version != 0) {
-            view.setTeid(session.requesterTeid());
-        }
-        view.setSequence(request.sequence());
-        metrics.message(view, -1, session.real(), GtpInspectMetrics.Initiator.REAL);
-        return session.requester();
-    }
+    /** {@link Relayed} as bytes (a wire constant between nodes): format (1) = 1 | version (1) | session (8) | delete (1). */
+    static final Codec<Relayed> CODEC = new Codec<>() {
+        private static final int FORMAT = 1;
 
-    private InetSocketAddress relayAnswer(GtpMessageView view, GtpRelayedRequests.Relayed request) throws DecodeException {
-        GtpSession relayedFor = request.session();
-        GtpSession current = sessions.current(relayedFor);
-        GtpSession session = current == null ? relayedFor : current;
-        int version = view.version();
-        int cause = view.cause();
-        if (version != 0 && view.teid() > 0) {
-            // 0 stays 0: "no such context" (TS 29.060 §7.3.6); a v2 answer without TEID (T flag clear,
-            // -1 here) has no field to write and goes as it is
-            view.setTeid(session.realTeid());
+        @Override
+        public byte[] encode(Relayed r) {
+            return ByteBuffer.allocate(11).put((byte) FORMAT).put((byte) r.version()).putLong(r.session())
+                    .put((byte) (r.delete() ? 1 : 0)).array();
         }
-        view.setSequence(request.realSequence());
-        metrics.message(view, cause, session.real(), GtpInspectMetrics.Initiator.REAL);
-        sessions.touch(session, clock.getAsLong());
-        if (request.delete() && (GtpCauses.accepted(version, cause) || GtpCauses.unknownContext(version, cause))) {
-            sessions.end(session);
+
+        @Override
+        public Relayed decode(byte[] bytes) {
+            if (bytes.length != 11 || bytes[0] != FORMAT) {
+                throw new IllegalArgumentException("relayed request context of " + bytes.length + " bytes, format "
+                        + (bytes.length == 0 ? "none" : bytes[0]) + "; this node reads 11 bytes of format " + FORMAT);
+            }
+            ByteBuffer in = ByteBuffer.wrap(bytes, 1, 10);
+            return new Relayed(in.get(), in.getLong(), in.get() != 0);
         }
-        return request.realSender();
-    }
+    };
 }

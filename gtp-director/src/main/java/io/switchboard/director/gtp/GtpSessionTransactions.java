@@ -41,16 +41,14 @@ final class GtpSessionTransactions {
     private final GtpEndpointRewriter rewriter;
     private final GtpSessions sessions;
     private final GtpPendingCreates creates;
-    private final GtpRealRequests realRequests;
     private final LongSupplier clock;
 
     GtpSessionTransactions(GtpOptions options, GtpEndpointRewriter rewriter, GtpSessions sessions,
-            GtpPendingCreates creates, GtpRealRequests realRequests, LongSupplier clock) {
+            GtpPendingCreates creates, LongSupplier clock) {
         this.options = options;
         this.rewriter = rewriter;
         this.sessions = sessions;
         this.creates = creates;
-        this.realRequests = realRequests;
         this.clock = clock;
     }
 
@@ -83,8 +81,8 @@ final class GtpSessionTransactions {
                 : type == V1_DELETE_REQUEST;
         if (version == 2 && view.v2().messageType().isCommand()) {
             // TS 29.274 §7.6: the real's triggered request or Failure Indication carries this number back,
-            // and goes to the requester under the requester's own.
-            view.setSequence(realRequests.forwardCommand(real.address().getAddress(), client, requesterSequence, session));
+            // and the engine sends it to the requester under the requester's own.
+            GtpRealRequests.numberCommand(view, view.sequence());
         }
         return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0,
                 moved, GtpBearer.NONE);

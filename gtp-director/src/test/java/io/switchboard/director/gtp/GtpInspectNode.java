@@ -42,6 +42,7 @@ final class GtpInspectNode {
     final Farms farms;
     final AtomicLong clock;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final EngineRelays engine;
 
     /** A node whose housekeeping runs on the caller (the clock is driven by hand, sweeps with it). */
     GtpInspectNode(SharedTables tables, NodeSlot slot, AtomicLong clock) throws Exception {
@@ -63,6 +64,18 @@ final class GtpInspectNode {
                 4096, true, options);
         this.plugin = new GtpInspectPlugin(options, config.listen().address(), sweeper);
         plugin.attach(new PluginContext(config, null, farms, clock::get, registry, slot, tables));
+        this.engine = new EngineRelays(config, plugin, farms, clock::get, registry, slot, tables);
+    }
+
+    /** A datagram at this node's virtual address: where the engine relayed it, or null. */
+    InetSocketAddress relay(ByteBuf datagram, InetSocketAddress sender) {
+        return engine.relay(datagram, sender);
+    }
+
+    /** This node's housekeeping: the plug-in's and the engine's relayed requests'. */
+    void housekeep() {
+        plugin.housekeep(clock.get());
+        engine.housekeep(clock.get());
     }
 
     double counter(String name) {

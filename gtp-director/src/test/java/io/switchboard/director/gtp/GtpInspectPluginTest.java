@@ -15,6 +15,8 @@ import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.NodeSlot;
+import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.PluginContext;
@@ -47,6 +49,7 @@ class GtpInspectPluginTest {
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private GtpInspectPlugin plugin;
+    private EngineRelays engine;
     private RealServer real;
 
     @BeforeEach
@@ -68,6 +71,7 @@ class GtpInspectPluginTest {
                 true, options);
         plugin = new GtpInspectPlugin(options, config.listen().address());
         plugin.attach(new PluginContext(config, null, farms, clock::get, registry));
+        engine = new EngineRelays(config, plugin, farms, clock::get, registry, NodeSlot.SINGLE, SharedTables.IN_MEMORY);
     }
 
     private interface Use<T> {
@@ -161,7 +165,7 @@ class GtpInspectPluginTest {
         advance(IDLE.minusSeconds(1));
         // The GGSN's own Update, relayed to the SGSN: the session was used.
         byte[] update = GtpMessages.v1(18, realFacing, 0x7001, new byte[] {20, 5});
-        InetSocketAddress to = with(update, b -> plugin.relayTarget(b, REAL));
+        InetSocketAddress to = with(update, b -> engine.relay(b, REAL));
         assertThat(to).isEqualTo(SGSN);
         advance(Duration.ofSeconds(2));
         plugin.housekeep(clock.get());
@@ -173,16 +177,19 @@ class GtpInspectPluginTest {
         long realFacing = create("262420000006003", 3);
         byte[] update = GtpMessages.v1(18, realFacing, 0x7002, new byte[] {20, 5});
         int sequence = with(update, b -> {
-            plugin.relayTarget(b, REAL);
+            assertThat(engine.relay(b, REAL)).isEqualTo(SGSN);
             return new GtpMessageView().wrap(b).sequence();
         });
+        engine.housekeep(clock.get()); // the first pass: nothing is due yet
         advance(RESPONSE_TIMEOUT.plusSeconds(1));
-        plugin.housekeep(clock.get());
-        assertThat(counter("switchboard.gtp.relayed.expired")).isEqualTo(1);
-        // The late answer matches nothing: it is classified (and dropped) like any answer to the VIP.
+        engine.housekeep(clock.get());
+        assertThat(counter("switchboard.real.requests.expired")).isEqualTo(1);
+        // The late answer matches nothing: counted as such and dropped.
         byte[] late = GtpMessages.v1(19, 0x1234, sequence, new byte[] {1, (byte) 128});
-        InetSocketAddress to = with(late, b -> plugin.relayTarget(b, SGSN));
+        InetSocketAddress to = with(late, b -> engine.relay(b, SGSN));
         assertThat(to).isNull();
+        assertThat(registry.get("switchboard.dropped").tag("reason", "no-relayed-request").counter().count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -305,7 +312,7 @@ class GtpInspectPluginTest {
                 local.release();
                 return null;
             }
-            if (plugin.relayTarget(b, SGSN) != null) {
+            if (engine.relay(b, SGSN) != null) {
                 return null;
             }
             plugin.classify(b, SGSN);
@@ -322,7 +329,7 @@ class GtpInspectPluginTest {
                 SGSN.getAddress().getAddress(), null, "internet", 5);
         GtpRequestContext context = with(request, b -> plugin.prepareRequest(b, sequence, real, SGSN));
         with(bytes, b -> {
-            if (plugin.relayFromReal(b.duplicate(), REAL) != null || plugin.relayTarget(b, REAL) != null) {
+            if (plugin.fromReal(b.duplicate(), REAL) != null || engine.relay(b, REAL) != null) {
                 return null;
             }
             plugin.responseTransactionId(b);

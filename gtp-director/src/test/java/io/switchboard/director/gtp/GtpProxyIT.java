@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
@@ -227,7 +228,7 @@ class GtpProxyIT {
 
         // GGSN-initiated Update PDP Context (TS 29.060 §7.3.3), sent twice (a retransmission).
         byte[] update = GtpMessages.v1(18, realFacingTeid, 0x7001, new byte[] {20, 5});
-        double retransmittedBefore = counter("switchboard.gtp.relayed.retransmitted", "vserver", "proxy");
+        double retransmittedBefore = counter("switchboard.real.requests.retransmitted", "vserver", "proxy");
         ggsn.send(update, PROXY_VIP);
         Datagram updateAtSgsn = receive(sgsn);
         ggsn.send(update, PROXY_VIP);
@@ -238,7 +239,7 @@ class GtpProxyIT {
         assertThat(updateAgain).isNotNull();
         assertThat(updateAgain.sequence()).as("the retransmission keeps the director sequence")
                 .isEqualTo(updateAtSgsn.sequence());
-        assertThat(counter("switchboard.gtp.relayed.retransmitted", "vserver", "proxy")).isEqualTo(retransmittedBefore + 1);
+        assertThat(counter("switchboard.real.requests.retransmitted", "vserver", "proxy")).isEqualTo(retransmittedBefore + 1);
         send(sgsn, GtpMessages.v1(19, directorTeid, updateAtSgsn.sequence(), new byte[] {1, (byte) 128}), PROXY_VIP);
         GtpResponder.Received updateAnswer = awaitReceived(ggsn, rx -> rx.type() == 19);
         assertThat(updateAnswer.teid()).as("the GGSN's own TEID").isEqualTo(ggsn.teid());
@@ -416,7 +417,7 @@ class GtpProxyIT {
         GtpResponder pgw = holder("proxy", imsi);
         long realFacingTeid = GtpMessages.senderTeid(pgw.received.stream().filter(rx -> imsi.equals(rx.imsi()))
                 .findFirst().orElseThrow().bytes());
-        double triggered = counter("switchboard.gtp.relayed.triggered", "vserver", "proxy");
+        double triggered = counter("switchboard.real.requests.triggered", "vserver", "proxy");
         RealServer real = real("proxy", pgw);
         int connections = real.connections();
         long unanswered = real.unanswered();
@@ -442,7 +443,7 @@ class GtpProxyIT {
         GtpResponder.Received updateAnswer = awaitReceived(pgw, rx -> rx.type() == 98);
         assertThat(updateAnswer.sequence()).as("the PGW's (the Command's) sequence").isEqualTo(command.sequence());
         assertThat(updateAnswer.teid()).isEqualTo(pgw.teid());
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
 
         // The same sequence again, the Command answered: an ordinary PGW request, under a director sequence.
         pgw.send(GtpMessages.v2(97, realFacingTeid, 0x070005, ebi), PROXY_VIP);
@@ -452,7 +453,7 @@ class GtpProxyIT {
         assertThat(ownUpdate.sequence() & 0x800000).as("not Command-triggered").isZero();
         send(sgsn, GtpMessages.v2(98, directorTeid, ownUpdate.sequence(), new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
         assertThat(awaitReceived(pgw, rx -> rx.type() == 98).sequence()).isEqualTo(0x070005);
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 1);
 
         // Delete Bearer Command (§7.2.17.2) refused: the Failure Indication (§7.2.18) to the Command's source.
         send(sgsn, GtpMessages.v2(66, directorTeid, 0x800302, ebi), PROXY_VIP);
@@ -487,8 +488,9 @@ class GtpProxyIT {
         send(sgsn, GtpMessages.v2(98, directorTeid, 0x800304, new byte[] {2, 0, 2, 0, 16, 0}), PROXY_VIP);
         await().atMost(ANSWER).until(() -> pgw.received.stream()
                 .anyMatch(rx -> rx.type() == 98 && rx.sequence() == secondCommand.sequence()));
-        assertThat(counter("switchboard.gtp.relayed.triggered", "vserver", "proxy")).isEqualTo(triggered + 2);
-        assertThat(plugin("proxy").outstandingCommands()).as("every Command answered").isZero();
+        assertThat(counter("switchboard.real.requests.triggered", "vserver", "proxy")).isEqualTo(triggered + 2);
+        assertThat(director.virtualServers().get("proxy").relayedRequests().triggering().size()).as("every Command answered")
+                .isZero();
         assertThat(real.connections()).as("no Command left pending at the engine").isEqualTo(connections);
         assertThat(real.unanswered()).isEqualTo(unanswered);
         assertThat(plugin("proxy").sessionTable()).containsKey(directorTeid);
@@ -587,7 +589,7 @@ class GtpProxyIT {
     void unexpectedMessagesAtTheVirtualAddressAreCountedAndDroppedWhileTrafficContinues() throws Exception {
         VirtualServerMetrics metrics = director.virtualServers().get("proxy").metrics();
         GtpResponder someReal = farms.get("proxy").get(0);
-        double responses = metrics.droppedCount(GtpPlugin.RESPONSE_TO_VIP);
+        double responses = metrics.droppedCount(EngineDrops.NO_RELAYED_REQUEST);
         double unknown = metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION);
         double carrier = metrics.droppedCount(GtpPlugin.CARRIER_CODE);
         double truncated = metrics.droppedCount(DropReason.TRUNCATED);
@@ -604,7 +606,7 @@ class GtpProxyIT {
         other.send(GtpMessages.v1(20, realFacing, 0x7101, new byte[] {20, 5}), PROXY_VIP);
         send(sgsn, GtpMessages.v1CreateRequest("310260000001003", 0x0300, 5, SGSN_ADDRESS), PROXY_VIP);
         send(sgsn, new byte[] {0x32, 18, 0, 4}, PROXY_VIP);
-        await().atMost(ANSWER).until(() -> metrics.droppedCount(GtpPlugin.RESPONSE_TO_VIP) == responses + 1
+        await().atMost(ANSWER).until(() -> metrics.droppedCount(EngineDrops.NO_RELAYED_REQUEST) == responses + 1
                 && metrics.droppedCount(GtpInspectPlugin.UNKNOWN_SESSION) == unknown + 2
                 && metrics.droppedCount(GtpPlugin.CARRIER_CODE) == carrier + 1
                 && metrics.droppedCount(DropReason.TRUNCATED) == truncated + 1);

@@ -77,11 +77,11 @@ class GtpSharedSessionsTest {
         String imsi = "262420000007002";
         GtpInspectNode.Created created = a.create(imsi, 2, a.real(GGSN_2), 0x7777);
         byte[] update = GtpMessages.v1(18, created.realFacingTeid(), 0x7001, new byte[] {20, 5});
-        InetSocketAddress fromOtherReal = with(update.clone(), buf -> b.plugin.relayTarget(buf, GGSN_1));
+        InetSocketAddress fromOtherReal = with(update.clone(), buf -> b.relay(buf, GGSN_1));
         assertThat(fromOtherReal).as("the TEID is GGSN 2's session's, not GGSN 1's").isNull();
         int[] sequence = new int[1];
         InetSocketAddress to = with(update, buf -> {
-            InetSocketAddress target = b.plugin.relayTarget(buf, GGSN_2);
+            InetSocketAddress target = b.relay(buf, GGSN_2);
             GtpMessageView view = new GtpMessageView().wrap(buf);
             assertThat(view.teid()).isEqualTo(sgsnTeid(imsi));
             sequence[0] = view.sequence();
@@ -91,7 +91,7 @@ class GtpSharedSessionsTest {
         assertThat(sequence[0] >>> 10).as("node B's slot in the top 6 of 16 bits").isEqualTo(1);
         byte[] answer = GtpMessages.v1(19, created.directorTeid(), sequence[0], new byte[] {1, (byte) 128});
         with(answer, buf -> {
-            assertThat(b.plugin.relayTarget(buf, SGSN)).isEqualTo(GGSN_2);
+            assertThat(b.relay(buf, SGSN)).isEqualTo(GGSN_2);
             GtpMessageView view = new GtpMessageView().wrap(buf);
             assertThat(view.teid()).isEqualTo(0x7777);
             assertThat(view.sequence()).isEqualTo(0x7001);
@@ -100,7 +100,7 @@ class GtpSharedSessionsTest {
         // Node A relays in its own sequence space: slot 0 in the top bits.
         byte[] again = GtpMessages.v1(18, created.realFacingTeid(), 0x7002, new byte[] {20, 5});
         int fromA = with(again, buf -> {
-            a.plugin.relayTarget(buf, GGSN_2);
+            a.relay(buf, GGSN_2);
             return new GtpMessageView().wrap(buf).sequence();
         });
         assertThat(fromA >>> 10).isZero();
@@ -112,12 +112,12 @@ class GtpSharedSessionsTest {
         GtpInspectNode.Created created = a.create(imsi, 7, a.real(GGSN_2), 0x7777);
         byte[] delete = GtpMessages.v1(20, created.realFacingTeid(), 0x7010, new byte[] {20, 5});
         int sequence = with(delete, buf -> {
-            assertThat(b.plugin.relayTarget(buf, GGSN_2)).isEqualTo(SGSN);
+            assertThat(b.relay(buf, GGSN_2)).isEqualTo(SGSN);
             return new GtpMessageView().wrap(buf).sequence();
         });
         byte[] answer = GtpMessages.v1(21, created.directorTeid(), sequence, new byte[] {1, (byte) 128});
         with(answer, buf -> {
-            assertThat(a.plugin.relayTarget(buf, SGSN)).as("node A completes B's request").isEqualTo(GGSN_2);
+            assertThat(a.relay(buf, SGSN)).as("node A completes B's request").isEqualTo(GGSN_2);
             GtpMessageView view = new GtpMessageView().wrap(buf);
             assertThat(view.teid()).isEqualTo(0x7777);
             assertThat(view.sequence()).isEqualTo(0x7010);
@@ -126,12 +126,12 @@ class GtpSharedSessionsTest {
         assertThat(a.plugin.sessionTable()).as("the accepted Delete ended the session").isEmpty();
         // The same answer again (the SGSN's duplicate) matches nothing on either node any more.
         byte[] duplicate = GtpMessages.v1(21, created.directorTeid(), sequence, new byte[] {1, (byte) 128});
-        InetSocketAddress again = with(duplicate, buf -> a.plugin.relayTarget(buf, SGSN));
+        InetSocketAddress again = with(duplicate, buf -> a.relay(buf, SGSN));
         assertThat(again).isNull();
         // Node B forgets its request after the response timeout, without counting it as unanswered.
         clock.addAndGet(Duration.ofSeconds(6).toNanos());
-        b.plugin.housekeep(clock.get());
-        assertThat(b.counter("switchboard.gtp.relayed.expired")).isZero();
+        b.housekeep();
+        assertThat(b.counter("switchboard.real.requests.expired")).isZero();
     }
 
     @Test
@@ -166,7 +166,7 @@ class GtpSharedSessionsTest {
         clock.addAndGet(IDLE.minusSeconds(1).toNanos());
         // Node B sees the session used (the GGSN's own Update); the refresh is written for everyone.
         byte[] update = GtpMessages.v1(18, created.realFacingTeid(), 0x7003, new byte[] {20, 5});
-        InetSocketAddress relayed = with(update, buf -> b.plugin.relayTarget(buf, GGSN_1));
+        InetSocketAddress relayed = with(update, buf -> b.relay(buf, GGSN_1));
         assertThat(relayed).isEqualTo(SGSN);
         clock.addAndGet(Duration.ofSeconds(4).toNanos());
         a.plugin.housekeep(clock.get());

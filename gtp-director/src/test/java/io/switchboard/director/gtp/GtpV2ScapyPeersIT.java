@@ -235,7 +235,7 @@ class GtpV2ScapyPeersIT {
         assertThat(bearerRequests.get(1).getBoolean("duplicate")).isTrue();
         assertThat(requester.sessions().get(0).getJsonArray("bearers")).as("one bearer created").containsExactly(5, 6);
         holder.awaitOneAnswer(bearer.getInteger("seq"));
-        assertThat(bed.counter("switchboard.gtp.relayed.retransmitted")).isEqualTo(1);
+        assertThat(bed.counter("switchboard.real.requests.retransmitted")).isEqualTo(1);
 
         // A Modify Bearer Request whose answer is lost.
         holder.call("drop_answers", "count", 1);
