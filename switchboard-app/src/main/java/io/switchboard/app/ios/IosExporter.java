@@ -7,16 +7,17 @@ import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.spi.IosSlbOptions;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.gtp.GtpOptions;
-import io.switchboard.director.radius.RadiusOptions;
 import io.switchboard.l4.tcp.TcpOptions;
 import java.net.Inet4Address;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
@@ -151,12 +152,7 @@ public final class IosExporter {
     }
 
     private void server(VirtualServerConfig vs, SwitchboardConfig config) {
-        if (vs.options() instanceof GtpOptions g) {
-            for (GtpOptions.ApnMap map : g.apnMaps()) {
-                line(0, "ip slb map " + (++mapIds) + " gtp");
-                line(1, "apn " + map.apn());
-            }
-        }
+        List<String> pluginLines = pluginOptions(vs);
         if (!(vs.listen().address() instanceof Inet4Address)) {
             line(0, "! virtual server " + vs.name() + " listens on " + vs.listen()
                     + ": IPv6 virtual servers have no IOS form here");
@@ -187,6 +183,7 @@ public final class IosExporter {
             line(1, "! response-timeout and max-datagram have no IOS form");
         }
         options(vs);
+        pluginLines.forEach(text -> line(1, text));
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
     }
@@ -220,42 +217,49 @@ public final class IosExporter {
 
     private void options(VirtualServerConfig vs) {
         if (vs.options() instanceof TcpOptions t) {
-            t.clients().forEach(c -> client(c));
+            t.clients().forEach(c -> line(1, clientLine(c)));
             line(1, "idle " + seconds(t.idle()));
             line(1, "delay " + seconds(t.delay()));
             t.synLimit().ifPresent(n -> line(1, "synguard " + n + " " + t.synInterval().toMillis()));
             if (!t.connectTimeout().equals(TcpOptions.DEFAULT_CONNECT_TIMEOUT)) {
                 line(1, "! tcp.connect-timeout has no IOS form");
             }
-        } else if (vs.options() instanceof GtpOptions g) {
-            int id = mapIds - g.apnMaps().size();
-            for (GtpOptions.ApnMap map : g.apnMaps()) {
-                line(1, "serverfarm " + map.farm() + " map " + (++id) + " priority " + map.priority());
-            }
-            if (g.reassign() != GtpOptions.DEFAULT.reassign()) {
-                line(1, "gtp notification cac " + g.reassign());
-            }
-            if (g.versions().contains(0) && vs.listen().port() != IosVirtualServer.GTP_V0_PORT) {
-                line(1, "! gtp.versions [0] on a port other than 3386 has no IOS form");
-            }
-        } else if (vs.options() instanceof RadiusOptions r) {
-            r.clients().stream().filter(c -> c.prefixBits() > 0)
-                    .forEach(c -> client(new Subnet(c.network(), c.prefixBits())));
-            line(1, "! clients' shared secrets have no IOS form: give --radius-secret when importing");
-            if (!r.framedIp().learn()) {
-                line(1, "! radius.framed-ip.learn false has no IOS form");
-            }
-            if (!r.framedIp().purgeOnStop()) {
-                line(1, "no purge radius framed-ip acct stop");
-            }
-            if (!r.framedIp().purgeOnAccountingOnOff()) {
-                line(1, "no purge radius framed-ip acct on-off");
-            }
         }
     }
 
-    private void client(Subnet s) {
-        line(1, "client " + s.network().getHostAddress() + " " + IosValues.mask(s.prefixLength()));
+    /**
+     * The service's plug-in writes its options: its global commands ({@code ip slb map}s) at once, before
+     * the virtual server, which may have no IOS form; its lines of the mode are returned.
+     */
+    private List<String> pluginOptions(VirtualServerConfig vs) {
+        List<String> mode = new ArrayList<>();
+        IosSlbOptions.Ios out = new IosSlbOptions.Ios() {
+            @Override
+            public int mapId() {
+                return ++mapIds;
+            }
+
+            @Override
+            public void global(int depth, String text) {
+                IosExporter.this.line(depth, text);
+            }
+
+            @Override
+            public void line(String text) {
+                mode.add(text);
+            }
+
+            @Override
+            public void client(Subnet subnet) {
+                mode.add(clientLine(subnet));
+            }
+        };
+        IosServiceOptions.of(vs.service()).ifPresent(plugin -> plugin.writeIos(vs.options(), vs, out));
+        return mode;
+    }
+
+    private static String clientLine(Subnet s) {
+        return "client " + s.network().getHostAddress() + " " + IosValues.mask(s.prefixLength());
     }
 
     private static long seconds(Duration d) {

@@ -4,19 +4,17 @@ import io.switchboard.director.asn.AsnOptions;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
-import io.switchboard.director.spi.StickyKind;
+import io.switchboard.director.spi.IosSlbOptions;
+import io.switchboard.director.spi.IosSlbServer;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.gtp.GtpOptions;
 import io.switchboard.director.ha.HaOptions;
-import io.switchboard.director.radius.RadiusOptions;
 import io.switchboard.l4.tcp.TcpOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Builds each virtual server of the model from its {@link IosVirtualServer}: listen endpoint,
@@ -30,17 +28,6 @@ final class IosServerBuilder {
     /** IOS's {@code synguard} interval default, 100 ms (same reference, "synguard"). */
     static final Duration IOS_SYN_INTERVAL = Duration.ofMillis(100);
 
-    /** {@code 0.0.0.0/0}: every client, when the virtual server lists none. */
-    private static final java.net.InetAddress ANY;
-
-    static {
-        try {
-            ANY = java.net.InetAddress.getByAddress(new byte[4]);
-        } catch (java.net.UnknownHostException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** A GTP map: its {@code apn} lines. */
     record GtpMap(IosCommand command, List<IosCommand> apns) {
     }
@@ -48,14 +35,15 @@ final class IosServerBuilder {
     private final IosLedger ledger;
     private final IosFarmBuilder farms;
     private final Map<String, GtpMap> maps;
-    private final Optional<String> radiusSecret;
+    /** The RADIUS clients' shared secret {@code --radius-secret} gives, if it does. */
+    private final Optional<String> sharedSecret;
     private final java.util.Set<String> usedMaps = new java.util.HashSet<>();
 
-    IosServerBuilder(IosLedger ledger, IosFarmBuilder farms, Map<String, GtpMap> maps, Optional<String> radiusSecret) {
+    IosServerBuilder(IosLedger ledger, IosFarmBuilder farms, Map<String, GtpMap> maps, Optional<String> sharedSecret) {
         this.ledger = ledger;
         this.farms = farms;
         this.maps = maps;
-        this.radiusSecret = radiusSecret;
+        this.sharedSecret = sharedSecret;
     }
 
     /** Tells the farm builder which farms are used on which ports: before any {@link #build}. */
@@ -120,11 +108,10 @@ final class IosServerBuilder {
     private ServiceOptions options(IosVirtualServer vs) {
         return switch (vs.service) {
             case "tcp" -> tcp(vs);
-            case "gtp", "gtp-inspect" -> gtp(vs);
-            case "radius" -> radius(vs);
             case "ipmobile" -> HaOptions.DEFAULT;
             case "asn" -> AsnOptions.DEFAULT;
-            default -> ServiceOptions.NONE;
+            default -> IosServiceOptions.of(vs.service).map(options -> options.fromIos(server(vs)))
+                    .orElse(ServiceOptions.NONE);
         };
     }
 
@@ -148,59 +135,50 @@ final class IosServerBuilder {
                 vs.idle.orElse(IOS_IDLE), vs.delay.orElse(TcpOptions.DEFAULT_DELAY));
     }
 
-    private ServiceOptions gtp(IosVirtualServer vs) {
-        Set<Integer> versions = vs.port == IosVirtualServer.GTP_V0_PORT ? Set.of(0) : GtpOptions.DEFAULT.versions();
-        GtpOptions d = GtpOptions.DEFAULT;
-        int reassign = vs.cacReassign.orElse(d.reassign());
-        if (vs.cacLine != null) {
-            ledger.translated(vs.cacLine, vs.path("gtp.reassign"));
-        }
-        List<GtpOptions.ApnMap> apnMaps = new ArrayList<>();
-        for (IosVirtualServer.MapUse use : vs.maps) {
-            GtpMap map = maps.get(use.map());
-            if (map == null) {
-                throw use.line().error(2, "no ip slb map " + use.map() + " gtp");
-            }
-            usedMaps.add(use.map());
-            List<String> keys = new ArrayList<>();
-            for (IosCommand apn : map.apns()) {
-                keys.add(vs.path("gtp.apn-maps[" + apnMaps.size() + "]"));
-                apnMaps.add(new GtpOptions.ApnMap(apn.arg(0), farms.instance(use.farm(), vs.port), use.priority()));
-            }
-            ledger.translated(use.line(), keys.isEmpty() ? List.of(vs.path("gtp.apn-maps")) : keys);
-        }
-        if (versions.equals(d.versions()) && reassign == d.reassign() && apnMaps.isEmpty()) {
-            return ServiceOptions.NONE;
-        }
-        return new GtpOptions(versions, reassign, d.resourceCausesV1(), d.resourceCausesV2(), d.carrierCodes(),
-                d.v0TidOrder(), d.recovery(), d.recoveryFile(), d.unstickOnDelete(), d.sessionIdle(),
-                d.directorAddresses(), apnMaps);
-    }
-
     /** Whether {@code map} was used by a virtual server (its lines are reported by the translator). */
     boolean used(String map) {
         return usedMaps.contains(map);
     }
 
-    private RadiusOptions radius(IosVirtualServer vs) {
-        String secret = radiusSecret.or(() -> vs.localAckKey).orElseThrow(() -> vs.virtual.error(0,
-                "virtual server " + vs.name + " (service radius): Switchboard checks each RADIUS client's shared"
-                        + " secret, which an IOS SLB configuration does not hold; give it with --radius-secret"));
-        List<RadiusOptions.Client> clients = new ArrayList<>();
+    /** What the service's plug-in makes its options of, each line reporting to the ledger. */
+    private IosSlbServer server(IosVirtualServer vs) {
+        List<IosSlbServer.Client> clients = new ArrayList<>();
         for (int i = 0; i < vs.clients.size(); i++) {
-            Subnet s = vs.clients.get(i);
-            clients.add(new RadiusOptions.Client(s.network(), s.prefixLength(), secret));
-            ledger.translated(vs.clientLines.get(i), vs.path("clients[" + i + "]"));
+            clients.add(new IosSlbServer.Client(vs.clients.get(i), line(vs.clientLines.get(i))));
         }
-        if (clients.isEmpty()) {
-            clients.add(new RadiusOptions.Client(ANY, 0, secret));
+        List<IosSlbServer.MapUse> uses = new ArrayList<>();
+        for (IosVirtualServer.MapUse use : vs.maps) {
+            Optional<List<String>> apns = Optional.ofNullable(maps.get(use.map()))
+                    .map(map -> map.apns().stream().map(apn -> apn.arg(0)).toList());
+            IosSlbOptions.Line line = line(use.line(), () -> usedMaps.add(use.map()));
+            String farm = farms.instance(use.farm(), vs.port);
+            uses.add(new IosSlbServer.MapUse(use.map(), farm, use.priority(), apns, line));
         }
-        for (IosCommand purge : vs.purgeLines) {
-            ledger.translated(purge, vs.path(purge.isKeyword(3, "stop") ? "radius.framed-ip.purge-on-stop"
-                    : "radius.framed-ip.purge-on-accounting-on-off"));
-        }
-        RadiusOptions.FramedIp framedIp = new RadiusOptions.FramedIp(true, vs.purgeOnStop, vs.purgeOnOnOff);
-        return new RadiusOptions(clients, framedIp, RadiusOptions.DEFAULT_STATE_IDLE, Optional.empty(),
-                RadiusOptions.DEFAULT_UPSTREAM_SOCKETS, true);
+        List<IosSlbServer.Purge> purges = vs.purgeLines.stream().map(purge -> new IosSlbServer.Purge(
+                purge.isKeyword(3, "stop"), !purge.negated(), line(purge))).toList();
+        Optional<IosSlbServer.Cac> cac = vs.cacReassign.isPresent()
+                ? Optional.of(new IosSlbServer.Cac(vs.cacReassign.getAsInt(), line(vs.cacLine))) : Optional.empty();
+        return new IosSlbServer(vs.name, vs.service, vs.port, line(vs.virtual), clients, cac, uses, purges,
+                sharedSecret.or(() -> vs.localAckKey));
+    }
+
+    private IosSlbOptions.Line line(IosCommand c) {
+        return line(c, () -> { });
+    }
+
+    /** {@code c} for a plug-in, {@code onTranslated} run when it reports the line translated. */
+    private IosSlbOptions.Line line(IosCommand c, Runnable onTranslated) {
+        return new IosSlbOptions.Line() {
+            @Override
+            public void translated(List<String> paths) {
+                ledger.translated(c, paths);
+                onTranslated.run();
+            }
+
+            @Override
+            public RuntimeException error(int argument, String message) {
+                return c.error(argument, message);
+            }
+        };
     }
 }

@@ -16,9 +16,8 @@ import java.util.OptionalInt;
  */
 final class IosVirtualServer {
 
-    /** The ports of IOS SLB's services (IOS-SLB.md §2): GTPv1/v2-C, GTPv0, Mobile IP, ASN R6. */
+    /** The well-known ports of IOS SLB's services on port 0 (IOS-SLB.md §2): GTPv1/v2-C, ASN R6. */
     static final int GTP_PORT = 2123;
-    static final int GTP_V0_PORT = 3386;
     static final int ASN_PORT = 2231;
 
     /**
@@ -63,8 +62,7 @@ final class IosVirtualServer {
     IosCommand inServiceLine;
     OptionalInt cacReassign = OptionalInt.empty();
     IosCommand cacLine;
-    boolean purgeOnStop = true;
-    boolean purgeOnOnOff = true;
+    /** {@code [no] purge radius framed-ip acct {stop|on-off}} lines, in order (IOS keeps the last of each). */
     final List<IosCommand> purgeLines = new ArrayList<>();
     Optional<String> localAckKey = Optional.empty();
 

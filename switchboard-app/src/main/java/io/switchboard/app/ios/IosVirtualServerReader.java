@@ -325,11 +325,7 @@ final class IosVirtualServerReader {
         if (!(c.isKeyword(0, "radius") && c.isKeyword(1, "framed-ip") && c.isKeyword(2, "acct"))) {
             throw c.error(0, "expected purge radius framed-ip acct {stop|on-off}");
         }
-        if (c.isKeyword(3, "stop")) {
-            vs.purgeOnStop = !c.negated();
-        } else if (c.isKeyword(3, "on-off")) {
-            vs.purgeOnOnOff = !c.negated();
-        } else {
+        if (!c.isKeyword(3, "stop") && !c.isKeyword(3, "on-off")) {
             throw c.error(3, "expected stop or on-off");
         }
         vs.purgeLines.add(c);

@@ -8,10 +8,9 @@ import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.spi.IosSlbOptions;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.VirtualServerConfig;
-import io.switchboard.director.gtp.GtpOptions;
-import io.switchboard.director.radius.RadiusOptions;
 import io.switchboard.l4.tcp.TcpOptions;
 import java.util.HexFormat;
 import java.util.List;
@@ -154,7 +153,7 @@ public final class IosYamlWriter {
             put(m, path, "max-datagram", YamlOut.number(vs.maxDatagram()));
         }
         put(m, path, "inservice", YamlOut.bool(vs.inService()));
-        options(m, vs.options(), path);
+        options(m, vs.service(), vs.options(), path);
     }
 
     private void sticky(YamlOut.Mapping m, StickyConfig s, String path) {
@@ -168,13 +167,11 @@ public final class IosYamlWriter {
         }
     }
 
-    private void options(YamlOut.Mapping m, ServiceOptions options, String path) {
+    private void options(YamlOut.Mapping m, String service, ServiceOptions options, String path) {
         if (options instanceof TcpOptions t) {
             tcp(m, t, path);
-        } else if (options instanceof GtpOptions g) {
-            gtp(m.child("gtp", null), g, path + ".gtp");
-        } else if (options instanceof RadiusOptions r) {
-            radius(m, r, path);
+        } else {
+            IosServiceOptions.of(service).ifPresent(plugin -> plugin.writeYaml(options, forPlugin(m), path));
         }
         // NONE, and the Home Agent and ASN options at their defaults: nothing to write.
     }
@@ -197,35 +194,51 @@ public final class IosYamlWriter {
         put(tcp, p, "delay", YamlOut.duration(t.delay()));
     }
 
-    private void gtp(YamlOut.Mapping m, GtpOptions g, String path) {
-        m.put("versions", new YamlOut.Sequence(g.versions().stream().sorted().map(v -> (YamlOut.Node) YamlOut.number(v))
-                .toList()), cite(path + ".versions"));
-        put(m, path, "reassign", YamlOut.number(g.reassign()));
-        if (!g.apnMaps().isEmpty()) {
-            List<YamlOut.Node> maps = new java.util.ArrayList<>();
-            for (int i = 0; i < g.apnMaps().size(); i++) {
-                GtpOptions.ApnMap map = g.apnMaps().get(i);
-                maps.add(new YamlOut.Mapping().put("apn", YamlOut.string(map.apn()), cite(path + ".apn-maps[" + i + "]"))
-                        .put("farm", YamlOut.string(map.farm())).put("priority", YamlOut.number(map.priority())));
+    /** A mapping of the document for a plug-in's {@link IosSlbOptions#writeYaml}. */
+    private IosSlbOptions.Yaml forPlugin(YamlOut.Mapping m) {
+        return new IosSlbOptions.Yaml() {
+            @Override
+            public String cite(String path) {
+                return IosYamlWriter.this.cite(path);
             }
-            m.put("apn-maps", new YamlOut.Sequence(maps));
-        }
-    }
 
-    private void radius(YamlOut.Mapping m, RadiusOptions r, String path) {
-        List<YamlOut.Node> clients = new java.util.ArrayList<>();
-        for (int i = 0; i < r.clients().size(); i++) {
-            RadiusOptions.Client c = r.clients().get(i);
-            clients.add(new YamlOut.Mapping()
-                    .put("subnet", YamlOut.string(c.network().getHostAddress() + "/" + c.prefixBits()),
-                            cite(path + ".clients[" + i + "]"))
-                    .put("secret", YamlOut.string(c.secret())));
-        }
-        m.put("clients", new YamlOut.Sequence(clients), "the shared secret: IOS SLB configurations hold none");
-        YamlOut.Mapping framed = m.child("radius", null).child("framed-ip", null);
-        String p = path + ".radius.framed-ip";
-        put(framed, p, "learn", YamlOut.bool(r.framedIp().learn()));
-        put(framed, p, "purge-on-stop", YamlOut.bool(r.framedIp().purgeOnStop()));
-        put(framed, p, "purge-on-accounting-on-off", YamlOut.bool(r.framedIp().purgeOnAccountingOnOff()));
+            @Override
+            public IosSlbOptions.Yaml text(String key, String value, String comment) {
+                m.put(key, YamlOut.string(value), comment);
+                return this;
+            }
+
+            @Override
+            public IosSlbOptions.Yaml number(String key, long value, String comment) {
+                m.put(key, YamlOut.number(value), comment);
+                return this;
+            }
+
+            @Override
+            public IosSlbOptions.Yaml bool(String key, boolean value, String comment) {
+                m.put(key, YamlOut.bool(value), comment);
+                return this;
+            }
+
+            @Override
+            public IosSlbOptions.Yaml numbers(String key, List<? extends Number> values, String comment) {
+                m.put(key, new YamlOut.Sequence(values.stream().map(v -> (YamlOut.Node) YamlOut.number(v.longValue()))
+                        .toList()), comment);
+                return this;
+            }
+
+            @Override
+            public IosSlbOptions.Yaml mapping(String key, String comment) {
+                return forPlugin(m.child(key, comment));
+            }
+
+            @Override
+            public List<IosSlbOptions.Yaml> mappings(String key, int count, String comment) {
+                List<YamlOut.Mapping> items = java.util.stream.Stream.generate(YamlOut.Mapping::new).limit(count)
+                        .toList();
+                m.put(key, new YamlOut.Sequence(List.copyOf(items)), comment);
+                return items.stream().map(item -> forPlugin(item)).toList();
+            }
+        };
     }
 }
