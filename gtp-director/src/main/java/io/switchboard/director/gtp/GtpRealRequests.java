@@ -1,5 +1,6 @@
 package io.switchboard.director.gtp;
 
+import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.codec.gtp.v0.GtpV0MessageType;
@@ -7,12 +8,9 @@ import io.switchboard.codec.gtp.v1.GtpV1MessageType;
 import io.switchboard.codec.gtp.v2.GtpV2IeType;
 import io.switchboard.codec.gtp.v2.GtpV2Ies;
 import io.switchboard.codec.gtp.v2.GtpV2MessageType;
-import io.netty.buffer.ByteBuf;
 import io.switchboard.director.shared.Codec;
 import io.switchboard.director.spi.Decision;
-import io.switchboard.director.spi.PluginContext;
 import io.switchboard.director.spi.RealRequests;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
