@@ -88,11 +88,12 @@ public final class Intake {
         }
     }
 
-    private static RelayedRequests relayedRequests(EngineScope scope) {
+    static RelayedRequests relayedRequests(EngineScope scope) {
         RelayedRequests relayed = scope.virtualServer().relayedRequests();
         if (relayed == null) {
-            throw new IllegalStateException("virtual server " + scope.name() + ": its plug-in relays a real's request"
-                    + " but declares no TransactionPlugin.realRequests()");
+            // A plug-in's programming error, not the network's: say so loudly.
+            throw new IllegalStateException("virtual server " + scope.name() + ": its plug-in decided a real's"
+                    + " request, a peer's answer or a triggering request but declares no TransactionPlugin.realRequests()");
         }
         return relayed;
     }

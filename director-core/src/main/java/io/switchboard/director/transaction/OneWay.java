@@ -62,7 +62,7 @@ final class OneWay {
      * the same id.
      */
     void forwardTriggering(ByteBuf datagram, InetSocketAddress client, Decision.Direct decision, long now) {
-        TriggeringRequests triggering = scope.virtualServer().relayedRequests().triggering();
+        TriggeringRequests triggering = Intake.relayedRequests(scope).triggering();
         TriggeringRequests.Outstanding known = triggering.pending(client, decision.transactionId());
         if (known != null) {
             try {

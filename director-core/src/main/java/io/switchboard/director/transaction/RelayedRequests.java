@@ -204,6 +204,7 @@ public final class RelayedRequests {
             return;
         }
         scope.metrics().relayed();
+        scope.events().relayedToPeer();
         out.toClient(answer.retain(), request.client());
     }
 
