@@ -1,5 +1,6 @@
 package io.switchboard.director.asn;
 
+import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.spi.DatagramService;
@@ -19,5 +20,10 @@ public final class AsnModule implements PluginModule {
     @Override
     public List<StickyKind> stickyKinds() {
         return List.of(MSID);
+    }
+
+    @Override
+    public List<MetricSpec> metrics() {
+        return List.of(AsnCounters.MESSAGES);
     }
 }

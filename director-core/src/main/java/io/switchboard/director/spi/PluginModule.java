@@ -8,10 +8,11 @@ import java.util.Optional;
  * implementation in {@code META-INF/services/io.switchboard.director.spi.PluginModule}, and nothing
  * outside the module names it. Everything the configuration, the admin API and the cluster know
  * about a protocol comes from here: its services (each with its {@link ServiceSpec}), the sticky
- * key kinds its plug-ins extract, its probe types and the per-real keys it reads.
+ * key kinds its plug-ins extract, its probe types, the per-real keys it reads and the metrics it
+ * exports.
  *
- * <p>Names are global: two modules declaring the same service, sticky kind, probe type or real key
- * is an error when the modules are loaded. Lists of names in errors follow the order of the
+ * <p>Names are global: two modules declaring the same service, sticky kind, probe type, real key or
+ * metric is an error when the modules are loaded. Lists of names in errors follow the order of the
  * modules on the class path (the application's dependency list), then each module's own order.
  */
 public interface PluginModule {
@@ -31,6 +32,14 @@ public interface PluginModule {
 
     /** The keys of a real that the module's plug-ins read (RADIUS's {@code secret}). */
     default List<RealKey<?>> realKeys() {
+        return List.of();
+    }
+
+    /**
+     * Every meter the module's plug-ins and probes register (the engine's own per virtual server and
+     * per real are not the module's to declare).
+     */
+    default List<MetricSpec> metrics() {
         return List.of();
     }
 

@@ -22,6 +22,7 @@ public final class Plugins {
     private final Map<String, StickyKind> stickyKinds = new LinkedHashMap<>();
     private final Map<String, ProbeType> probeTypes = new LinkedHashMap<>();
     private final Map<String, RealKey<?>> realKeys = new LinkedHashMap<>();
+    private final Map<String, MetricSpec> metrics = new LinkedHashMap<>();
     private LoadWeights loadWeights;
 
     private Plugins(List<PluginModule> modules) {
@@ -32,6 +33,7 @@ public final class Plugins {
             addAll(stickyKinds, module.stickyKinds(), StickyKind::configName, "sticky key kind", module);
             addAll(probeTypes, module.probeTypes(), ProbeType::name, "probe type", module);
             addAll(realKeys, module.realKeys(), RealKey::name, "real key", module);
+            addAll(metrics, module.metrics(), MetricSpec::name, "metric", module);
             module.loadWeights().ifPresent(weights -> {
                 if (loadWeights != null) {
                     throw new IllegalStateException(module.getClass().getName()
@@ -92,6 +94,11 @@ public final class Plugins {
     /** The keys of a real that plug-ins read, in module order. */
     public List<RealKey<?>> realKeys() {
         return List.copyOf(realKeys.values());
+    }
+
+    /** The plug-ins' metrics, in module order. */
+    public List<MetricSpec> metrics() {
+        return List.copyOf(metrics.values());
     }
 
     /** How reported load becomes weight, if a module says. */

@@ -1,12 +1,11 @@
 package io.switchboard.director.gtp;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.codec.gtp.GtpMessageView;
+import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.RealView;
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A {@code gtp-inspect} virtual server's metrics, all tagged {@code vserver}:
+ * A {@code gtp-inspect} virtual server's metrics ({@link GtpMeters}), all tagged {@code vserver}:
  *
  * <ul>
  *   <li>{@code switchboard.gtp.messages{real, version, type, cause, initiator}}: every GTP message it
@@ -50,23 +49,20 @@ final class GtpInspectMetrics {
     void attach(MeterRegistry registry, String virtualServer, GtpEndpointRewriter rewriter) {
         Tags tags = Tags.of("vserver", virtualServer);
         register(registry, tags);
-        FunctionCounter.builder("switchboard.gtp.rewrite.skipped", rewriter, GtpEndpointRewriter::skipped)
-                .description("Control-plane addresses left unchanged: no director address of their family")
-                .tags(tags).register(registry);
+        GtpMeters.REWRITE_SKIPPED.functionCounter(rewriter, GtpEndpointRewriter::skipped).tags(tags).register(registry);
     }
 
     private void register(MeterRegistry registry, Tags tags) {
         this.registry = registry;
         this.tags = tags;
         this.messages = new ConcurrentHashMap<>();
-        sessionsExpired = counter("switchboard.gtp.sessions.expired", "Sessions ended after session-idle without a message");
-        sessionsPurged = counter("switchboard.gtp.sessions.purged", "Sessions ended because their real restarted");
-        sessionsReplaced = counter("switchboard.gtp.sessions.replaced",
-                "Sessions ended because a create for the same subscriber and bearer was accepted");
+        sessionsExpired = counter(GtpMeters.SESSIONS_EXPIRED);
+        sessionsPurged = counter(GtpMeters.SESSIONS_PURGED);
+        sessionsReplaced = counter(GtpMeters.SESSIONS_REPLACED);
     }
 
-    private Counter counter(String name, String description) {
-        return Counter.builder(name).description(description).tags(tags).register(registry);
+    private Counter counter(MetricSpec spec) {
+        return spec.counter().tags(tags).register(registry);
     }
 
     /** Counts the message in {@code view} (read after any rewrite: type and cause do not change). */
@@ -78,8 +74,7 @@ final class GtpInspectMetrics {
         Map<Long, Counter> counters = messages;
         Counter counter = counters.get(key);
         if (counter == null) {
-            counter = counters.computeIfAbsent(key, k -> Counter.builder("switchboard.gtp.messages")
-                    .description("GTP messages passed by gtp-inspect, by type and cause")
+            counter = counters.computeIfAbsent(key, k -> GtpMeters.MESSAGES.counter()
                     .tags(tags).tag("real", real.id()).tag("version", Integer.toString(version))
                     .tag("type", typeName(view)).tag("cause", cause < 0 ? "none" : Integer.toString(cause))
                     .tag("initiator", initiator.name().toLowerCase(Locale.ROOT)).register(registry));
@@ -97,8 +92,7 @@ final class GtpInspectMetrics {
 
     /** The gauge of {@code real}'s open sessions, reading {@code count}. */
     void openSessions(RealView real, AtomicInteger count) {
-        Gauge.builder("switchboard.gtp.sessions.open", count, AtomicInteger::get)
-                .description("Open gtp-inspect sessions per real").tags(tags).tag("real", real.id()).register(registry);
+        GtpMeters.SESSIONS_OPEN.gauge(count, AtomicInteger::get).tags(tags).tag("real", real.id()).register(registry);
     }
 
     void sessionExpired() {

@@ -88,9 +88,8 @@ final class GtpLoadFeedback {
     }
 
     private static Counter counter(MeterRegistry registry, String vserver, String ie, String result) {
-        return Counter.builder("switchboard.gtp.load.control")
-                .description("GTPv2 Load/Overload Control Information from reals, by outcome")
-                .tag("vserver", vserver).tag("ie", ie).tag("result", result).register(registry);
+        return GtpMeters.LOAD_CONTROL.counter().tag("vserver", vserver).tag("ie", ie).tag("result", result)
+                .register(registry);
     }
 
     /** Reads the figures of a GTPv2 answer from {@code real}; one that does not parse is counted and ignored. */

@@ -1,5 +1,6 @@
 package io.switchboard.director.gtp;
 
+import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.spi.StickyKind;
@@ -28,5 +29,10 @@ public final class GtpModule implements PluginModule {
     @Override
     public List<ProbeType> probeTypes() {
         return List.of(GtpEchoCheck.TYPE);
+    }
+
+    @Override
+    public List<MetricSpec> metrics() {
+        return GtpMeters.ALL;
     }
 }

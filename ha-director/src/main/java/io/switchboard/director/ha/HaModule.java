@@ -1,6 +1,7 @@
 package io.switchboard.director.ha;
 
 import io.switchboard.director.spi.LoadWeights;
+import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.DatagramService;
 import io.switchboard.director.spi.ProbeType;
@@ -21,6 +22,11 @@ public final class HaModule implements PluginModule {
     @Override
     public List<ProbeType> probeTypes() {
         return List.of(MobileIpCheck.TYPE);
+    }
+
+    @Override
+    public List<MetricSpec> metrics() {
+        return HaCounters.METRICS;
     }
 
     @Override

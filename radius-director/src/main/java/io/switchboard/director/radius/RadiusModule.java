@@ -1,5 +1,6 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.spi.RealKey;
@@ -41,5 +42,10 @@ public final class RadiusModule implements PluginModule {
     @Override
     public List<RealKey<?>> realKeys() {
         return List.of(SECRET);
+    }
+
+    @Override
+    public List<MetricSpec> metrics() {
+        return RadiusMeters.ALL;
     }
 }

@@ -122,24 +122,20 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.vsaCorrelation = vsa == null ? null : new RadiusVsaCorrelation(vsa,
                 VsaStore.of(context.sticky(), context.tables(), group, ticker), context.registry(), name);
         this.states = HeldValues.open(context.tables(), "radius/eap-states/" + name, HeldValues.OCTETS, ticker);
-        this.requestCounters = counters(context.registry(), "switchboard.radius.requests",
-                "RADIUS requests admitted (known client, authenticators verified), by code",
+        this.requestCounters = counters(context.registry(), RadiusMeters.REQUESTS,
                 RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
-        this.answerCounters = counters(context.registry(), "switchboard.radius.answers",
-                "RADIUS answers from reals that verified and were relayed, by code",
-                RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
-                RadiusCode.ACCOUNTING_RESPONSE);
+        this.answerCounters = counters(context.registry(), RadiusMeters.ANSWERS, RadiusCode.ACCESS_ACCEPT,
+                RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE, RadiusCode.ACCOUNTING_RESPONSE);
     }
 
     private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
-            String meter, String description, RadiusCode... codes) {
+            io.switchboard.director.spi.MetricSpec meter, RadiusCode... codes) {
         io.micrometer.core.instrument.Counter[] counters = new io.micrometer.core.instrument.Counter[256];
-        io.micrometer.core.instrument.Counter other = io.micrometer.core.instrument.Counter.builder(meter)
-                .description(description).tag("vserver", name).tag("code", "other").register(registry);
+        io.micrometer.core.instrument.Counter other = meter.counter().tag("vserver", name).tag("code", "other")
+                .register(registry);
         java.util.Arrays.fill(counters, other);
         for (RadiusCode code : codes) {
-            counters[code.value()] = io.micrometer.core.instrument.Counter.builder(meter).description(description)
-                    .tag("vserver", name).tag("code", code.name()).register(registry);
+            counters[code.value()] = meter.counter().tag("vserver", name).tag("code", code.name()).register(registry);
         }
         return counters;
     }

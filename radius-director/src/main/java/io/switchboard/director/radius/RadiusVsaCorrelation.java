@@ -33,9 +33,7 @@ final class RadiusVsaCorrelation {
     }
 
     private static Counter notAdded(MeterRegistry registry, String vserver, String reason) {
-        return Counter.builder("switchboard.radius.vsa.not.added")
-                .description("Accounting-Starts forwarded without the correlated VSA, by reason")
-                .tag("vserver", vserver).tag("reason", reason).register(registry);
+        return RadiusMeters.VSA_NOT_ADDED.counter().tag("vserver", vserver).tag("reason", reason).register(registry);
     }
 
     /** The VSAs held, for tests. */
