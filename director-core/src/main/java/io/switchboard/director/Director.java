@@ -18,8 +18,10 @@ import io.switchboard.director.spi.RealRequests;
 import io.switchboard.director.spi.TransactionPlugin;
 import io.switchboard.director.transaction.RelayedRequests;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -35,6 +37,8 @@ public final class Director {
 
     /** How often retry timers are advanced and idle sticky bindings swept. */
     static final long HOUSEKEEPING_MILLIS = 100;
+    /** How often a draining node counts what is still in flight. */
+    private static final long DRAIN_POLL_MILLIS = 20;
     /**
      * How often idle sticky bindings are swept. Lookups already ignore idle bindings, so the sweep
      * only gives memory back; it walks whole tables, so it runs rarely and on a worker thread, never
@@ -53,6 +57,7 @@ public final class Director {
     private final Ticker ticker;
     private final MeterRegistry registry;
     private Vertx vertx;
+    private volatile boolean draining;
     private ProbeScheduler probes;
     private long timer = -1;
     private long sweepTimer = -1;
@@ -155,6 +160,55 @@ public final class Director {
             });
         }
         return chain;
+    }
+
+    /**
+     * The first half of a graceful shutdown: every virtual server stops taking new work at once (a
+     * new request or flow is dropped as {@code shutting-down}; route health withdraws the virtual
+     * addresses, {@code /health} says so), while what is in flight goes on: pending requests, their
+     * retransmissions and answers, the reals' requests for existing sessions. Completes when nothing
+     * is in flight any more — the lanes' pending requests and the requests this node forwarded that
+     * the reals answer with requests — or at the deadline, with the number left then.
+     */
+    public Future<Integer> drain(Duration deadline) {
+        draining = true;
+        virtualServers.values().forEach(VirtualServer::drain);
+        if (vertx == null) {
+            return Future.succeededFuture(0);
+        }
+        Promise<Integer> drained = Promise.promise();
+        awaitDrained(ticker.nanos() + deadline.toNanos(), drained);
+        return drained.future();
+    }
+
+    /** Whether {@link #drain} was called. */
+    public boolean draining() {
+        return draining;
+    }
+
+    private void awaitDrained(long until, Promise<Integer> drained) {
+        inFlight().onComplete(counted -> {
+            int left = counted.succeeded() ? counted.result() : 0;
+            if (left == 0 || ticker.nanos() - until >= 0) {
+                drained.complete(left);
+            } else {
+                vertx.setTimer(DRAIN_POLL_MILLIS, id -> awaitDrained(until, drained));
+            }
+        });
+    }
+
+    /** Requests received by this node and not answered yet, over every virtual server. */
+    public Future<Integer> inFlight() {
+        List<Future<Integer>> counts = new ArrayList<>();
+        for (VirtualServerListener listener : listeners.values()) {
+            counts.add(listener.inFlight());
+        }
+        int triggering = 0;
+        for (VirtualServer vs : virtualServers.values()) {
+            triggering += vs.relayedRequests() == null ? 0 : vs.relayedRequests().triggering().size();
+        }
+        int forwardedCommands = triggering;
+        return Future.all(counts).map(all -> forwardedCommands + counts.stream().mapToInt(Future::result).sum());
     }
 
     /** Stops the virtual servers (their lanes, then their plug-ins: {@link DatagramPlugin#close}). */

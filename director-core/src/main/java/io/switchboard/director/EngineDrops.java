@@ -19,6 +19,8 @@ public final class EngineDrops {
     public static final DropReason FLOWS_FULL = DropReason.of("flows-full");
     /** The virtual server is out of service. */
     public static final DropReason OUT_OF_SERVICE = DropReason.of("out-of-service");
+    /** A new request or flow while the node shuts down (what is in flight goes on). */
+    public static final DropReason SHUTTING_DOWN = DropReason.of("shutting-down");
     /**
      * An answer that matches no request relayed through the director: a peer's answer to no request
      * of a real, a real's failure indication for no outstanding triggering request.

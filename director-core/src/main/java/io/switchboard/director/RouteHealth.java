@@ -51,7 +51,8 @@ final class RouteHealth {
         List<String[]> runs = new ArrayList<>();
         synchronized (this) {
             advertised.forEach((name, vs) -> {
-                boolean up = available(vs.selector().farm());
+                // A draining node withdraws at once, so the routers move new traffic elsewhere.
+                boolean up = !vs.draining() && available(vs.selector().farm());
                 Boolean before = announced.put(name, up);
                 if (before == null || before != up) {
                     InetSocketAddress vip = boundAddress.apply(name);

@@ -14,6 +14,7 @@ public final class VirtualServer {
     private final RealSelector selector;
     private final VirtualServerMetrics metrics;
     private volatile boolean inService;
+    private volatile boolean draining;
     private volatile DatagramTap tap;
     private final RelayedRequests relayedRequests;
 
@@ -56,6 +57,18 @@ public final class VirtualServer {
 
     public VirtualServerMetrics metrics() {
         return metrics;
+    }
+
+    /**
+     * The node is shutting down: no new work (a new request, a new flow) is taken, what is in flight
+     * (pending requests, their retransmissions, answers, the reals' requests for sessions) goes on.
+     */
+    public boolean draining() {
+        return draining;
+    }
+
+    public void drain() {
+        this.draining = true;
     }
 
     public boolean inService() {

@@ -14,6 +14,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -149,6 +150,29 @@ public final class Node implements AutoCloseable {
     /** The node's debug captures. */
     public DebugCaptures captures() {
         return captures;
+    }
+
+    /**
+     * A graceful shutdown (SIGTERM): the node stops taking new work at once and says so on
+     * {@code /health} (503, {@code DRAINING}) and to route health, answers what it has in flight for
+     * at most {@code deadline}, then closes: the virtual servers, the admin listener, and the cluster
+     * member, whose graceful leave hands its partitions (bindings, sessions) to the other members
+     * before it goes ({@link #close}).
+     */
+    public void shutdown(Duration deadline) {
+        LOG.info("shutting down: no new work, answering what is in flight (at most {})", deadline);
+        try {
+            int left = director.drain(deadline).toCompletionStage().toCompletableFuture()
+                    .get(deadline.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            if (left == 0) {
+                LOG.info("drained: nothing left in flight");
+            } else {
+                LOG.warn("shutdown deadline {} reached with {} request(s) still in flight", deadline, left);
+            }
+        } catch (Exception e) {
+            LOG.warn("draining did not complete: {}", e.toString());
+        }
+        close();
     }
 
     @Override

@@ -1,11 +1,14 @@
 package io.switchboard.app;
 
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.bind.Durations;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -18,12 +21,26 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
 
+    @Option(names = "--shutdown-deadline", paramLabel = "D", defaultValue = "10s",
+            description = "on SIGTERM, how long to answer what is in flight before exiting (default: ${DEFAULT-VALUE})")
+    String shutdownDeadline;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         Services services = Services.discover();
+        Duration deadline;
+        try {
+            deadline = Durations.parse(shutdownDeadline);
+            if (deadline.isNegative()) {
+                throw new IllegalArgumentException("must not be negative");
+            }
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("switchboard: --shutdown-deadline " + shutdownDeadline + ": " + e.getMessage());
+            return 2;
+        }
         SwitchboardConfig loaded = config.load(services, spec.commandLine().getErr());
         if (loaded == null) {
             return 2;
@@ -37,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
             node.close();
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(node::close, "switchboard-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> node.shutdown(deadline), "switchboard-shutdown"));
         LOG.info("switchboard running with {}; admin on {}", config.file,
                 node.adminAddress() == null ? "(disabled)" : node.adminAddress());
         return 0;

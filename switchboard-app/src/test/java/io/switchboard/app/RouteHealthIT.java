@@ -73,5 +73,11 @@ class RouteHealthIT {
 
         assertThat(Files.readAllLines(calls)).containsExactly(
                 "up 127.0.0.1 announced", "down 127.0.0.1 announced", "up 127.0.0.1 announced");
+
+        // A node that starts draining (SIGTERM) withdraws at once, its real still serving.
+        node.director().drain(Duration.ofSeconds(5));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readAllLines(calls).size() == 4);
+        assertThat(Files.readAllLines(calls).get(3)).isEqualTo("down 127.0.0.1 announced");
+        assertThat(real.state().takesNewWork()).isTrue();
     }
 }

@@ -66,6 +66,9 @@ public final class FlowEngine<S> {
         Selection.Reason how;
         if (flow != null && flow.real.servesBoundClients()) {
             how = Selection.Reason.STICKY;
+        } else if (scope.virtualServer().draining()) {
+            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+            return;
         } else {
             Selection selection = scope.virtualServer().selector().select(key, now);
             if (selection == null) {
@@ -151,6 +154,11 @@ public final class FlowEngine<S> {
     }
 
     /** Closes every flow. */
+    /** Requests of this lane's flows waiting for their answer. */
+    public int inFlight() {
+        return pending.size();
+    }
+
     public void close() {
         flows.values().forEach(sockets::close);
         flows.clear();

@@ -76,6 +76,10 @@ final class OneWay {
             reals.toReal(datagram.retain(), known.real(), 0, known.id());
             return;
         }
+        if (scope.virtualServer().draining()) {
+            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+            return;
+        }
         Selection selection = scope.virtualServer().selector().select(decision.placement(), decision.key(), now);
         if (selection == null) {
             scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, TransactionEngine.unplaced(decision.placement()));

@@ -105,6 +105,10 @@ public final class TransactionEngine {
             oneWay.resend(datagram, clientTransaction, sentOneWay);
             return;
         }
+        if (scope.virtualServer().draining()) {
+            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+            return;
+        }
         if (decision.fanOut() && plugin.rewritesTransactionId() && plugin.answersThroughDirector()) {
             fanOut(datagram, clientTransaction, decision, now);
             return;
@@ -428,6 +432,11 @@ public final class TransactionEngine {
             ids.housekeep(now);
         }
         retransmissions.expire(now);
+    }
+
+    /** Requests waiting for their answer in this lane. */
+    public int inFlight() {
+        return pending.size();
     }
 
     /** Lets go of every pending request. */

@@ -99,6 +99,11 @@ final class FlowUpstream implements Upstream, FlowEngine.FlowSide<ChannelFuture>
     }
 
     @Override
+    public int inFlight() {
+        return engine.inFlight();
+    }
+
+    @Override
     public void close() {
         engine.close();
     }

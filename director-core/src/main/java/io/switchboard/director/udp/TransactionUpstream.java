@@ -53,6 +53,11 @@ final class TransactionUpstream implements Upstream {
     }
 
     @Override
+    public int inFlight() {
+        return engine.inFlight();
+    }
+
+    @Override
     public void close() {
         engine.close();
         sockets.closeAll();

@@ -132,6 +132,17 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     }
 
     @Override
+    public Future<Integer> inFlight() {
+        List<Future<Integer>> counts = new ArrayList<>();
+        for (UdpLane lane : lanes) {
+            Promise<Integer> p = Promise.promise();
+            lane.inFlight().addListener(f -> p.complete(f.isSuccess() ? (Integer) f.getNow() : 0));
+            counts.add(p.future());
+        }
+        return Future.all(counts).map(all -> counts.stream().mapToInt(Future::result).sum());
+    }
+
+    @Override
     public Future<?> stop() {
         List<Future<Void>> closing = new ArrayList<>();
         for (UdpLane lane : lanes) {

@@ -108,6 +108,11 @@ final class UdpLane {
         }
     }
 
+    /** Requests of this lane waiting for their answer, counted on its own loop. */
+    io.netty.util.concurrent.Future<Integer> inFlight() {
+        return lane.loop.submit(upstream::inFlight);
+    }
+
     /** Closes the lane's sockets on its own loop. */
     Future<?> close() {
         return lane.loop.submit(() -> {

@@ -28,5 +28,8 @@ interface Upstream {
     /** Expires overdue requests and idle state. */
     void housekeep(long nowNanos);
 
+    /** Requests waiting for their answer (a draining node waits for them). */
+    int inFlight();
+
     void close();
 }

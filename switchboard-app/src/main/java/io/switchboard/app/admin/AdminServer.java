@@ -239,7 +239,11 @@ public final class AdminServer extends VerticleBase {
             up &= bound != null;
             vs.put(v.name(), bound == null ? "DOWN" : "UP");
         }
-        json(ctx, up ? 200 : 503, new JsonObject().put("status", up ? "UP" : "DOWN").put("virtualServers", vs));
+        // A draining node is not down, but must get no new work: 503, so that a balancer or a VRRP
+        // track script moves traffic off it while it answers what it has.
+        String status = director.draining() ? "DRAINING" : up ? "UP" : "DOWN";
+        json(ctx, up && !director.draining() ? 200 : 503, new JsonObject().put("status", status)
+                .put("virtualServers", vs));
     }
 
     private JsonArray farms() {
