@@ -32,11 +32,12 @@ public final class RealServer implements RealView {
     private final StickyBinding binding;
     private final int slot;
     private final InetSocketAddress address;
-    private final int staticWeight;
+    /** The configured weight; changed by a reload ({@link #configureWeight}). */
+    private volatile int staticWeight;
     /** The plug-ins' values for this real ({@link RealConfig#values()}). */
     private final Map<RealKey<?>, Object> values;
     private volatile int weight;
-    private final int maxConns;
+    private volatile int maxConns;
     private final long retryNanos;
     private final AtomicReference<RealState> state;
     private final AtomicInteger connections = new AtomicInteger();
@@ -405,6 +406,43 @@ public final class RealServer implements RealView {
     public void setWeight(int newWeight) {
         weight(newWeight);
         stateListener.weightChanged(this, newWeight);
+    }
+
+    /**
+     * A new configured (static) weight, from a reload. The running weight follows it only when no
+     * dynamic weight is in effect, that is when it equals the old static weight; a weight set through
+     * the API, by feedback (DFP, GTP load control) or on another node stays until it is set again, and
+     * feedback computes from the new static weight from now on. A running weight that follows is
+     * reported like a dynamic one, so that every node of a cluster directs alike.
+     *
+     * @return whether the running weight followed
+     */
+    public boolean configureWeight(int newStaticWeight) {
+        if (newStaticWeight < 1 || newStaticWeight > 255) {
+            throw new IllegalArgumentException("static weight must be 1..255: " + newStaticWeight);
+        }
+        boolean follows = weight == staticWeight;
+        staticWeight = newStaticWeight;
+        if (follows) {
+            setWeight(newStaticWeight);
+        }
+        return follows;
+    }
+
+    /**
+     * A new configured {@code maxconns}, from a reload ({@link Integer#MAX_VALUE} for none); the
+     * throttle follows the connections open now. A node's own limit on its own count: not shared.
+     */
+    public void configureMaxConns(int newMaxConns) {
+        if (newMaxConns < 1) {
+            throw new IllegalArgumentException("maxconns must be at least 1: " + newMaxConns);
+        }
+        maxConns = newMaxConns;
+        if (connections.get() >= newMaxConns) {
+            move(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED);
+        } else {
+            move(RealState.MAXCONNS_THROTTLED, RealState.OPERATIONAL);
+        }
     }
 
     /** An administrative change made on another node; not reported to the {@link RealStateListener}. */
