@@ -42,7 +42,12 @@ final class RunCommand implements Callable<Integer> {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(node::close, "switchboard-shutdown"));
-        Signal.handle(new Signal("HUP"), signal -> reload(node));
+        try {
+            // Replaces the JVM's own SIGHUP handling, which would exit.
+            Signal.handle(new Signal("HUP"), signal -> reload(node));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("SIGHUP does not reload on this platform ({}); use switchboard reload", e.getMessage());
+        }
         LOG.info("switchboard running with {}; admin on {}", config.file,
                 node.adminAddress() == null ? "(disabled)" : node.adminAddress());
         return 0;

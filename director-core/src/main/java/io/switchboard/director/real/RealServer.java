@@ -32,8 +32,7 @@ public final class RealServer implements RealView {
     private final StickyBinding binding;
     private final int slot;
     private final InetSocketAddress address;
-    /** The configured weight; changed by a reload ({@link #configureWeight}). */
-    private volatile int staticWeight;
+    private volatile int staticWeight; // changed by a reload: configureWeight
     /** The plug-ins' values for this real ({@link RealConfig#values()}). */
     private final Map<RealKey<?>, Object> values;
     private volatile int weight;
@@ -409,18 +408,13 @@ public final class RealServer implements RealView {
     }
 
     /**
-     * A new configured (static) weight, from a reload. The running weight follows it only when no
-     * dynamic weight is in effect, that is when it equals the old static weight; a weight set through
-     * the API, by feedback (DFP, GTP load control) or on another node stays until it is set again, and
-     * feedback computes from the new static weight from now on. A running weight that follows is
-     * reported like a dynamic one, so that every node of a cluster directs alike.
+     * A reload's new static weight (1..255). The running weight follows it unless a dynamic weight is
+     * in effect (differs from the old static one: set by the API, feedback or another node), which
+     * stays until set again; a weight that follows is reported like a dynamic one, so nodes direct alike.
      *
      * @return whether the running weight followed
      */
     public boolean configureWeight(int newStaticWeight) {
-        if (newStaticWeight < 1 || newStaticWeight > 255) {
-            throw new IllegalArgumentException("static weight must be 1..255: " + newStaticWeight);
-        }
         boolean follows = weight == staticWeight;
         staticWeight = newStaticWeight;
         if (follows) {
@@ -429,14 +423,8 @@ public final class RealServer implements RealView {
         return follows;
     }
 
-    /**
-     * A new configured {@code maxconns}, from a reload ({@link Integer#MAX_VALUE} for none); the
-     * throttle follows the connections open now. A node's own limit on its own count: not shared.
-     */
+    /** A reload's new {@code maxconns} ({@link Integer#MAX_VALUE}: none); this node's own limit, not shared. */
     public void configureMaxConns(int newMaxConns) {
-        if (newMaxConns < 1) {
-            throw new IllegalArgumentException("maxconns must be at least 1: " + newMaxConns);
-        }
         maxConns = newMaxConns;
         if (connections.get() >= newMaxConns) {
             move(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED);

@@ -645,12 +645,5 @@ class RealServerTest {
             assertThat(real.maxConns()).isEqualTo(Integer.MAX_VALUE);
             assertThat(real.tryTakeNewWork()).isTrue();
         }
-
-        @Test
-        void outOfRangeValuesAreRefused() {
-            assertThatThrownBy(() -> real.configureWeight(0)).isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> real.configureMaxConns(0)).isInstanceOf(IllegalArgumentException.class);
-            assertThat(real.staticWeight()).isEqualTo(8);
-        }
     }
 }
