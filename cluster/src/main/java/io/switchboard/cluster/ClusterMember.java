@@ -61,6 +61,9 @@ public final class ClusterMember implements AutoCloseable {
     /** Prefix of the maps that back sticky tables; they share one map configuration. */
     static final String STICKY_MAP_PREFIX = "sticky.";
 
+    /** The replicated map of attributes announced after joining ({@link #announce}). */
+    static final String ANNOUNCEMENTS = "member-announcements";
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterMember.class);
 
     private final HazelcastInstance hazelcast;
@@ -107,16 +110,54 @@ public final class ClusterMember implements AutoCloseable {
         return start(config);
     }
 
-    /** A member of the cluster as this node sees it. */
+    /**
+     * A member of the cluster as this node sees it.
+     *
+     * @param attributes those it joined with, overlaid by those it {@linkplain #announce announced} since
+     */
     public record MemberView(InetSocketAddress address, boolean local, Map<String, String> attributes) {
     }
 
     /** Every current member, this one included, oldest first. */
     public List<MemberView> members() {
+        Map<String, String> announced = Map.copyOf(announcements());
         return hazelcast.getCluster().getMembers().stream()
-                .map(m -> new MemberView(new InetSocketAddress(m.getAddress().getHost(), m.getAddress().getPort()),
-                        m.localMember(), Map.copyOf(m.getAttributes())))
+                .map(m -> {
+                    Map<String, String> attributes = new java.util.HashMap<>(m.getAttributes());
+                    String prefix = m.getUuid() + "/";
+                    announced.forEach((key, value) -> {
+                        if (key.startsWith(prefix)) {
+                            attributes.put(key.substring(prefix.length()), value);
+                        }
+                    });
+                    return new MemberView(new InetSocketAddress(m.getAddress().getHost(), m.getAddress().getPort()),
+                            m.localMember(), Map.copyOf(attributes));
+                })
                 .toList();
+    }
+
+    /**
+     * Changes one of this member's attributes for the others to see ({@link #members()}). Hazelcast
+     * fixes a member's own attributes when it joins; what changes later (the configuration digest
+     * after a reload) goes through a small replicated map keyed {@code uuid/attribute}, read locally
+     * on every member. Entries of members that left are never shown, and this member's go when it closes.
+     */
+    public void announce(String attribute, String value) {
+        announcements().put(hazelcast.getCluster().getLocalMember().getUuid() + "/" + attribute, value);
+    }
+
+    /** Runs {@code onChange} whenever a member announces an attribute ({@link #announce}). */
+    public void onAnnouncement(Runnable onChange) {
+        announcements().addEntryListener(new com.hazelcast.core.EntryAdapter<String, String>() {
+            @Override
+            public void onEntryEvent(com.hazelcast.core.EntryEvent<String, String> event) {
+                onChange.run();
+            }
+        });
+    }
+
+    private com.hazelcast.replicatedmap.ReplicatedMap<String, String> announcements() {
+        return hazelcast.getReplicatedMap(ANNOUNCEMENTS);
     }
 
     /** Runs {@code onChange} whenever a member joins or leaves. */
@@ -321,6 +362,9 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         if (hazelcast.getLifecycleService().isRunning()) {
+            String own = hazelcast.getCluster().getLocalMember().getUuid() + "/";
+            List.copyOf(announcements().keySet()).stream().filter(key -> key.startsWith(own))
+                    .forEach(announcements()::remove);
             hazelcast.shutdown();
         }
     }

@@ -7,10 +7,6 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.sticky.StickyTable;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What {@code GET /api/v1/cluster} shows: the members with their version and configuration digest,
  * whether the digests agree, and this node's sticky counts and counters. Every node of a cluster
- * must run the same configuration; one whose digest differs says so in its log and here.
+ * must run the same configuration ({@link io.switchboard.app.reload.RunningConfig#digest}); one whose
+ * digest differs says so in its log and here.
  */
 final class ClusterStatus {
 
@@ -30,7 +27,7 @@ final class ClusterStatus {
     static final String DIGEST_ATTRIBUTE = "switchboard.config-digest";
 
     private final SwitchboardConfig config;
-    private final String digest;
+    private volatile String digest;
     private final ClusterMember member;
     private final Director director;
 
@@ -42,17 +39,13 @@ final class ClusterStatus {
     }
 
     /**
-     * A short digest of what every node must share — probes, farms and virtual servers, as validated
-     * records, so comments and layout do not count. The cluster and admin sections are left out:
-     * each node binds its own interface and admin port.
+     * The running configuration changed (a reload): its digest is shown here and announced to the
+     * other members, whose mismatch check runs again on the news.
      */
-    static String digest(SwitchboardConfig config) {
-        String shared = config.probes() + "\n" + config.farms() + "\n" + config.virtualServers();
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(shared.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    void digest(String newDigest) {
+        digest = newDigest;
+        if (member != null) {
+            member.announce(DIGEST_ATTRIBUTE, newDigest);
         }
     }
 
@@ -75,7 +68,8 @@ final class ClusterStatus {
         Set<String> digests = new TreeSet<>();
         digests.add(digest);
         if (member != null) {
-            member.members().forEach(m -> digests.add(m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
+            member.members().stream().filter(m -> !m.local())
+                    .forEach(m -> digests.add(m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
         }
         return digests;
     }
@@ -91,7 +85,8 @@ final class ClusterStatus {
                         .put("address", m.address().getAddress().getHostAddress() + ":" + m.address().getPort())
                         .put("local", m.local())
                         .put("version", m.attributes().getOrDefault(VERSION_ATTRIBUTE, "unknown"))
-                        .put("configDigest", m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
+                        .put("configDigest", m.local() ? digest
+                                : m.attributes().getOrDefault(DIGEST_ATTRIBUTE, "unknown")));
             }
         }
         JsonObject sticky = new JsonObject();

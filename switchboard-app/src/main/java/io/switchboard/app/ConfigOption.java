@@ -7,10 +7,7 @@ import io.switchboard.app.ios.IosImport;
 import io.switchboard.app.ios.IosTranslation;
 import io.switchboard.app.ios.IosYamlWriter;
 import io.switchboard.director.config.SwitchboardConfig;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Mixin;
@@ -30,36 +27,58 @@ final class ConfigOption {
     @Mixin
     IosOptions ios;
 
+    private String loaded;
+
     /** Loads and validates; on errors prints every one with its path and returns null. */
     SwitchboardConfig load(Services services, PrintWriter err) {
-        ConfigLoader loader = new ConfigLoader(services.available());
+        String yaml = yaml(err);
+        if (yaml == null) {
+            return null;
+        }
         try {
-            if (!isIos()) {
-                return loader.load(file);
-            }
-            Optional<IosTranslation> translated = ios.translate(file, err);
-            if (translated.isEmpty()) {
-                return null;
-            }
-            err.print(translated.get().report().text());
-            err.flush();
-            return loader.parse(IosYamlWriter.write(translated.get(), IosImport.header(file.toString())));
+            SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
+            loaded = yaml;
+            return config;
         } catch (ConfigException e) {
-            err.printf("%s: %d configuration error%s:%n", file, e.errors().size(), e.errors().size() == 1 ? "" : "s");
-            for (ConfigError error : e.errors()) {
-                err.printf("  %s: %s%n", error.path(), error.message());
-            }
-            err.flush();
+            print(e, err);
             return null;
         }
     }
 
-    /** Whether the file holds IOS configuration; an unreadable file is left to the YAML loader to report. */
-    private boolean isIos() {
+    /** The YAML the last successful {@link #load} read (an IOS file's translation). */
+    String loadedYaml() {
+        return loaded;
+    }
+
+    /**
+     * The file as a YAML document, not yet validated: as it is, or an IOS file's translation (whose
+     * report is printed). Null, with the reason printed, when it cannot be read or translated.
+     */
+    String yaml(PrintWriter err) {
+        String text;
         try {
-            return IosImport.looksLikeIos(Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            return false;
+            text = ConfigLoader.read(file);
+        } catch (ConfigException e) {
+            print(e, err);
+            return null;
         }
+        if (!IosImport.looksLikeIos(text)) {
+            return text;
+        }
+        Optional<IosTranslation> translated = ios.translate(file, err);
+        if (translated.isEmpty()) {
+            return null;
+        }
+        err.print(translated.get().report().text());
+        err.flush();
+        return IosYamlWriter.write(translated.get(), IosImport.header(file.toString()));
+    }
+
+    private void print(ConfigException e, PrintWriter err) {
+        err.printf("%s: %d configuration error%s:%n", file, e.errors().size(), e.errors().size() == 1 ? "" : "s");
+        for (ConfigError error : e.errors()) {
+            err.printf("  %s: %s%n", error.path(), error.message());
+        }
+        err.flush();
     }
 }

@@ -3,6 +3,9 @@ package io.switchboard.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.app.admin.AdminServer;
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.app.reload.Reloader;
+import io.switchboard.app.reload.RunningConfig;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.SharedRealState;
 import io.switchboard.director.Director;
@@ -34,6 +37,7 @@ public final class Node implements AutoCloseable {
     private final Director director;
     private final ClusterStatus clusterStatus;
     private final SharedRealState realState;
+    private final Reloader reloader;
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
     private final DebugCaptures captures;
@@ -44,9 +48,18 @@ public final class Node implements AutoCloseable {
      * so a node never serves without the cluster's bindings.
      */
     public Node(SwitchboardConfig config, Services services) {
+        this(config, null, services);
+    }
+
+    /**
+     * As {@link #Node(SwitchboardConfig, Services)}, with the YAML the configuration was read from
+     * ({@code GET /api/v1/config} shows it); null when there is none.
+     */
+    public Node(SwitchboardConfig config, String yaml, Services services) {
         this.config = config;
         VertxOptions options = new VertxOptions().setPreferNativeTransport(true);
-        String digest = ClusterStatus.digest(config);
+        RunningConfig running = new RunningConfig(config, yaml);
+        String digest = running.digest();
         if (config.cluster().enabled()) {
             this.member = ClusterMember.start(config.cluster(),
                     config.cluster().bind().map(java.net.InetAddress::getHostAddress).orElse(null),
@@ -66,9 +79,12 @@ public final class Node implements AutoCloseable {
         }
         this.clusterStatus = new ClusterStatus(config, digest, member, director);
         this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
+        this.reloader = new Reloader(new ConfigLoader(services.available()), running, director, registry,
+                applied -> clusterStatus.digest(applied.digest()));
         if (member != null) {
             clusterStatus.checkDigests();
             member.onMembershipChange(clusterStatus::checkDigests);
+            member.onAnnouncement(clusterStatus::checkDigests);
         }
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
@@ -89,7 +105,8 @@ public final class Node implements AutoCloseable {
                     if (!config.admin().enabled()) {
                         return Future.succeededFuture();
                     }
-                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson, captures);
+                    admin = new AdminServer(config.admin(), director, registry, clusterStatus::toJson, captures,
+                            reloader);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
                 .recover(failure -> stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
@@ -145,6 +162,11 @@ public final class Node implements AutoCloseable {
     /** The admin listener's bound address, or null when disabled. */
     public InetSocketAddress adminAddress() {
         return admin == null ? null : admin.localAddress();
+    }
+
+    /** The node's configuration reloads (the admin API's {@code /api/v1/config}, SIGHUP). */
+    public Reloader reloader() {
+        return reloader;
     }
 
     /** The node's debug captures. */

@@ -6,13 +6,17 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code switchboard run -c FILE}: validates, binds, and serves until stopped. */
+/**
+ * {@code switchboard run -c FILE}: validates, binds, and serves until stopped; on SIGHUP, reloads
+ * {@code FILE} ({@link io.switchboard.app.reload.Reloader}).
+ */
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Run a director node.")
 final class RunCommand implements Callable<Integer> {
 
@@ -45,7 +49,7 @@ final class RunCommand implements Callable<Integer> {
         if (loaded == null) {
             return 2;
         }
-        Node node = new Node(loaded, services);
+        Node node = new Node(loaded, config.loadedYaml(), services);
         try {
             node.startAndWait();
         } catch (Exception e) {
@@ -55,8 +59,29 @@ final class RunCommand implements Callable<Integer> {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> node.shutdown(deadline), "switchboard-shutdown"));
+        try {
+            // Replaces the JVM's own SIGHUP handling, which would exit.
+            Signal.handle(new Signal("HUP"), signal -> reload(node));
+        } catch (IllegalArgumentException e) {
+            LOG.warn("SIGHUP does not reload on this platform ({}); use switchboard reload", e.getMessage());
+        }
         LOG.info("switchboard running with {}; admin on {}", config.file,
                 node.adminAddress() == null ? "(disabled)" : node.adminAddress());
         return 0;
+    }
+
+    /**
+     * SIGHUP: the file given to {@code -c} is read again (an IOS file translated with this command's
+     * options) and reloaded; the outcome is logged by the reloader. Runs on the JVM's signal thread.
+     */
+    private void reload(Node node) {
+        String source = "SIGHUP (" + config.file + ")";
+        java.io.StringWriter why = new java.io.StringWriter();
+        String yaml = config.yaml(new java.io.PrintWriter(why, true));
+        if (yaml == null) {
+            node.reloader().unreadable(why.toString().strip(), source);
+        } else {
+            node.reloader().reload(yaml, false, source);
+        }
     }
 }

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Signaling director for mobile packet cores.",
         subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class,
             InspectCommand.class, WhatIfCommand.class, ReplayCommand.class, ImportIosCommand.class,
-            ExportIosCommand.class})
+            ExportIosCommand.class, ReloadCommand.class})
 public final class SwitchboardCommand implements Runnable {
 
     @CommandLine.Spec

@@ -39,11 +39,19 @@ class ClusterNodesIT {
     }
 
     private Node node(String cluster, int port, int otherPort, String admin, String extraFarm) {
+        String yaml = yaml(cluster, port, otherPort, admin, extraFarm);
+        Services services = Services.discover();
+        Node node = new Node(new ConfigLoader(services.available()).parse(yaml), yaml, services);
+        nodes.add(node);
+        return node;
+    }
+
+    private String yaml(String cluster, int port, int otherPort, String admin, String extraFarm) {
         StringBuilder reals = new StringBuilder();
         for (SimulatedUdpBackend b : backends) {
             reals.append("      - { address: 127.0.0.1, port: ").append(b.address().getPort()).append(", weight: 1 }\n");
         }
-        String yaml = """
+        return """
                 cluster: { enabled: true, name: %s, bind: 127.0.0.1, port: %d, members: [127.0.0.1:%d, 127.0.0.1:%d] }
                 %s
                 farms:%s
@@ -57,10 +65,6 @@ class ClusterNodesIT {
                     farm: sims
                     sticky: { key: client-address, idle: 10m }
                 """.formatted(cluster, port, port, otherPort, admin, extraFarm, reals.toString().stripTrailing());
-        Services services = Services.discover();
-        Node node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        nodes.add(node);
-        return node;
     }
 
     @Test
@@ -168,5 +172,39 @@ class ClusterNodesIT {
         assertThat(weight.statusCode()).as(weight.body()).isLessThan(300);
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.weight() == 3);
         assertThat(onB.state()).isEqualTo(RealState.OUTOFSERVICE);
+    }
+    @Test
+    void aReloadOnOneNodeTakesARealOutOfServiceOnTheOtherAndShowsItsNewDigest() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
+        Node a = node(cluster, portA, portB);
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        String real = "127.0.0.1:" + backends.get(0).address().getPort();
+        var onB = b.director().farms().real("sims", real);
+        String before = a.reloader().running().digest();
+        String outOfService = yaml(cluster, portA, portB, "admin: { enabled: false }", "")
+                .replace("weight: 1 }", "weight: 1, inservice: false }");
+
+        var outcome = a.reloader().reload(outOfService, false, "test");
+
+        assertThat(outcome.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.APPLIED);
+        String after = a.reloader().running().digest();
+        assertThat(after).isNotEqualTo(before);
+        // The administrative change travels as the admin API's does; the digest as an announcement.
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OUTOFSERVICE);
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.member().members().stream()
+                .filter(m -> !m.local()).allMatch(m -> after.equals(m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE))));
+        assertThat(b.reloader().running().digest()).isEqualTo(before);
+
+        b.reloader().reload(yaml(cluster, portB, portA, "admin: { enabled: false }", "")
+                .replace("weight: 1 }", "weight: 1, inservice: false }"), false, "test");
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.member().members().stream()
+                .map(m -> m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE)).distinct().toList().equals(List.of(after)));
     }
 }

@@ -32,11 +32,11 @@ public final class RealServer implements RealView {
     private final StickyBinding binding;
     private final int slot;
     private final InetSocketAddress address;
-    private final int staticWeight;
+    private volatile int staticWeight; // changed by a reload: configureWeight
     /** The plug-ins' values for this real ({@link RealConfig#values()}). */
     private final Map<RealKey<?>, Object> values;
     private volatile int weight;
-    private final int maxConns;
+    private volatile int maxConns;
     private final long retryNanos;
     private final AtomicReference<RealState> state;
     private final AtomicInteger connections = new AtomicInteger();
@@ -44,15 +44,7 @@ public final class RealServer implements RealView {
     private volatile long failedAtNanos;
     private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
-    /** Slow start: 0 for none. */
-    private volatile long slowStartNanos;
-    /** The housekeeping clock as last seen by {@link #tick}; slow start is measured on it. */
-    private volatile long lastTickNanos;
-    /** When the real last entered service; slow start runs from here. */
-    private volatile long inServiceSinceNanos;
-    private volatile boolean slowStarting;
-    /** Turns earned but not yet taken during slow start (guarded by {@code this}). */
-    private double slowStartCredit;
+    private final SlowStart slowStart = new SlowStart();
     private volatile RealStateListener stateListener = RealStateListener.NONE;
 
     private final LongAdder forwarded = new LongAdder();
@@ -178,38 +170,19 @@ public final class RealServer implements RealView {
     public boolean tryTakeNewWork() {
         RealState s = state.get();
         if (s == RealState.OPERATIONAL) {
-            return connections.get() < maxConns && (!slowStarting || slowStartTurn());
+            return connections.get() < maxConns && (!slowStart.running() || slowStart.turn());
         }
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
     }
 
-    /**
-     * Slow start (a real just put in service is not flooded, least connections above all): for the
-     * slow-start time the real takes only a share of the new work offered to it, growing linearly
-     * from none to all; the first offer is always taken.
-     */
-    private synchronized boolean slowStartTurn() {
-        long elapsed = lastTickNanos - inServiceSinceNanos;
-        if (elapsed >= slowStartNanos) {
-            slowStarting = false;
-            return true;
-        }
-        slowStartCredit += Math.max(0, (double) elapsed / slowStartNanos);
-        if (slowStartCredit >= 1) {
-            slowStartCredit -= 1;
-            return true;
-        }
-        return false;
-    }
-
     /** Sets the slow-start time of this real (its farm's {@code slow-start}). */
     public void slowStart(java.time.Duration time) {
-        this.slowStartNanos = time.toNanos();
+        slowStart.duration(time);
     }
 
     /** Is the real in its slow-start time? */
     public boolean slowStarting() {
-        return slowStarting;
+        return slowStart.running();
     }
 
     /**
@@ -327,7 +300,7 @@ public final class RealServer implements RealView {
 
     /** Advances timers: a FAILED real whose retry timer ran out becomes READY_TO_TEST. */
     public void tick(long nowNanos) {
-        lastTickNanos = nowNanos;
+        slowStart.tick(nowNanos);
         if (state.get() == RealState.FAILED && nowNanos - failedAtNanos >= retryNanos
                 && move(RealState.FAILED, RealState.READY_TO_TEST)) {
             LOG.info("real {} of farm {}: retry timer expired, READY_TO_TEST", id, farm);
@@ -383,12 +356,6 @@ public final class RealServer implements RealView {
         }
     }
 
-    private synchronized void beginSlowStart() {
-        inServiceSinceNanos = lastTickNanos;
-        slowStartCredit = 1;
-        slowStarting = true;
-    }
-
     /** Administrative {@code no inservice}: no new work, bound clients reassigned. */
     public void takeOutOfService() {
         outOfService();
@@ -405,6 +372,32 @@ public final class RealServer implements RealView {
     public void setWeight(int newWeight) {
         weight(newWeight);
         stateListener.weightChanged(this, newWeight);
+    }
+
+    /**
+     * A reload's new static weight (1..255). The running weight follows it unless a dynamic weight is
+     * in effect (differs from the old static one: set by the API, feedback or another node), which
+     * stays until set again; a weight that follows is reported like a dynamic one, so nodes direct alike.
+     *
+     * @return whether the running weight followed
+     */
+    public boolean configureWeight(int newStaticWeight) {
+        boolean follows = weight == staticWeight;
+        staticWeight = newStaticWeight;
+        if (follows) {
+            setWeight(newStaticWeight);
+        }
+        return follows;
+    }
+
+    /** A reload's new {@code maxconns} ({@link Integer#MAX_VALUE}: none); this node's own limit, not shared. */
+    public void configureMaxConns(int newMaxConns) {
+        maxConns = newMaxConns;
+        if (connections.get() >= newMaxConns) {
+            move(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED);
+        } else {
+            move(RealState.MAXCONNS_THROTTLED, RealState.OPERATIONAL);
+        }
     }
 
     /** An administrative change made on another node; not reported to the {@link RealStateListener}. */
@@ -465,9 +458,9 @@ public final class RealServer implements RealView {
             return false;
         }
         // Back from out of service, a failure or failed probes: slow start. A throttle lifting is not.
-        if (to == RealState.OPERATIONAL && slowStartNanos > 0 && from != RealState.MAXCONNS_THROTTLED
+        if (to == RealState.OPERATIONAL && slowStart.configured() && from != RealState.MAXCONNS_THROTTLED
                 && from != RealState.MAXCLIENTS_THROTTLED && from != RealState.DFP_THROTTLED) {
-            beginSlowStart();
+            slowStart.begin();
         }
         boolean candidacyChanged = !isThrottleFlip(from, to);
         if (candidacyChanged) {

@@ -590,4 +590,60 @@ class RealServerTest {
             assertThat(real.state()).isEqualTo(RealState.OUTOFSERVICE);
         }
     }
+
+    /** A reload's new configured weight and maxconns. */
+    @Nested
+    class Reconfiguration {
+
+        private final java.util.List<Integer> shared = new java.util.ArrayList<>();
+
+        @BeforeEach
+        void listen() {
+            real.stateListener(new RealStateListener() {
+                @Override
+                public void weightChanged(RealServer r, int weight) {
+                    shared.add(weight);
+                }
+            });
+        }
+
+        @Test
+        void theRunningWeightFollowsANewStaticWeightAndIsShared() {
+            int before = candidacyChanges.get();
+
+            assertThat(real.configureWeight(4)).isTrue();
+
+            assertThat(real.staticWeight()).isEqualTo(4);
+            assertThat(real.weight()).isEqualTo(4);
+            assertThat(shared).containsExactly(4);
+            assertThat(candidacyChanges.get()).as("the predictor rebuilds").isGreaterThan(before);
+        }
+
+        @Test
+        void aDynamicWeightStaysUntilSetAgain() {
+            real.setWeight(3);
+            shared.clear();
+
+            assertThat(real.configureWeight(4)).isFalse();
+
+            assertThat(real.staticWeight()).isEqualTo(4);
+            assertThat(real.weight()).as("the dynamic weight").isEqualTo(3);
+            assertThat(shared).isEmpty();
+        }
+
+        @Test
+        void aLowerMaxconnsThrottlesAtOnceAndAHigherOneLifts() {
+            real.requestForwarded();
+            real.requestForwarded();
+
+            real.configureMaxConns(2);
+            assertThat(real.state()).isEqualTo(RealState.MAXCONNS_THROTTLED);
+            assertThat(real.tryTakeNewWork()).isFalse();
+
+            real.configureMaxConns(Integer.MAX_VALUE);
+            assertThat(real.state()).isEqualTo(RealState.OPERATIONAL);
+            assertThat(real.maxConns()).isEqualTo(Integer.MAX_VALUE);
+            assertThat(real.tryTakeNewWork()).isTrue();
+        }
+    }
 }

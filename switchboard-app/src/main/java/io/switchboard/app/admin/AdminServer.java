@@ -2,6 +2,7 @@ package io.switchboard.app.admin;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.director.Director;
+import io.switchboard.app.reload.Reloader;
 import io.switchboard.pcap.DebugCaptures;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.AdminConfig;
@@ -38,6 +39,7 @@ public final class AdminServer extends VerticleBase {
     private final PrometheusMeterRegistry registry;
     private final java.util.function.Supplier<JsonObject> cluster;
     private final DebugCaptures captures;
+    private final Reloader reloader;
     private HttpServer server;
 
     /** @param cluster the cluster's state as {@code GET /api/v1/cluster} shows it */
@@ -49,11 +51,18 @@ public final class AdminServer extends VerticleBase {
     /** @param captures the node's debug captures, or null to serve no capture endpoints */
     public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
             java.util.function.Supplier<JsonObject> cluster, DebugCaptures captures) {
+        this(config, director, registry, cluster, captures, null);
+    }
+
+    /** @param reloader the node's configuration reloads ({@code /api/v1/config}), or null to serve none */
+    public AdminServer(AdminConfig config, Director director, PrometheusMeterRegistry registry,
+            java.util.function.Supplier<JsonObject> cluster, DebugCaptures captures, Reloader reloader) {
         this.config = config;
         this.director = director;
         this.registry = registry;
         this.cluster = cluster;
         this.captures = captures;
+        this.reloader = reloader;
     }
 
     public InetSocketAddress localAddress() {
@@ -68,6 +77,9 @@ public final class AdminServer extends VerticleBase {
                 .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(registry.scrape()));
         router.route("/api/*").handler(this::authorize);
+        if (reloader != null) {
+            ConfigRoutes.mount(router, reloader);
+        }
         router.route("/api/*").handler(BodyHandler.create().setBodyLimit(64 * 1024));
         router.get("/api/v1/farms").handler(ctx -> json(ctx, 200, farms()));
         router.get("/api/v1/farms/:farm").handler(ctx -> withFarm(ctx, farm -> json(ctx, 200, farm(farm))));
@@ -381,7 +393,7 @@ public final class AdminServer extends VerticleBase {
         }
     }
 
-    private static void json(RoutingContext ctx, int status, Object body) {
+    static void json(RoutingContext ctx, int status, Object body) {
         ctx.response().setStatusCode(status).putHeader("content-type", "application/json")
                 .end(body instanceof JsonArray a ? a.encodePrettily() : ((JsonObject) body).encodePrettily());
     }

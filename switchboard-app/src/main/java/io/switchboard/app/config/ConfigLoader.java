@@ -54,9 +54,17 @@ public final class ConfigLoader {
      * @throws ConfigException if the file cannot be read or the document is not valid
      */
     public SwitchboardConfig load(Path file) {
-        String text;
+        return parse(read(file));
+    }
+
+    /**
+     * Reads a UTF-8 file, with the errors {@link #load} reports.
+     *
+     * @throws ConfigException if the file cannot be read
+     */
+    public static String read(Path file) {
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw documentError("cannot read " + file + ": no such file");
         } catch (AccessDeniedException e) {
@@ -66,7 +74,6 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw documentError("cannot read " + file + ": " + e);
         }
-        return parse(text);
     }
 
     /**

@@ -83,17 +83,7 @@ final class YamlOut {
 
     /** In the largest unit that holds it exactly ({@code 1h}, {@code 90s}, {@code 250ms}). */
     static Scalar duration(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 3_600_000 == 0) {
-            return new Scalar(ms / 3_600_000 + "h");
-        }
-        if (ms % 60_000 == 0) {
-            return new Scalar(ms / 60_000 + "m");
-        }
-        if (ms % 1000 == 0) {
-            return new Scalar(ms / 1000 + "s");
-        }
-        return new Scalar(ms + "ms");
+        return new Scalar(io.switchboard.director.config.bind.Durations.format(d));
     }
 
     static String render(String header, Mapping root) {

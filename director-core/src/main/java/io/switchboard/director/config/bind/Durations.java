@@ -24,6 +24,24 @@ public final class Durations {
     }
 
     /**
+     * {@code duration} as a configuration writes it, in the largest unit that holds it exactly
+     * ({@code 1h}, {@code 90s}, {@code 250ms}); {@link #parse} reads it back.
+     */
+    public static String format(Duration duration) {
+        long ms = duration.toMillis();
+        if (ms % 3_600_000 == 0) {
+            return ms / 3_600_000 + "h";
+        }
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
+        if (ms % 1000 == 0) {
+            return ms / 1000 + "s";
+        }
+        return ms + "ms";
+    }
+
+    /**
      * Parses {@code text}. Zero and (ISO-8601) negative durations are returned as they are; whether
      * they make sense is for the caller to say.
      *

@@ -1,0 +1,308 @@
+package io.switchboard.app.reload;
+
+import io.switchboard.app.reload.ConfigChange.Kind;
+import io.switchboard.director.Director;
+import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.config.DebugCaptureConfig;
+import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.VirtualServerConfig;
+import io.switchboard.director.config.bind.ConfigError;
+import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Durations;
+import io.switchboard.director.spi.Plugins;
+import io.switchboard.director.spi.RealKey;
+import io.switchboard.director.spi.StickyKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The difference between two validated configurations, key by key as the file names them
+ * ({@link ConfigChange}), sorted by path; and, for each change a running director can take in place,
+ * how it does. Those are today a real's {@code weight}, {@code maxconns} and {@code inservice} and a
+ * virtual server's {@code inservice}: they touch no binding, session or pending transaction. Every
+ * other change needs a restart ({@link #needsRestart()}).
+ *
+ * <p>Values that may hold secrets (the admin token, the plug-ins' keys of a real, service options,
+ * probe checks) are compared but not shown.
+ */
+public final class ConfigDiff {
+
+    /** Each change, and how to apply it in place (null when it needs a restart). */
+    private final Map<ConfigChange, Consumer<Director>> inPlace = new IdentityHashMap<>();
+    private final List<ConfigChange> changes = new ArrayList<>();
+
+    private ConfigDiff() {
+    }
+
+    /** What turns {@code running} into {@code next}. */
+    public static ConfigDiff between(SwitchboardConfig running, SwitchboardConfig next) {
+        ConfigDiff diff = new ConfigDiff();
+        diff.cluster(running.cluster(), next.cluster());
+        diff.field("admin.enabled", running.admin().enabled(), next.admin().enabled());
+        diff.field("admin.listen", running.admin().listen().toString(), next.admin().listen().toString());
+        if (!running.admin().token().equals(next.admin().token())) {
+            diff.add(Kind.CHANGED, "admin.token", null, null, null);
+        }
+        diff.field("route-health.hook", running.routeHealth().hook().map(Object::toString).orElse(null),
+                next.routeHealth().hook().map(Object::toString).orElse(null));
+        diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
+        diff.debugCapture(running.debugCapture(), next.debugCapture());
+        diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe);
+        diff.named("farms", running.farms(), next.farms(),
+                f -> f.predictor().configName() + ", " + f.reals().size() + (f.reals().size() == 1 ? " real" : " reals"), diff::farm);
+        diff.named("virtual-servers", running.virtualServers(), next.virtualServers(),
+                v -> v.service() + " on " + v.listen() + ", farm " + v.farm(),
+                (path, pair) -> diff.virtualServer(path, pair, running, next));
+        diff.named("firewall-farms", running.dispatched().firewallFarms(), next.dispatched().firewallFarms(),
+                f -> "farm " + f.farm(), (path, pair) -> diff.add(Kind.CHANGED, path, null, null, null));
+        diff.named("vpn-farms", running.dispatched().vpnFarms(), next.dispatched().vpnFarms(),
+                f -> "farm " + f.farm(), (path, pair) -> diff.add(Kind.CHANGED, path, null, null, null));
+        if (diff.changes.isEmpty() && !running.equals(next)) {
+            // A setting this walk does not name: never taken for no change, never applied in place.
+            diff.add(Kind.CHANGED, ConfigError.DOCUMENT, null, null, null);
+        }
+        diff.changes.sort(Comparator.comparing(ConfigChange::path));
+        return diff;
+    }
+
+    /** Every change, sorted by path. */
+    public List<ConfigChange> changes() {
+        return List.copyOf(changes);
+    }
+
+    public boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    /** The paths whose change a running director cannot take yet, sorted; empty when all apply in place. */
+    public List<String> needsRestart() {
+        return changes.stream().filter(c -> inPlace.get(c) == null).map(ConfigChange::path).distinct().toList();
+    }
+
+    /**
+     * Applies every change to the running director, in path order. Only when nothing
+     * {@linkplain #needsRestart() needs a restart}; reals and virtual servers are thread-safe, so any
+     * thread may call this.
+     */
+    public void apply(Director director) {
+        if (!needsRestart().isEmpty()) {
+            throw new IllegalStateException("changes need a restart: " + needsRestart());
+        }
+        changes.forEach(change -> inPlace.get(change).accept(director));
+    }
+
+    // ---- sections -------------------------------------------------------------------------------
+
+    private void cluster(ClusterConfig old, ClusterConfig next) {
+        field("cluster.enabled", old.enabled(), next.enabled());
+        field("cluster.name", old.name(), next.name());
+        field("cluster.members", String.join(", ", old.members()), String.join(", ", next.members()));
+        field("cluster.port", old.port(), next.port());
+        field("cluster.bind", old.bind().map(a -> a.getHostAddress()).orElse(null),
+                next.bind().map(a -> a.getHostAddress()).orElse(null));
+        field("cluster.kubernetes", old.kubernetes().map(Object::toString).orElse(null),
+                next.kubernetes().map(Object::toString).orElse(null));
+    }
+
+    private void debugCapture(DebugCaptureConfig old, DebugCaptureConfig next) {
+        field("debug-capture.directory", old.directory().toString(), next.directory().toString());
+        field("debug-capture.file-megabytes", (int) (old.fileBytes() >> 20), (int) (next.fileBytes() >> 20));
+        field("debug-capture.files", old.files(), next.files());
+        field("debug-capture.queue", old.queue(), next.queue());
+        field("debug-capture.start", sorted(old.start()), sorted(next.start()));
+    }
+
+    private void probe(String path, Pair<ProbeConfig> p) {
+        field(ConfigPath.child(path, "type"), p.old().check().type(), p.next().check().type());
+        if (p.old().check().type().equals(p.next().check().type()) && !p.old().check().equals(p.next().check())) {
+            add(Kind.CHANGED, path, null, null, null); // the check's own keys; a RADIUS probe's hold a secret
+        }
+        field(ConfigPath.child(path, "interval"), text(p.old().interval()), text(p.next().interval()));
+        field(ConfigPath.child(path, "timeout"), text(p.old().timeout()), text(p.next().timeout()));
+        field(ConfigPath.child(path, "failures"), p.old().failures(), p.next().failures());
+        field(ConfigPath.child(path, "port"), value(p.old().port()), value(p.next().port()));
+    }
+
+    private void farm(String path, Pair<FarmConfig> f) {
+        String farm = f.next().name();
+        field(ConfigPath.child(path, "predictor"), f.old().predictor().configName(), f.next().predictor().configName());
+        String failure = ConfigPath.child(path, "failure");
+        field(ConfigPath.child(failure, "numconns"), f.old().failure().numconns(), f.next().failure().numconns());
+        field(ConfigPath.child(failure, "numclients"), f.old().failure().numclients(), f.next().failure().numclients());
+        field(ConfigPath.child(failure, "retry"), text(f.old().failure().retry()), text(f.next().failure().retry()));
+        field(ConfigPath.child(path, "backup"), f.old().backup().orElse(null), f.next().backup().orElse(null));
+        field(ConfigPath.child(path, "probes"), String.join(", ", f.old().probes()), String.join(", ", f.next().probes()));
+        field(ConfigPath.child(path, "slow-start"), f.old().slowStart().map(ConfigDiff::text).orElse(null),
+                f.next().slowStart().map(ConfigDiff::text).orElse(null));
+        field(ConfigPath.child(path, "route-map"), f.old().routeMap().toString(), f.next().routeMap().toString());
+        Map<String, RealConfig> oldReals = reals(f.old());
+        Map<String, RealConfig> nextReals = reals(f.next());
+        // Round robin takes the reals in the file's order: the same reals in another order are a change.
+        List<String> kept = oldReals.keySet().stream().filter(nextReals::containsKey).toList();
+        List<String> keptNext = nextReals.keySet().stream().filter(oldReals::containsKey).toList();
+        field(ConfigPath.child(path, "reals"), String.join(", ", kept), String.join(", ", keptNext));
+        named(ConfigPath.child(path, "reals"), oldReals, nextReals, r -> r.endpoint().toString(),
+                (realPath, r) -> real(farm, realPath, r), ConfigDiff::keyed);
+    }
+
+    private void real(String farm, String path, Pair<RealConfig> r) {
+        String id = r.next().endpoint().toString();
+        int weight = r.next().weight();
+        field(ConfigPath.child(path, "weight"), r.old().weight(), weight,
+                d -> d.farms().real(farm, id).configureWeight(weight));
+        int maxconns = r.next().maxconns().orElse(Integer.MAX_VALUE);
+        field(ConfigPath.child(path, "maxconns"), value(r.old().maxconns()), value(r.next().maxconns()),
+                d -> d.farms().real(farm, id).configureMaxConns(maxconns));
+        boolean inService = r.next().inService();
+        field(ConfigPath.child(path, "inservice"), r.old().inService(), inService, d -> {
+            // As the admin API does: the change is this node's administrative act, shared with the cluster.
+            if (inService) {
+                d.farms().real(farm, id).putInService();
+            } else {
+                d.farms().real(farm, id).takeOutOfService();
+            }
+        });
+        for (RealKey<?> key : Plugins.installed().realKeys()) {
+            Optional<?> old = key.in(r.old().values());
+            Optional<?> next = key.in(r.next().values());
+            if (!old.equals(next)) {
+                add(Kind.CHANGED, ConfigPath.child(path, key.name()), null, null, null);
+            }
+        }
+    }
+
+    private void virtualServer(String path, Pair<VirtualServerConfig> v, SwitchboardConfig running,
+            SwitchboardConfig next) {
+        String name = v.next().name();
+        field(ConfigPath.child(path, "listen"), v.old().listen().toString(), v.next().listen().toString());
+        field(ConfigPath.child(path, "service"), v.old().service(), v.next().service());
+        field(ConfigPath.child(path, "farm"), v.old().farm(), v.next().farm());
+        sticky(ConfigPath.child(path, "sticky"), v.old().sticky(), v.next().sticky());
+        field(ConfigPath.child(path, "response-timeout"), text(v.old().responseTimeout()),
+                text(v.next().responseTimeout()));
+        field(ConfigPath.child(path, "idle"), text(v.old().idle()), text(v.next().idle()));
+        field(ConfigPath.child(path, "max-datagram"), v.old().maxDatagram(), v.next().maxDatagram());
+        boolean inService = v.next().inService();
+        field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
+                d -> d.virtualServers().get(name).inService(inService));
+        field(ConfigPath.child(path, "advertise"), running.routeHealth().advertised().contains(name),
+                next.routeHealth().advertised().contains(name));
+        if (!v.old().options().equals(v.next().options())) {
+            List<String> keys = Plugins.installed().service(v.next().service())
+                    .flatMap(s -> s.spec().options()).map(b -> b.keys()).orElse(List.of());
+            add(Kind.CHANGED, ConfigPath.child(path, keys.size() == 1 ? keys.get(0)
+                    : "{" + String.join(",", keys) + "}"), null, null, null);
+        }
+    }
+
+    private void sticky(String path, Optional<StickyConfig> old, Optional<StickyConfig> next) {
+        if (old.isEmpty() || next.isEmpty()) {
+            if (old.isPresent() != next.isPresent()) {
+                add(old.isEmpty() ? Kind.ADDED : Kind.REMOVED, path, old.map(s -> keys(s)).orElse(null),
+                        next.map(s -> keys(s)).orElse(null), null);
+            }
+            return;
+        }
+        StickyConfig o = old.get();
+        StickyConfig n = next.get();
+        field(ConfigPath.child(path, "keys"), keys(o), keys(n));
+        field(ConfigPath.child(path, "idle"), text(o.idle()), text(n.idle()));
+        field(ConfigPath.child(path, "netmask"), value(o.netmaskBits()), value(n.netmaskBits()));
+        field(ConfigPath.child(path, "max-entries"), o.maxEntries(), n.maxEntries());
+        field(ConfigPath.child(path, "group"), o.group().orElse(null), n.group().orElse(null));
+    }
+
+    // ---- the walk -------------------------------------------------------------------------------
+
+    /** A thing present in both configurations. */
+    private record Pair<T>(T old, T next) {
+    }
+
+    private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
+            BiConsumer<String, Pair<T>> both) {
+        named(section, old, next, summary, both, ConfigPath::child);
+    }
+
+    /** Entries of a section by name: added, removed, or compared by {@code both}. */
+    private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
+            BiConsumer<String, Pair<T>> both, BiFunctionPath path) {
+        Set<String> names = new LinkedHashSet<>(old.keySet());
+        names.addAll(next.keySet());
+        for (String name : names) {
+            String at = path.of(section, name);
+            T o = old.get(name);
+            T n = next.get(name);
+            if (o == null) {
+                add(Kind.ADDED, at, null, summary.apply(n), null);
+            } else if (n == null) {
+                add(Kind.REMOVED, at, summary.apply(o), null, null);
+            } else if (!o.equals(n)) {
+                both.accept(at, new Pair<>(o, n));
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface BiFunctionPath {
+        String of(String section, String name);
+    }
+
+    /** {@code farms.ggsn.reals[10.0.0.3:2123]}. */
+    private static String keyed(String section, String key) {
+        return section + "[" + key + "]";
+    }
+
+    private static Map<String, RealConfig> reals(FarmConfig farm) {
+        Map<String, RealConfig> reals = new java.util.LinkedHashMap<>();
+        farm.reals().forEach(r -> reals.put(r.endpoint().toString(), r));
+        return reals;
+    }
+
+    private void field(String path, Object old, Object next) {
+        field(path, old, next, null);
+    }
+
+    private void field(String path, Object old, Object next, Consumer<Director> apply) {
+        if (!Objects.equals(old, next)) {
+            add(Kind.CHANGED, path, old, next, apply);
+        }
+    }
+
+    private void add(Kind kind, String path, Object old, Object next, Consumer<Director> apply) {
+        ConfigChange change = new ConfigChange(path, kind, old, next);
+        changes.add(change);
+        inPlace.put(change, apply);
+    }
+
+    private static String text(Duration d) {
+        return Durations.format(d);
+    }
+
+    private static Integer value(OptionalInt v) {
+        return v.isPresent() ? v.getAsInt() : null;
+    }
+
+    private static String keys(StickyConfig s) {
+        return String.join(", ", s.keys().stream().map(StickyKind::configName).toList());
+    }
+
+    private static String sorted(Set<String> names) {
+        return String.join(", ", new java.util.TreeSet<>(names));
+    }
+}

@@ -1,0 +1,117 @@
+package io.switchboard.app.reload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.app.Services;
+import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.app.reload.ConfigChange.Kind;
+import io.switchboard.director.Director;
+import io.switchboard.director.Ticker;
+import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.RealState;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The difference of two configuration files, and what of it a running director takes in place. */
+class ConfigDiffTest {
+
+    private final Services services = Services.discover();
+    private final ConfigLoader loader = new ConfigLoader(services.available());
+
+    private SwitchboardConfig load(String name) throws Exception {
+        return loader.load(Path.of(ConfigDiffTest.class.getResource("/reload/" + name).toURI()));
+    }
+
+    private ConfigDiff diff(String next) throws Exception {
+        return ConfigDiff.between(load("running.yaml"), load(next));
+    }
+
+    @Test
+    void theSameConfigurationIsNoChange() throws Exception {
+        assertThat(diff("running.yaml").isEmpty()).isTrue();
+    }
+
+    @Test
+    void weightsLimitsAndServiceStatesApplyInPlace() throws Exception {
+        ConfigDiff diff = diff("in-place.yaml");
+
+        assertThat(diff.changes()).containsExactly(
+                new ConfigChange("farms.ggsn.reals[10.0.0.2:2123].inservice", Kind.CHANGED, true, false),
+                new ConfigChange("farms.ggsn.reals[10.0.0.3:2123].maxconns", Kind.CHANGED, 100, null),
+                new ConfigChange("farms.ggsn.reals[10.0.0.3:2123].weight", Kind.CHANGED, 8, 4),
+                new ConfigChange("farms.ggsn.reals[10.0.0.4:2123].maxconns", Kind.CHANGED, null, 50),
+                new ConfigChange("virtual-servers.gtp-c.inservice", Kind.CHANGED, true, false));
+        assertThat(diff.needsRestart()).isEmpty();
+    }
+
+    @Test
+    void everythingElseNeedsARestart() throws Exception {
+        ConfigDiff diff = diff("restart.yaml");
+
+        assertThat(diff.changes()).containsExactly(
+                new ConfigChange("farms.ggsn.predictor", Kind.CHANGED, "roundrobin", "leastconns"),
+                new ConfigChange("farms.ggsn.reals[10.0.0.3:2123].weight", Kind.CHANGED, 8, 2),
+                new ConfigChange("farms.ggsn.reals[10.0.0.4:2123]", Kind.REMOVED, "10.0.0.4:2123", null),
+                new ConfigChange("farms.ggsn.reals[10.0.0.5:2123]", Kind.ADDED, null, "10.0.0.5:2123"),
+                new ConfigChange("farms.pgw", Kind.ADDED, null, "roundrobin, 1 real"),
+                new ConfigChange("farms.spare", Kind.REMOVED, "roundrobin, 1 real", null),
+                new ConfigChange("virtual-servers.gtp-c.listen", Kind.CHANGED, "127.0.0.1:2123", "127.0.0.1:2124"),
+                new ConfigChange("virtual-servers.gtp-c.sticky.idle", Kind.CHANGED, "10m", "1h"));
+        assertThat(diff.needsRestart()).containsExactly("farms.ggsn.predictor", "farms.ggsn.reals[10.0.0.4:2123]",
+                "farms.ggsn.reals[10.0.0.5:2123]", "farms.pgw", "farms.spare", "virtual-servers.gtp-c.listen",
+                "virtual-servers.gtp-c.sticky.idle");
+        assertThat(diff.changes().get(1)).hasToString("changed farms.ggsn.reals[10.0.0.3:2123].weight: 8 -> 2");
+    }
+
+    @Test
+    void theSameRealsInAnotherOrderAreAChangeOfTheRoundRobin() throws Exception {
+        ConfigDiff diff = diff("reordered.yaml");
+
+        assertThat(diff.changes()).containsExactly(new ConfigChange("farms.ggsn.reals", Kind.CHANGED,
+                "10.0.0.2:2123, 10.0.0.3:2123, 10.0.0.4:2123", "10.0.0.3:2123, 10.0.0.2:2123, 10.0.0.4:2123"));
+        assertThat(diff.needsRestart()).containsExactly("farms.ggsn.reals");
+    }
+
+    @Test
+    void applyingChangesTheRunningRealsAndVirtualServer() throws Exception {
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+        RealServer two = director.farms().real("ggsn", "10.0.0.2:2123");
+        RealServer three = director.farms().real("ggsn", "10.0.0.3:2123");
+        RealServer four = director.farms().real("ggsn", "10.0.0.4:2123");
+
+        diff("in-place.yaml").apply(director);
+
+        assertThat(two.state()).isEqualTo(RealState.OUTOFSERVICE);
+        assertThat(three.weight()).isEqualTo(4);
+        assertThat(three.staticWeight()).isEqualTo(4);
+        assertThat(three.maxConns()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(four.maxConns()).isEqualTo(50);
+        assertThat(director.virtualServers().get("gtp-c").inService()).isFalse();
+    }
+
+    @Test
+    void aDynamicWeightSurvivesANewStaticWeight() throws Exception {
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+        RealServer three = director.farms().real("ggsn", "10.0.0.3:2123");
+        three.setWeight(6); // as PUT /api/v1/reals/ggsn/10.0.0.3:2123/weight does
+
+        diff("in-place.yaml").apply(director);
+
+        assertThat(three.weight()).isEqualTo(6);
+        assertThat(three.staticWeight()).isEqualTo(4);
+    }
+
+    @Test
+    void aDiffThatNeedsARestartIsNeverApplied() throws Exception {
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+
+        assertThatThrownBy(() -> diff("restart.yaml").apply(director)).isInstanceOf(IllegalStateException.class);
+        assertThat(director.farms().real("ggsn", "10.0.0.3:2123").weight()).isEqualTo(8);
+    }
+}
