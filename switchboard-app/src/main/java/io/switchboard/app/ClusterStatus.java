@@ -64,6 +64,11 @@ final class ClusterStatus {
         return true;
     }
 
+    /** How many configurations the members run: 1 when they agree (the gauge of a mismatch). */
+    int distinctDigests() {
+        return digests().size();
+    }
+
     private Set<String> digests() {
         Set<String> digests = new TreeSet<>();
         digests.add(digest);

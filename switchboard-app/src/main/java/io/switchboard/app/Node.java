@@ -4,7 +4,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.switchboard.app.admin.AdminServer;
 import io.switchboard.app.config.ConfigLoader;
+import io.switchboard.app.reload.ClusterReload;
 import io.switchboard.app.reload.Reloader;
+import io.micrometer.core.instrument.Gauge;
 import io.switchboard.app.reload.RunningConfig;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.SharedRealState;
@@ -38,6 +40,8 @@ public final class Node implements AutoCloseable {
     private final ClusterStatus clusterStatus;
     private final SharedRealState realState;
     private final Reloader reloader;
+    /** Shares this node's reloads with the other nodes; null on a single node. */
+    private final ClusterReload clusterReload;
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
     private final DebugCaptures captures;
@@ -85,7 +89,13 @@ public final class Node implements AutoCloseable {
             clusterStatus.checkDigests();
             member.onMembershipChange(clusterStatus::checkDigests);
             member.onAnnouncement(clusterStatus::checkDigests);
+            this.clusterReload = new ClusterReload(vertx, reloader, member.address().toString());
+        } else {
+            this.clusterReload = null;
         }
+        Gauge.builder("switchboard.cluster.config.digests", clusterStatus, ClusterStatus::distinctDigests)
+                .description("Configurations the cluster's members run (digests): 1 when every node runs the same")
+                .register(registry);
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
                     vertx.unavailableNativeTransportCause() == null ? "not Linux"
@@ -199,6 +209,9 @@ public final class Node implements AutoCloseable {
 
     @Override
     public void close() {
+        if (clusterReload != null) {
+            clusterReload.close();
+        }
         stopDispatched();
         captures.close();
         try {

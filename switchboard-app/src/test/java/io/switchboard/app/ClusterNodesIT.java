@@ -196,15 +196,25 @@ class ClusterNodesIT {
         assertThat(outcome.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.APPLIED);
         String after = a.reloader().running().digest();
         assertThat(after).isNotEqualTo(before);
-        // The administrative change travels as the admin API's does; the digest as an announcement.
+        // The administrative change travels as the admin API's does; the configuration itself reaches
+        // B over the event bus, and B reloads it with its own cluster section: both run the same.
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OUTOFSERVICE);
-        await().atMost(Duration.ofSeconds(10)).until(() -> b.member().members().stream()
-                .filter(m -> !m.local()).allMatch(m -> after.equals(m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE))));
-        assertThat(b.reloader().running().digest()).isEqualTo(before);
-
-        b.reloader().reload(yaml(cluster, portB, portA, "admin: { enabled: false }", "")
-                .replace("weight: 1 }", "weight: 1, inservice: false }"), false, "test");
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.reloader().running().digest().equals(after));
+        assertThat(b.reloader().running().config().cluster().port()).as("B keeps its own cluster port")
+                .isEqualTo(portB);
         await().atMost(Duration.ofSeconds(10)).until(() -> a.member().members().stream()
                 .map(m -> m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE)).distinct().toList().equals(List.of(after)));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                b.registry().get("switchboard.cluster.config.digests").gauge().value() == 1.0);
+        assertThat(b.registry().get("switchboard.config.reloads").tag("result", "applied").counter().count())
+                .as("applied on B as a reload of its own").isEqualTo(1.0);
+
+        // B's operator gives the same again: no change on B, and none on A when it arrives there.
+        var again = b.reloader().reload(yaml(cluster, portB, portA, "admin: { enabled: false }", "")
+                .replace("weight: 1 }", "weight: 1, inservice: false }"), false, "test");
+        assertThat(again.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.UNCHANGED);
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                a.registry().get("switchboard.config.reloads").tag("result", "unchanged").counter().count() == 1.0);
+        assertThat(a.reloader().running().digest()).isEqualTo(after);
     }
 }

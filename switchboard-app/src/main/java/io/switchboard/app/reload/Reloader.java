@@ -68,6 +68,8 @@ public final class Reloader {
     private final Consumer<RunningConfig> onApplied;
     private final Map<Result, Counter> counters = new EnumMap<>(Result.class);
     private volatile RunningConfig running;
+    /** Where a configuration this node's operator gave is shared (the other nodes of a cluster). */
+    private volatile Consumer<String> share = yaml -> { };
 
     /**
      * @param running   what the node was started with
@@ -95,17 +97,42 @@ public final class Reloader {
     /**
      * Reloads from a configuration document.
      *
+     * What this node accepts (applied, or the same as it runs) is shared with the other nodes of a
+     * cluster ({@link #shareWith}).
+     *
      * @param ios the text is an IOS SLB configuration, translated as {@code import-ios} does first
      * @param source where the text came from, for the log
      */
-    public synchronized Outcome reload(String text, boolean ios, String source) {
+    public Outcome reload(String text, boolean ios, String source) {
+        return reload(text, ios, source, true);
+    }
+
+    /**
+     * Reloads a configuration another node of the cluster accepted ({@link ClusterReload}): as
+     * {@link #reload}, but not shared again.
+     */
+    public Outcome reloadShared(String yaml, String source) {
+        return reload(yaml, false, source, false);
+    }
+
+    /**
+     * Shares from now on every configuration this node's operator gives that this node accepts
+     * (applied, or the same as it runs: another node may still differ), as YAML.
+     */
+    public void shareWith(Consumer<String> share) {
+        this.share = share;
+    }
+
+    private synchronized Outcome reload(String text, boolean ios, String source, boolean shared) {
         Outcome outcome;
+        String accepted = null;
         try {
             // The API has no RADIUS secret to give the translation: a RADIUS farm from IOS text is refused
             // for want of one, by path, like any other error.
             String yaml = !ios ? text : IosYamlWriter.write(new IosTranslator(new IosTranslator.Options(
                     Optional.empty())).translate(text), IosImport.header(source));
             outcome = reload(yaml, loader.parse(yaml));
+            accepted = yaml;
         } catch (IosSyntaxException e) {
             outcome = invalid(List.of(new ConfigError(ConfigError.DOCUMENT, e.getMessage())));
         } catch (ConfigException e) {
@@ -113,6 +140,10 @@ public final class Reloader {
         }
         counters.get(outcome.result()).increment();
         log(outcome, source);
+        if (shared && accepted != null
+                && (outcome.result() == Result.APPLIED || outcome.result() == Result.UNCHANGED)) {
+            share.accept(accepted);
+        }
         return outcome;
     }
 
