@@ -17,6 +17,9 @@ import java.net.InetSocketAddress;
  */
 public final class Intake {
 
+    /** A plug-in decided a relay it declared no table for ({@link #relayedRequests}). */
+    static final DropReason UNDECLARED_RELAY = DropReason.of("undeclared-relay");
+
     private final EngineScope scope;
     private final DatagramPlugin plugin;
     private final int maxDatagram;
@@ -77,23 +80,34 @@ public final class Intake {
             scope.metrics().relayed();
             scope.events().relayedToPeer();
             out.toClient(datagram.retain(), relay.peer());
-        } else if (decision instanceof Decision.RealRequest request) {
-            relayedRequests(scope).request(datagram, sender, request, scope, out);
-        } else if (decision instanceof Decision.PeerAnswer answer) {
-            relayedRequests(scope).answer(datagram, sender, answer, scope, out);
-        } else if (decision instanceof Decision.TriggeredAnswer answer) {
-            relayedRequests(scope).triggeredAnswer(datagram, sender, answer, scope, out);
         } else if (decision instanceof Decision.Drop drop) {
             scope.drop(drop.reason(), sender, drop.detail());
+        } else if (decision instanceof Decision.RealRequest || decision instanceof Decision.PeerAnswer
+                || decision instanceof Decision.TriggeredAnswer) {
+            RelayedRequests relayed = relayedRequests(scope, sender);
+            if (relayed == null) {
+                return; // counted as undeclared
+            }
+            if (decision instanceof Decision.RealRequest request) {
+                relayed.request(datagram, sender, request, scope, out);
+            } else if (decision instanceof Decision.PeerAnswer answer) {
+                relayed.answer(datagram, sender, answer, scope, out);
+            } else {
+                relayed.triggeredAnswer(datagram, sender, (Decision.TriggeredAnswer) decision, scope, out);
+            }
         }
     }
 
-    static RelayedRequests relayedRequests(EngineScope scope) {
+    /**
+     * The virtual server's relayed requests, or null — counted as a drop, logged at a limited rate —
+     * when its plug-in decided a relay without declaring {@code TransactionPlugin.realRequests()}: a
+     * plug-in's mistake, which must not take a datagram away uncounted.
+     */
+    static RelayedRequests relayedRequests(EngineScope scope, InetSocketAddress sender) {
         RelayedRequests relayed = scope.virtualServer().relayedRequests();
         if (relayed == null) {
-            // A plug-in's programming error, not the network's: say so loudly.
-            throw new IllegalStateException("virtual server " + scope.name() + ": its plug-in decided a real's"
-                    + " request, a peer's answer or a triggering request but declares no TransactionPlugin.realRequests()");
+            scope.drop(UNDECLARED_RELAY, sender, "the plug-in decided a real's request, a peer's answer or a"
+                    + " triggering request but declares no TransactionPlugin.realRequests()");
         }
         return relayed;
     }

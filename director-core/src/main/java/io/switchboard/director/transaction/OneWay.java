@@ -62,7 +62,11 @@ final class OneWay {
      * the same id.
      */
     void forwardTriggering(ByteBuf datagram, InetSocketAddress client, Decision.Direct decision, long now) {
-        TriggeringRequests triggering = Intake.relayedRequests(scope).triggering();
+        RelayedRequests relayed = Intake.relayedRequests(scope, client);
+        if (relayed == null) {
+            return;
+        }
+        TriggeringRequests triggering = relayed.triggering();
         TriggeringRequests.Outstanding known = triggering.pending(client, decision.transactionId());
         if (known != null) {
             try {

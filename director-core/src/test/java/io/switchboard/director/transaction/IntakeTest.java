@@ -37,6 +37,9 @@ class IntakeTest {
             if (says(datagram, "ping")) {
                 return new Decision.AnswerLocally(alloc.buffer().writeBytes(ToyPlugin.answer(request(1, ""), "pong")));
             }
+            if (says(datagram, "real-request")) {
+                return new Decision.RealRequest(PEER, 0, 1, -1, null); // without declaring realRequests()
+            }
             return says(datagram, "forward") ? new Decision.RelayTo(PEER) : super.decide(datagram, sender, alloc);
         }
     }
@@ -103,5 +106,16 @@ class IntakeTest {
         assertThat(engine.toReals()).isEmpty();
         engine.fromClient(request(4, "alice;x"), ALICE);
         assertThat(engine.toReals()).hasSize(1);
+    }
+
+    @Test
+    void aRelayThePlugInDeclaredNoTableForIsDroppedAndCounted() {
+        EngineHarness engine = harness(2048);
+        engine.fromClient(request(3, "alice;real-request"), ALICE);
+        assertThat(engine.drops()).containsExactly(Intake.UNDECLARED_RELAY);
+        assertThat(engine.toClients()).isEmpty();
+        assertThat(engine.toReals()).isEmpty();
+        engine.fromClient(request(4, "alice;x"), ALICE);
+        assertThat(engine.toReals()).as("the lane goes on").hasSize(1);
     }
 }
