@@ -33,6 +33,15 @@ public interface RealRequests<R> {
      */
     long idAnswering(long clientTransactionId);
 
+    /**
+     * Whether a real's request ({@code context}) answers the client's outstanding request whose
+     * id it carries ({@code requestContext}, what {@code TransactionPlugin.prepareRequest} returned
+     * for it): gtp-inspect's answers only a Command of the same session. True by default.
+     */
+    default boolean answers(Object requestContext, R context) {
+        return true;
+    }
+
     /** {@code R} as bytes between nodes (a wire constant). */
     Codec<R> codec();
 

@@ -107,7 +107,8 @@ public final class RelayedRequests {
         if (relayed == null) {
             long requested = -1;
             TriggeringRequests.Outstanding answered = decision.answers() < 0 ? null
-                    : triggering.answered(realSender.getAddress(), decision.answers(), decision.peer());
+                    : triggering.answered(realSender.getAddress(), decision.answers(),
+                            outstanding -> plugin.answers(outstanding.context(), decision.context()));
             if (answered != null) {
                 // The peer matches it to its own request by that request's id (TS 29.274 §7.6).
                 requested = plugin.idAnswering(answered.clientTransactionId());
@@ -185,7 +186,7 @@ public final class RelayedRequests {
      */
     public void triggeredAnswer(ByteBuf answer, InetSocketAddress real, Decision.TriggeredAnswer decision,
             EngineScope scope, ClientSide out) {
-        TriggeringRequests.Outstanding request = triggering.answered(real.getAddress(), decision.directorId(), null);
+        TriggeringRequests.Outstanding request = triggering.answered(real.getAddress(), decision.directorId(), outstanding -> true);
         if (request == null) {
             scope.drop(EngineDrops.NO_RELAYED_REQUEST, real, "no request outstanding under " + decision.directorId());
             return;

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Requests a client sent to a real that the real answers not with a response but with a request of
@@ -80,19 +81,16 @@ public final class TriggeringRequests {
      * The request that a datagram from {@code real} under director id {@code id} answers, no longer
      * outstanding; or null (no such request: the real's datagram is its own).
      *
-     * @param to where the answer goes, when the real's datagram is a request for a peer: it answers
-     *           the client's request only if it goes to that client's address (the triggered request
-     *           goes to the Command's sender, TS 29.274 §7.6); null for a failure indication, which
-     *           goes to the client
+     * @param belongs whether the real's datagram is the answer of the request found (the plug-in's
+     *                say: a triggered request answers only a Command of its own session)
      */
-    Outstanding answered(InetAddress real, long id, InetSocketAddress to) {
+    Outstanding answered(InetAddress real, long id, Predicate<Outstanding> belongs) {
         if (byReal.isEmpty()) {
             return null;
         }
         ToReal key = new ToReal(real, id);
         Outstanding request = byReal.get(key);
-        if (request == null || to != null && !to.getAddress().equals(request.client().getAddress())
-                || !byReal.remove(key, request)) {
+        if (request == null || !belongs.test(request) || !byReal.remove(key, request)) {
             return null;
         }
         byClient.remove(new FromClient(request.client(), request.clientTransactionId()), request);

@@ -77,6 +77,12 @@ class RelayedRequestsTest {
             return kind == 'Q' || kind == 'F' ? decide(datagram, sender, null) : null;
         }
 
+        /** A real's request that says "elsewhere" answers no client's request (gtp-inspect: another session's). */
+        @Override
+        public boolean answers(Object requestContext, String context) {
+            return !context.contains("elsewhere");
+        }
+
         /** The client's own id of its request, which the real's answering request goes under. */
         @Override
         public long idAnswering(long clientTransactionId) {
@@ -221,10 +227,10 @@ class RelayedRequestsTest {
     }
 
     @Test
-    void aRealsRequestToAnotherPeerAnswersNoClientsRequest() {
-        engine.fromClient(request(0x0323, "alice;cmd"), EngineFixture.ALICE);
+    void aRealsRequestThePlugInSaysIsNotTheAnswerAnswersNoClientsRequest() {
+        engine.fromClient(request(0x0323, "peer;cmd"), PEER);
         long directorId = engine.toReals().get(0).transactionId();
-        engine.fromReal(request(0x0778, "answers " + directorId), real.address(), 0); // goes to PEER, not Alice
+        engine.fromReal(request(0x0778, "answers " + directorId + " elsewhere"), real.address(), 0);
         assertThat(id(engine.toClients().get(0).bytes())).isNotEqualTo(0x0323);
         assertThat(engine.metrics().realRequestsTriggeredCount()).isZero();
         assertThat(engine.virtualServer().relayedRequests().triggering().size()).as("still outstanding").isEqualTo(1);

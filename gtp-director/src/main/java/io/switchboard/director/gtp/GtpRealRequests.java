@@ -100,6 +100,13 @@ final class GtpRealRequests implements RealRequests<GtpRealRequests.Relayed> {
         return version == 2 ? 23 : 16;
     }
 
+    /** A triggered request answers only a Command of its own session (its TEID names the session). */
+    @Override
+    public boolean answers(Object command, Relayed relayed) {
+        return command instanceof GtpRequestContext c && c.session() != null
+                && c.session().directorTeid() == relayed.session();
+    }
+
     @Override
     public Codec<Relayed> codec() {
         return CODEC;
