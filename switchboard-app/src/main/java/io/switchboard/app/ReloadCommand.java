@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.reload.ConfigChange;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -13,7 +11,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -29,11 +26,8 @@ final class ReloadCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
 
-    @Option(names = "--admin", defaultValue = "http://127.0.0.1:8080", description = "admin API base URL (default: ${DEFAULT-VALUE})")
-    URI admin;
-
-    @Option(names = "--token", description = "bearer token, when the node has one")
-    String token;
+    @Mixin
+    AdminOption admin;
 
     @Spec
     CommandSpec spec;
@@ -46,17 +40,12 @@ final class ReloadCommand implements Callable<Integer> {
         if (yaml == null) {
             return 2;
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(admin.resolve("/api/v1/config"))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/yaml")
-                .POST(HttpRequest.BodyPublishers.ofString(yaml));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         HttpResponse<String> response;
         try {
-            response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = admin.send(admin.request("/api/v1/config", Duration.ofSeconds(30))
+                    .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)));
         } catch (java.io.IOException e) {
-            err.println("switchboard reload: cannot reach " + admin + ": " + e);
+            err.println("switchboard reload: cannot reach " + admin.admin + ": " + e);
             return 1;
         }
         JsonNode body;

@@ -3,15 +3,12 @@ package io.switchboard.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -28,11 +25,8 @@ final class ShowCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "reals | vservers")
     What what;
 
-    @Option(names = "--admin", defaultValue = "http://127.0.0.1:8080", description = "admin API base URL (default: ${DEFAULT-VALUE})")
-    URI admin;
-
-    @Option(names = "--token", description = "bearer token, when the node has one")
-    String token;
+    @Mixin
+    AdminOption admin;
 
     @Spec
     CommandSpec spec;
@@ -40,15 +34,11 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String path = what == What.reals ? "/api/v1/farms" : "/api/v1/vservers";
-        HttpRequest.Builder request = HttpRequest.newBuilder(admin.resolve(path)).timeout(Duration.ofSeconds(5));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         HttpResponse<String> response;
         try {
-            response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response = admin.send(admin.request(path, Duration.ofSeconds(5)));
         } catch (java.io.IOException e) {
-            spec.commandLine().getErr().println("switchboard show: cannot reach " + admin + ": " + e);
+            spec.commandLine().getErr().println("switchboard show: cannot reach " + admin.admin + ": " + e);
             return 1;
         }
         if (response.statusCode() != 200) {

@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -53,12 +55,14 @@ class RunJarIT {
     }
 
 
-    @Test
-    void theJarServesUntilSigterm() throws Exception {
-        assertThat(JAR).as("the shaded jar is built in the package phase").exists();
-        backend = new SimulatedUdpBackend("only", new InetSocketAddress("127.0.0.1", 0));
-        int vipPort = freeUdpPort();
-        int adminPort = LoopbackPorts.freeTcpPort();
+
+    /**
+     * Starts {@code java -jar switchboard.jar run} with one udp virtual server on {@code vipPort} in
+     * front of one real on {@code realPort}, the admin API on {@code adminPort}, and waits until
+     * {@code /health} says UP. Its output goes to switchboard.log in the test's directory.
+     */
+    private Path startJar(int adminPort, int realPort, int vipPort, String vsExtra, String... runArgs)
+            throws Exception {
         Path config = Files.writeString(dir.resolve("switchboard.yaml"), """
                 admin: { listen: 127.0.0.1:%d }
                 farms:
@@ -70,17 +74,28 @@ class RunJarIT {
                     listen: 127.0.0.1:%d
                     service: udp
                     farm: one
-                """.formatted(adminPort, backend.address().getPort(), vipPort));
+                %s""".formatted(adminPort, realPort, vipPort, vsExtra));
         Path log = dir.resolve("switchboard.log");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(java, "-jar", JAR.toString(), "run", "-c", config.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(javaBin, "-jar", JAR.toString(), "run", "-c", config.toString()));
+        command.addAll(List.of(runArgs));
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         HttpClient http = HttpClient.newHttpClient();
         URI health = URI.create("http://127.0.0.1:" + adminPort + "/health");
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
                 http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString())
                         .statusCode() == 200);
+        return log;
+    }
+
+    @Test
+    void theJarServesUntilSigterm() throws Exception {
+        assertThat(JAR).as("the shaded jar is built in the package phase").exists();
+        backend = new SimulatedUdpBackend("only", new InetSocketAddress("127.0.0.1", 0));
+        int vipPort = freeUdpPort();
+        int adminPort = LoopbackPorts.freeTcpPort();
+        Path log = startJar(adminPort, backend.address().getPort(), vipPort, "");
+        HttpClient http = HttpClient.newHttpClient();
 
         try (SimulatedUdpClient client = new SimulatedUdpClient(new InetSocketAddress("127.0.0.1", 0),
                 new InetSocketAddress("127.0.0.1", vipPort))) {
@@ -144,29 +159,11 @@ class RunJarIT {
              DatagramSocket bob = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
             int vipPort = freeUdpPort();
             int adminPort = LoopbackPorts.freeTcpPort();
-            Path config = Files.writeString(dir.resolve("switchboard.yaml"), """
-                    admin: { listen: 127.0.0.1:%d }
-                    farms:
-                      one:
-                        reals:
-                          - { address: 127.0.0.1, port: %d }
-                    virtual-servers:
-                      vip:
-                        listen: 127.0.0.1:%d
-                        service: udp
-                        farm: one
-                        response-timeout: 30s
-                    """.formatted(adminPort, holding.socket.getLocalPort(), vipPort));
-            Path log = dir.resolve("switchboard.log");
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            process = new ProcessBuilder(java, "-jar", JAR.toString(), "run", "-c", config.toString(),
-                    "--shutdown-deadline", "20s").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Path log = startJar(adminPort, holding.socket.getLocalPort(), vipPort, "    response-timeout: 30s\n",
+                    "--shutdown-deadline", "20s");
             HttpClient http = HttpClient.newHttpClient();
             URI health = URI.create("http://127.0.0.1:" + adminPort + "/health");
             URI metrics = URI.create("http://127.0.0.1:" + adminPort + "/metrics");
-            await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
-                    http.send(HttpRequest.newBuilder(health).build(), HttpResponse.BodyHandlers.ofString())
-                            .statusCode() == 200);
             InetSocketAddress vip = new InetSocketAddress("127.0.0.1", vipPort);
             byte[] before = "alice-before".getBytes(StandardCharsets.UTF_8);
             alice.send(new DatagramPacket(before, before.length, vip));
