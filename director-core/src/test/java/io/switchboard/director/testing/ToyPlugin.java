@@ -33,6 +33,27 @@ public class ToyPlugin implements TransactionPlugin<Object> {
     private boolean throughDirector = true;
     private int reassignLimit;
 
+    /**
+     * A service named {@code name} whose virtual servers get a plug-in from {@code plugins}: the
+     * engine's tests register their toys under a real service's name (its predictors all allowed).
+     */
+    public static io.switchboard.director.spi.DatagramService service(String name,
+            java.util.function.Supplier<? extends io.switchboard.director.spi.DatagramPlugin> plugins) {
+        return new io.switchboard.director.spi.DatagramService() {
+            @Override
+            public io.switchboard.director.spi.ServiceSpec spec() {
+                return io.switchboard.director.spi.ServiceSpec.udp(name,
+                        java.util.EnumSet.allOf(io.switchboard.director.config.PredictorKind.class));
+            }
+
+            @Override
+            public io.switchboard.director.spi.DatagramPlugin create(
+                    io.switchboard.director.config.VirtualServerConfig config) {
+                return plugins.get();
+            }
+        };
+    }
+
     public ToyPlugin idBits(int bits) {
         this.idBits = bits;
         return this;

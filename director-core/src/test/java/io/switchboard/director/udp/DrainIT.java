@@ -7,12 +7,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FarmConfig;
-import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
-import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.DatagramService;
-import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.testing.RunningDirector;
 import io.switchboard.director.testing.ToyPlugin;
 import java.io.IOException;
@@ -24,7 +21,6 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -49,17 +45,7 @@ class DrainIT {
         FarmConfig farm = RunningDirector.loopbackFarm("toys", new int[] {server.port()}, new int[] {1});
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 "toy", "toys", Optional.empty(), Duration.ofSeconds(30), Duration.ofMinutes(1), 2048, true);
-        DatagramService toy = new DatagramService() {
-            @Override
-            public ServiceSpec spec() {
-                return ServiceSpec.udp("toy", EnumSet.allOf(PredictorKind.class));
-            }
-
-            @Override
-            public DatagramPlugin create(VirtualServerConfig config) {
-                return new ToyPlugin();
-            }
-        };
+        DatagramService toy = ToyPlugin.service("toy", ToyPlugin::new);
         running = RunningDirector.start(vs, farm, toy, new SimpleMeterRegistry());
         vip = running.vip("toy");
     }

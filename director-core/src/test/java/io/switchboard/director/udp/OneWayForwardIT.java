@@ -2,7 +2,6 @@ package io.switchboard.director.udp;
 
 import io.switchboard.director.spi.DatagramService;
 import io.switchboard.director.spi.TransactionPlugin;
-import io.switchboard.director.spi.DatagramPlugin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,7 +22,6 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
-import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.testing.ToyPlugin;
@@ -35,7 +33,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,17 +75,7 @@ class OneWayForwardIT {
                 Optional.empty());
         VirtualServerConfig vs = new VirtualServerConfig("toy", new Endpoint(InetAddress.getByName("127.0.0.1"), 0),
                 "asn", "toys", Optional.empty(), Duration.ofMillis(500), Duration.ofMinutes(1), 2048, true);
-        DatagramService service = new DatagramService() {
-            @Override
-            public ServiceSpec spec() {
-                return ServiceSpec.udp("asn", EnumSet.allOf(PredictorKind.class));
-            }
-
-            @Override
-            public DatagramPlugin create(VirtualServerConfig config) {
-                return new AckingToyPlugin();
-            }
-        };
+        DatagramService service = ToyPlugin.service("asn", AckingToyPlugin::new);
         director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
                 Map.of("toys", farm), Map.of("toy", vs)), v -> service, registry, Ticker.SYSTEM);
         vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));

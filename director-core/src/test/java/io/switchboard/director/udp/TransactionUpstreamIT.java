@@ -1,10 +1,6 @@
 package io.switchboard.director.udp;
 
 import io.switchboard.director.spi.DatagramService;
-import io.switchboard.director.spi.DatagramPlugin;
-import java.util.EnumSet;
-import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.spi.ServiceSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -120,17 +116,7 @@ class TransactionUpstreamIT {
                 // Long enough that the retransmission test (two awaits while answers are held) never sees
                 // its request expire on a loaded machine; the expiry test waits for it.
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 2048, true);
-        DatagramService toy = new DatagramService() {
-            @Override
-            public ServiceSpec spec() {
-                return ServiceSpec.udp("radius", EnumSet.allOf(PredictorKind.class));
-            }
-
-            @Override
-            public DatagramPlugin create(VirtualServerConfig config) {
-                return new ToyPlugin();
-            }
-        };
+        DatagramService toy = ToyPlugin.service("radius", ToyPlugin::new);
         running = RunningDirector.start(vs, farm, toy, registry);
         vip = running.vip("toy");
     }
