@@ -102,6 +102,7 @@ class RealDrainsTest {
 
         drains.check(ticker.nanos());
         assertThat(drainsEnded("completed")).as("counted once").isEqualTo(1);
+        assertThat(a.servesBoundClients()).isTrue();
         assertThat(a.tryTakeNewWork()).as("still draining until inservice").isFalse();
     }
 
@@ -135,6 +136,7 @@ class RealDrainsTest {
         assertThat(released("bindings")).isEqualTo(5);
         assertThat(drainsEnded("deadline")).isEqualTo(1);
         assertThat(drainsEnded("completed")).isZero();
+        assertThat(a.servesBoundClients()).as("what still names it on its own (a flow) goes elsewhere").isFalse();
         for (StickyKey key : onA) {
             assertThat(selector.select(key, ticker.nanos()).real()).isEqualTo(b);
         }

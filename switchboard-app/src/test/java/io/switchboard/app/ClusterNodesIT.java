@@ -173,6 +173,43 @@ class ClusterNodesIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.weight() == 3);
         assertThat(onB.state()).isEqualTo(RealState.OUTOFSERVICE);
     }
+
+    @Test
+    void aDrainThroughOneNodesApiDrainsTheRealOnTheOtherWithTheSameDeadlineUntilInservice() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
+        Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        String real = "127.0.0.1:" + backends.get(0).address().getPort();
+        var onA = a.director().farms().real("sims", real);
+        var onB = b.director().farms().real("sims", real);
+        var http = java.net.http.HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + a.adminAddress().getPort();
+
+        var drain = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base
+                        + "/api/v1/farms/sims/reals/" + real + "/drain"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"deadline\": \"1h\"}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(drain.statusCode()).as(drain.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.DRAINING);
+        assertThat(onB.currentDrain().deadlineMillis()).isEqualTo(onA.currentDrain().deadlineMillis());
+        assertThat(onB.tryTakeNewWork()).isFalse();
+        assertThat(onB.servesBoundClients()).isTrue();
+
+        var back = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base
+                        + "/api/v1/reals/sims/" + real + "/inservice"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OPERATIONAL);
+        assertThat(onB.currentDrain()).isNull();
+    }
     @Test
     void aReloadOnOneNodeTakesARealOutOfServiceOnTheOtherAndShowsItsNewDigest() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));

@@ -196,7 +196,11 @@ public final class RealServer implements RealView {
     }
 
     public boolean servesBoundClients() {
-        return state.get().servesBoundClients();
+        RealState s = state.get();
+        // Past its drain's deadline nothing may stay on the real: no binding, and no flow or
+        // retransmission that names it on its own either.
+        return s.servesBoundClients() && (s != RealState.DRAINING || drain == null
+                || drain.result() != RealDrain.Result.DEADLINE);
     }
 
     /** A request was sent to this real and now awaits its answer. */

@@ -13,7 +13,8 @@ package io.switchboard.director.real;
  * </pre>
  *
  * <p>DRAINING keeps what the real serves (its sticky bindings, its sessions) and takes nothing new;
- * failed probes move it to PROBE_FAILED, and passing again brings it back to DRAINING.
+ * failed probes move it to PROBE_FAILED, and passing again brings it back to DRAINING. Past its
+ * drain's deadline the real serves no bound clients either ({@code RealServer#servesBoundClients}).
  */
 public enum RealState {
     OPERATIONAL(true, true),
