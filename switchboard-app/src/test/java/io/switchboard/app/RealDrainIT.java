@@ -16,6 +16,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,18 +130,59 @@ class RealDrainIT {
         return call("GET", "/metrics", null).body().lines().filter(l -> l.startsWith(line + " ")).findFirst().orElse("");
     }
 
+    /** Every bound client asking in turn, on a thread of its own until closed: whom each reached, and what was lost. */
+    private final class Traffic implements AutoCloseable {
+
+        final Map<SimulatedUdpClient, Set<String>> served = new ConcurrentHashMap<>();
+        final AtomicInteger answered = new AtomicInteger();
+        final AtomicInteger lost = new AtomicInteger();
+        private volatile boolean running = true;
+        private final Thread thread = new Thread(this::run, "traffic");
+
+        Traffic() {
+            thread.start();
+        }
+
+        private void run() {
+            while (running) {
+                for (SimulatedUdpClient client : bound) {
+                    String answer = client.ask("traffic", ASK);
+                    if (answer == null) {
+                        lost.incrementAndGet();
+                    } else {
+                        served.computeIfAbsent(client, c -> ConcurrentHashMap.newKeySet()).add(backend(answer));
+                        answered.incrementAndGet();
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
+    }
+
     @Test
     void aDrainedRealKeepsItsBoundClientsTakesNoNewOnesAndCompletesWhenTheirBindingsAreRemoved() throws Exception {
         List<SimulatedUdpClient> onOne = boundToOne();
         assertThat(onOne).hasSize(BOUND / 2);
 
-        HttpResponse<String> started = call("POST", "/api/v1/farms/pair/reals/" + one + "/drain", null);
+        try (Traffic traffic = new Traffic()) {
+            HttpResponse<String> started = call("POST", "/api/v1/farms/pair/reals/" + one + "/drain", null);
 
-        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
-        assertThat(json.readTree(started.body()).get("state").asText()).isEqualTo("DRAINING");
-        assertThat(newClients(100, 6)).containsOnly("two");
-        for (SimulatedUdpClient client : onOne) {
-            assertThat(backend(client.ask("still", ASK))).isEqualTo("one");
+            assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+            assertThat(json.readTree(started.body()).get("state").asText()).isEqualTo("DRAINING");
+            assertThat(newClients(100, 6)).containsOnly("two");
+            int atDrain = traffic.answered.get();
+            await().atMost(Duration.ofSeconds(5)).until(() -> traffic.answered.get() >= atDrain + 4 * BOUND);
+            traffic.close();
+            assertThat(traffic.lost.get()).isZero();
+            for (SimulatedUdpClient client : bound) {
+                assertThat(traffic.served.get(client)).as("bound clients stay where they are")
+                        .containsExactly(onOne.contains(client) ? "one" : "two");
+            }
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> drain().get("bindings").asInt(-1) == BOUND / 2);
         assertThat(drain().get("result").asText()).isEqualTo("draining");
