@@ -261,7 +261,7 @@ public final class RealServer implements RealView {
             }
         }
         if (failed) {
-            fail(nowNanos);
+            failInBand(nowNanos, "requests unanswered");
         }
     }
 
@@ -272,8 +272,8 @@ public final class RealServer implements RealView {
     }
 
     /**
-     * Fails the real at once, for an in-band reason other than unanswered requests (a GTP answer with
-     * a resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
+     * Fails the real at once, for an in-band reason (unanswered requests, or a GTP answer with a
+     * resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
      */
     public void failInBand(long nowNanos, String why) {
         for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
@@ -285,19 +285,6 @@ public final class RealServer implements RealView {
                     detector.reset();
                 }
                 LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, s);
-                stateListener.failed(this);
-                return;
-            }
-        }
-    }
-
-    private void fail(long nowNanos) {
-        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
-                || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {
-            failedAtNanos = nowNanos;
-            if (move(s, RealState.FAILED)) {
-                failures.increment();
-                LOG.warn("real {} of farm {} failed: requests unanswered ({} -> FAILED)", id, farm, s);
                 stateListener.failed(this);
                 return;
             }
