@@ -280,6 +280,19 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         }
     }
 
+    /** Counts the local replica, which holds every key of the cluster's table: the same count on every node. */
+    @Override
+    public long countBoundTo(String farm, String real, long nowNanos) {
+        StickyBinding target = new StickyBinding(farm, real);
+        long count = 0;
+        for (LocalBinding r : replica.values()) {
+            if (r.binding.equals(target) && !isExpired(r, nowNanos)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     @Override
     public int removeBoundTo(String farm, String real) {
         StickyBinding target = new StickyBinding(farm, real);

@@ -17,7 +17,7 @@ record RealChange(Kind kind, int value, long atMillis, String origin)
 
     /** Wire codes: add, never renumber. */
     enum Kind {
-        ADMIN(1), WEIGHT(2), FAILED(3);
+        ADMIN(1), WEIGHT(2), FAILED(3), DRAIN(4);
 
         final byte code;
 
@@ -39,6 +39,11 @@ record RealChange(Kind kind, int value, long atMillis, String origin)
         return new RealChange(Kind.ADMIN, inService ? 1 : 0, 0, origin);
     }
 
+    /** A drain, with its wall-clock deadline (0 for none). */
+    static RealChange drain(long deadlineMillis, String origin) {
+        return new RealChange(Kind.DRAIN, 0, deadlineMillis, origin);
+    }
+
     static RealChange weight(int weight, String origin) {
         return new RealChange(Kind.WEIGHT, weight, 0, origin);
     }
@@ -51,10 +56,15 @@ record RealChange(Kind kind, int value, long atMillis, String origin)
     public Void process(Map.Entry<String, RealRecord> entry) {
         RealRecord r = entry.getValue() == null ? RealRecord.UNCHANGED : entry.getValue();
         entry.setValue(switch (kind) {
-            case ADMIN -> new RealRecord(value != 0, r.adminChanges() + 1, r.weight(), r.failedAtMillis(), origin);
-            case WEIGHT -> new RealRecord(r.inService(), r.adminChanges(), value, r.failedAtMillis(), origin);
+            case ADMIN -> new RealRecord(value != 0, r.adminChanges() + 1, r.weight(), r.failedAtMillis(), origin,
+                    false, 0);
+            case DRAIN -> new RealRecord(true, r.adminChanges() + 1, r.weight(), r.failedAtMillis(), origin,
+                    true, atMillis);
+            case WEIGHT -> new RealRecord(r.inService(), r.adminChanges(), value, r.failedAtMillis(), origin,
+                    r.draining(), r.drainDeadlineMillis());
             case FAILED -> new RealRecord(r.inService(), r.adminChanges(), r.weight(),
-                    Math.max(atMillis, r.failedAtMillis() + 1), origin); // always a change, so always an event
+                    Math.max(atMillis, r.failedAtMillis() + 1), origin, // always a change, so always an event
+                    r.draining(), r.drainDeadlineMillis());
         });
         return null;
     }

@@ -9,6 +9,7 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealDrain;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.RealStateListener;
@@ -21,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reals' shared state ({@link RealRecord}): administrative in/out of service, dynamic weights and
+ * The reals' shared state ({@link RealRecord}): administrative in/out of service and drains, dynamic weights and
  * failures, made on any node, applied on every node.
  *
  * <p>One small {@code IMap} keyed {@code farm/real}, changed only by {@link RealChange} entry
@@ -85,6 +86,11 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
     }
 
     @Override
+    public void drainStarted(RealServer real, long deadlineMillis) {
+        send(real, RealChange.drain(deadlineMillis, self));
+    }
+
+    @Override
     public void weightChanged(RealServer real, int weight) {
         send(real, RealChange.weight(weight, self));
     }
@@ -119,7 +125,11 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
                 continue;
             }
             RealRecord r = e.getValue();
-            if (r.adminChanges() > 0 && r.inService() == (real.state() == RealState.OUTOFSERVICE)) {
+            if (r.adminChanges() > 0 && r.draining()) {
+                if (real.currentDrain() == null) {
+                    real.applyDrain(RealDrain.shared(ticker.nanos(), r.drainDeadlineMillis()));
+                }
+            } else if (r.adminChanges() > 0 && r.inService() == (real.state() == RealState.OUTOFSERVICE)) {
                 real.applyAdmin(r.inService());
             }
             if (r.weight() >= 0 && r.weight() != real.weight()) {
@@ -148,7 +158,9 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
             failures.warn("real state: {} changed on another node but is not in this node's configuration", key);
             return;
         }
-        if (after.adminChanges() != before.adminChanges()) {
+        if (after.adminChanges() != before.adminChanges() && after.draining()) {
+            real.applyDrain(RealDrain.shared(ticker.nanos(), after.drainDeadlineMillis()));
+        } else if (after.adminChanges() != before.adminChanges()) {
             real.applyAdmin(after.inService());
         }
         if (after.weight() != before.weight() && after.weight() >= 0) {

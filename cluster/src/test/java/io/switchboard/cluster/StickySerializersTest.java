@@ -78,8 +78,10 @@ class StickySerializersTest {
 
     @Test
     void realStateAndItsChangesAreCompact() {
-        Object[] values = {new RealRecord(false, 3, 0, 1_700_000_000_000L, "member-uuid"),
-            RealChange.admin(true, "a"), RealChange.weight(0, "b"), RealChange.failed(1_700_000_000_000L, "c")};
+        Object[] values = {new RealRecord(false, 3, 0, 1_700_000_000_000L, "member-uuid", false, 0),
+                new RealRecord(true, 4, 7, 0, "member-uuid", true, 1_700_000_060_000L),
+            RealChange.admin(true, "a"), RealChange.weight(0, "b"), RealChange.failed(1_700_000_000_000L, "c"),
+            RealChange.drain(1_700_000_060_000L, "d")};
         for (Object value : values) {
             Data data = serialization.toData(value);
             assertThat(data.getType()).as("%s", value).isEqualTo(COMPACT);

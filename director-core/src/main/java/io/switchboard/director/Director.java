@@ -8,6 +8,8 @@ import io.switchboard.director.metrics.RealMetrics;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.real.RealDrain;
+import io.switchboard.director.real.RealServer;
 import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.director.sticky.StickyTableFactory;
@@ -31,7 +33,7 @@ import java.util.function.Function;
 
 /**
  * One director node built from a validated configuration: its farms, virtual servers and their
- * verticles, and the timers that advance retry timers and expire sticky bindings.
+ * verticles, and the timers that advance retry timers, expire sticky bindings and follow drains.
  */
 public final class Director {
 
@@ -56,6 +58,8 @@ public final class Director {
     private final Map<String, StickyTable> groups = new LinkedHashMap<>();
     private final Ticker ticker;
     private final MeterRegistry registry;
+    private final RealRestarts restarts;
+    private final RealDrains realDrains;
     private Vertx vertx;
     private volatile boolean draining;
     private ProbeScheduler probes;
@@ -107,6 +111,8 @@ public final class Director {
                     ticker.nanos());
             virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics, relayed));
         }
+        this.restarts = new RealRestarts(virtualServers.values(), stickyTables, registry);
+        this.realDrains = new RealDrains(farms, stickyTables, restarts, registry);
     }
 
     /**
@@ -133,15 +139,21 @@ public final class Director {
         this.vertx = vertx;
         RouteHealth routeHealth = new RouteHealth(config.routeHealth(), virtualServers, registry);
         timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> {
-            farms.tick(ticker.nanos());
+            long now = ticker.nanos();
+            farms.tick(now);
             routeHealth.check(vertx, this::localAddress);
+            if (realDrains.due(now)) {
+                vertx.executeBlocking(() -> {
+                    realDrains.check(ticker.nanos());
+                    return null;
+                }, false);
+            }
         });
         sweepTimer = vertx.setPeriodic(STICKY_SWEEP_MILLIS,
                 id -> vertx.executeBlocking(() -> {
                     sweepStickyTables();
                     return null;
                 }, false));
-        RealRestarts restarts = new RealRestarts(virtualServers.values(), stickyTables, registry);
         probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry,
                 (real, previous, current, purge) -> vertx.executeBlocking(() -> {
                     restarts.restarted(real, previous, current, purge);
@@ -240,10 +252,24 @@ public final class Director {
         }
     }
 
-    /** Advances retry timers and expires idle bindings. Public so tests with a manual ticker can drive it. */
+    /**
+     * Advances retry timers, expires idle bindings and checks the reals' drains. Public so tests with
+     * a manual ticker can drive it.
+     */
     public void housekeep() {
         farms.tick(ticker.nanos());
         sweepStickyTables();
+        realDrains.check(ticker.nanos());
+    }
+
+    /**
+     * Drains a real ({@link RealServer#drain}): nothing new, what it serves goes on until nothing is
+     * left or, with a deadline, until then (null: none).
+     *
+     * @return false when the real is out of service
+     */
+    public boolean drainReal(RealServer real, Duration deadline) {
+        return real.drain(RealDrain.starting(ticker.nanos(), deadline));
     }
 
     private void sweepStickyTables() {

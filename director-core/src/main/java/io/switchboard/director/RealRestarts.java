@@ -41,6 +41,18 @@ final class RealRestarts implements RealRestartListener {
             LOG.warn("real {} of farm {} restarted (restart counter {} -> {})", real.id(), real.farm(), previous, current);
             return;
         }
+        int bindings = purge(real);
+        LOG.warn("real {} of farm {} restarted (restart counter {} -> {}): {} sticky binding(s) and its sessions purged",
+                real.id(), real.farm(), previous, current, bindings);
+    }
+
+    /**
+     * Removes every sticky binding to the real and has the plug-ins end the sessions they keep on it
+     * (as for a restart; a drain's deadline does the same). Walks whole tables: off the event loops.
+     *
+     * @return how many bindings were removed
+     */
+    int purge(RealView real) {
         int bindings = 0;
         for (StickyTable table : stickyTables) {
             bindings += table.removeBoundTo(real.farm(), real.id());
@@ -51,8 +63,7 @@ final class RealRestarts implements RealRestartListener {
                 vs.plugin().realRestarted(real);
             }
         }
-        LOG.warn("real {} of farm {} restarted (restart counter {} -> {}): {} sticky binding(s) and its sessions purged",
-                real.id(), real.farm(), previous, current, bindings);
+        return bindings;
     }
 
     /** Whether {@code farm} or one of its backups is the farm named {@code name}. */

@@ -300,6 +300,11 @@ class RealSelectorTest {
         }
 
         @Override
+        public long countBoundTo(String farm, String real, long nowNanos) {
+            return delegate.countBoundTo(farm, real, nowNanos);
+        }
+
+        @Override
         public boolean remove(StickyKey key) {
             return delegate.remove(key);
         }

@@ -190,6 +190,11 @@ public final class ObservedStickyTables implements StickyTableFactory {
             return removed;
         }
 
+        @Override
+        public long countBoundTo(String farm, String real, long nowNanos) {
+            return table.countBoundTo(farm, real, nowNanos);
+        }
+
         /** The director's timer: the run sweeps on capture time instead ({@link ObservedStickyTables#sweep}). */
         @Override
         public void expire(long nowNanos) {

@@ -173,6 +173,58 @@ class ClusterNodesIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.weight() == 3);
         assertThat(onB.state()).isEqualTo(RealState.OUTOFSERVICE);
     }
+
+    @Test
+    void aDrainThroughOneNodesApiDrainsTheRealOnTheOtherWithTheSameDeadlineUntilInservice() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
+        Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        String real = "127.0.0.1:" + backends.get(0).address().getPort();
+        var onA = a.director().farms().real("sims", real);
+        var http = java.net.http.HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + a.adminAddress().getPort();
+        java.util.function.Function<String, java.net.http.HttpResponse<String>> drain = deadline -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base
+                                + "/api/v1/farms/sims/reals/" + real + "/drain"))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"deadline\": \"" + deadline + "\"}"))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+
+        // Before B joins: B takes the drain from the cluster's state as it starts.
+        assertThat(drain.apply("1h").statusCode()).isEqualTo(200);
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        var onB = b.director().farms().real("sims", real);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.DRAINING);
+        assertThat(onB.currentDrain().deadlineMillis()).isEqualTo(onA.currentDrain().deadlineMillis());
+
+        // With B up: a new deadline reaches it as a change.
+        long firstDeadline = onA.currentDrain().deadlineMillis();
+        assertThat(drain.apply("2h").statusCode()).isEqualTo(200);
+        assertThat(onA.currentDrain().deadlineMillis()).isGreaterThan(firstDeadline);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> onB.currentDrain().deadlineMillis() == onA.currentDrain().deadlineMillis());
+        assertThat(onB.state()).isEqualTo(RealState.DRAINING);
+        assertThat(onB.tryTakeNewWork()).isFalse();
+        assertThat(onB.servesBoundClients()).isTrue();
+
+        var back = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base
+                        + "/api/v1/reals/sims/" + real + "/inservice"))
+                .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OPERATIONAL);
+        assertThat(onB.currentDrain()).isNull();
+    }
     @Test
     void aReloadOnOneNodeTakesARealOutOfServiceOnTheOtherAndShowsItsNewDigest() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));

@@ -128,4 +128,45 @@ class GtpAdminApiIT {
         assertThat(sessions.get(0).get("detail").asText()).isEqualTo("real TEID-C 0x00abcdef");
         assertThat(get("/api/v1/sessions?real=127.0.0.9:2123", 200)).isEmpty();
     }
+
+    /** A session pinned to a draining real counts as what is left, and its deadline releases it. */
+    @Test
+    void aDrainsDeadlineReleasesTheSessionsPinnedToTheReal() throws Exception {
+        String real = "127.0.0.1:" + ggsn.getLocalPort();
+        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x35, 0, 0,
+            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf2};
+        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            sgsn.setSoTimeout(5000);
+            sgsn.send(new DatagramPacket(create, create.length, node.director().localAddress("gtp-c")));
+            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+            sgsn.receive(in);
+            assertThat(in.getData()[1]).isEqualTo((byte) 17);
+        }
+        assertThat(get("/api/v1/sessions?real=" + real, 200)).hasSize(1);
+
+        HttpResponse<String> started = http.send(HttpRequest.newBuilder(base.resolve(
+                "/api/v1/farms/ggsn/reals/" + real + "/drain")).timeout(Duration.ofSeconds(5))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"deadline\":\"3s\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> get("/api/v1/farms/ggsn/reals/" + real + "/drain", 200).get("connections").asInt(-1) == 1);
+        JsonNode left = get("/api/v1/farms/ggsn/reals/" + real + "/drain", 200);
+        assertThat(left.get("result").asText()).as("the session holds the drain open").isEqualTo("draining");
+        assertThat(left.get("bindings").asInt()).isEqualTo(1);
+        assertThat(get("/api/v1/sessions?real=" + real, 200)).hasSize(1);
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> get("/api/v1/farms/ggsn/reals/" + real + "/drain", 200).get("done").asBoolean());
+        JsonNode ended = get("/api/v1/farms/ggsn/reals/" + real + "/drain", 200);
+        assertThat(ended.get("result").asText()).isEqualTo("deadline");
+        assertThat(ended.get("bindings").asInt()).isZero();
+        assertThat(ended.get("connections").asInt()).isZero();
+        assertThat(get("/api/v1/sessions?real=" + real, 200)).isEmpty();
+        String metrics = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(metrics).contains("switchboard_real_drain_released_total{what=\"sessions\"} 1.0",
+                "switchboard_real_drain_released_total{what=\"bindings\"} 1.0",
+                "switchboard_real_drains_total{result=\"deadline\"} 1.0");
+    }
 }

@@ -46,6 +46,8 @@ public final class RealServer implements RealView {
     private volatile Runnable onCandidacyChange = () -> { };
     private final SlowStart slowStart = new SlowStart();
     private volatile RealStateListener stateListener = RealStateListener.NONE;
+    /** The drain in effect (DRAINING, or PROBE_FAILED while draining), null when there is none. */
+    private volatile RealDrain drain;
 
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
@@ -194,7 +196,11 @@ public final class RealServer implements RealView {
     }
 
     public boolean servesBoundClients() {
-        return state.get().servesBoundClients();
+        RealState s = state.get();
+        // Past its drain's deadline nothing may stay on the real: no binding, and no flow or
+        // retransmission that names it on its own either.
+        return s.servesBoundClients() && (s != RealState.DRAINING || drain == null
+                || drain.result() != RealDrain.Result.DEADLINE);
     }
 
     /** A request was sent to this real and now awaits its answer. */
@@ -255,7 +261,7 @@ public final class RealServer implements RealView {
             }
         }
         if (failed) {
-            fail(nowNanos);
+            failInBand(nowNanos, "requests unanswered");
         }
     }
 
@@ -266,8 +272,8 @@ public final class RealServer implements RealView {
     }
 
     /**
-     * Fails the real at once, for an in-band reason other than unanswered requests (a GTP answer with
-     * a resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
+     * Fails the real at once, for an in-band reason (unanswered requests, or a GTP answer with a
+     * resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
      */
     public void failInBand(long nowNanos, String why) {
         for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
@@ -279,19 +285,6 @@ public final class RealServer implements RealView {
                     detector.reset();
                 }
                 LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, s);
-                stateListener.failed(this);
-                return;
-            }
-        }
-    }
-
-    private void fail(long nowNanos) {
-        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
-                || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {
-            failedAtNanos = nowNanos;
-            if (move(s, RealState.FAILED)) {
-                failures.increment();
-                LOG.warn("real {} of farm {} failed: requests unanswered ({} -> FAILED)", id, farm, s);
                 stateListener.failed(this);
                 return;
             }
@@ -324,7 +317,9 @@ public final class RealServer implements RealView {
             synchronized (detector) {
                 detector.reset();
             }
-            if (move(RealState.PROBE_FAILED, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
+            RealState next = drain != null ? RealState.DRAINING
+                    : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+            if (move(RealState.PROBE_FAILED, next)) {
                 LOG.info("real {} of farm {} passes its probes again", id, farm);
             }
         }
@@ -366,6 +361,44 @@ public final class RealServer implements RealView {
     public void putInService() {
         inService();
         stateListener.adminChanged(this, true);
+    }
+
+    /**
+     * Administrative drain: no new subscribers, flows or sessions, while its bound clients and sessions
+     * go on (DRAINING) until {@code inservice}. A real failing its probes stays PROBE_FAILED and drains
+     * once they pass. Draining again replaces the drain (a new deadline).
+     *
+     * @return false, with nothing changed, when the real is out of service (nothing to drain)
+     */
+    public boolean drain(RealDrain newDrain) {
+        boolean started = startDrain(newDrain);
+        if (started) {
+            stateListener.drainStarted(this, newDrain.deadlineMillis());
+        }
+        return started;
+    }
+
+    /** A drain started on another node; not reported to the {@link RealStateListener}. */
+    public boolean applyDrain(RealDrain newDrain) {
+        return startDrain(newDrain);
+    }
+
+    /** The drain in effect, null when the real is not draining. */
+    public RealDrain currentDrain() {
+        return drain;
+    }
+
+    private boolean startDrain(RealDrain newDrain) {
+        for (RealState s = state.get(); s != RealState.OUTOFSERVICE; s = state.get()) {
+            drain = newDrain;
+            RealState next = s == RealState.PROBE_FAILED ? s : RealState.DRAINING;
+            if (s == next || move(s, next)) {
+                LOG.info("real {} of farm {} draining ({} -> {})", id, farm, s, next);
+                return true;
+            }
+        }
+        drain = null;
+        return false;
     }
 
     /** Sets the dynamic weight (API or feedback agent); 0 throttles the real to its bound clients. */
@@ -415,6 +448,7 @@ public final class RealServer implements RealView {
     }
 
     private void outOfService() {
+        drain = null;
         RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
         if (previous != RealState.OUTOFSERVICE) {
             LOG.info("real {} of farm {} taken out of service", id, farm);
@@ -423,8 +457,10 @@ public final class RealServer implements RealView {
     }
 
     private void inService() {
+        drain = null;
         RealState s = state.get();
-        if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST) {
+        if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST
+                || s == RealState.DRAINING) {
             synchronized (detector) {
                 detector.reset();
             }

@@ -9,7 +9,12 @@ package io.switchboard.director.real;
  *        │  └─connections ≥ maxconns─▶ MAXCONNS_THROTTLED                     ▼
  *        └──────────────── answer ◀──────────────────────────────────────── TESTING ──unanswered──▶ FAILED
  *   any ──admin out of service──▶ OUTOFSERVICE ──admin in service──▶ OPERATIONAL
+ *   any but OUTOFSERVICE ──admin drain──▶ DRAINING ──admin in service──▶ OPERATIONAL
  * </pre>
+ *
+ * <p>DRAINING keeps what the real serves (its sticky bindings, its sessions) and takes nothing new;
+ * failed probes move it to PROBE_FAILED, and passing again brings it back to DRAINING. Past its
+ * drain's deadline the real serves no bound clients either ({@code RealServer#servesBoundClients}).
  */
 public enum RealState {
     OPERATIONAL(true, true),
@@ -23,7 +28,9 @@ public enum RealState {
     MAXCLIENTS_THROTTLED(false, true),
     /** Dynamic feedback (or the API) set the weight to 0. */
     DFP_THROTTLED(false, true),
-    PROBE_FAILED(false, false);
+    PROBE_FAILED(false, false),
+    /** Administrative drain: bound clients and sessions stay, nothing new ({@link RealDrain}). */
+    DRAINING(false, true);
 
     private final boolean takesNewWork;
     private final boolean servesBoundClients;

@@ -2,7 +2,7 @@ package io.switchboard.director.real;
 
 /**
  * Told of the changes of a real's state that this node made and that every node must know to direct
- * alike: administrative in/out of service and dynamic weights (set through the API or by feedback
+ * alike: administrative in/out of service and drains, dynamic weights (set through the API or by feedback
  * such as DFP), and failures this node detected in-band. The cluster shares them; a single node has
  * {@link #NONE}. Changes applied on behalf of another node ({@code RealServer.apply...}) are not
  * reported back, so nothing echoes.
@@ -17,6 +17,10 @@ public interface RealStateListener {
 
     /** Administrative {@code inservice} (true) or {@code no inservice} (false). */
     default void adminChanged(RealServer real, boolean inService) {
+    }
+
+    /** Administrative drain, with its wall-clock deadline in epoch milliseconds (0 for none). */
+    default void drainStarted(RealServer real, long deadlineMillis) {
     }
 
     /** The dynamic weight was set, to 0..255. */

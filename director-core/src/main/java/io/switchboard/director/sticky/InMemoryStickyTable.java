@@ -131,6 +131,18 @@ public final class InMemoryStickyTable implements StickyTable {
     }
 
     @Override
+    public long countBoundTo(String farm, String real, long nowNanos) {
+        StickyBinding target = new StickyBinding(farm, real);
+        long count = 0;
+        for (Entry e : entries.values()) {
+            if (e.binding.equals(target) && !isIdle(e, nowNanos)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Override
     public void expire(long nowNanos) {
         for (Iterator<Map.Entry<StickyKey, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<StickyKey, Entry> e = it.next();

@@ -19,6 +19,12 @@ public interface StickyTable extends StickyBindings {
     /** Removes every binding to the given real of the given farm; returns how many. */
     int removeBoundTo(String farm, String real);
 
+    /**
+     * How many live bindings name the given real of the given farm (a draining real's count). Walks
+     * the table: called off the event loops.
+     */
+    long countBoundTo(String farm, String real, long nowNanos);
+
     /** Drops bindings idle for longer than the table's idle time. */
     void expire(long nowNanos);
 

@@ -91,6 +91,7 @@ public final class AdminServer extends VerticleBase {
             real.takeOutOfService();
             json(ctx, 200, real(real));
         }));
+        DrainRoutes.mount(router, this, director);
         router.put("/api/v1/reals/:farm/:real/weight").handler(ctx -> withReal(ctx, real -> setWeight(ctx, real)));
         Plugins.installed().loadWeights().ifPresent(weights -> router.put("/api/v1/reals/:farm/:real/load")
                 .handler(ctx -> withReal(ctx, real -> setLoad(ctx, real, weights))));
@@ -277,7 +278,8 @@ public final class AdminServer extends VerticleBase {
                 .put("connections", r.connections())
                 .put("maxconns", r.maxConns() == Integer.MAX_VALUE ? null : r.maxConns())
                 .put("requests", r.forwarded()).put("answered", r.answered()).put("unanswered", r.unanswered())
-                .put("failures", r.failures()).put("consecutiveFailures", r.consecutiveFailures());
+                .put("failures", r.failures()).put("consecutiveFailures", r.consecutiveFailures())
+                .put("drain", DrainRoutes.drain(r.currentDrain()));
     }
 
     private JsonArray vservers() {
@@ -337,7 +339,7 @@ public final class AdminServer extends VerticleBase {
         }
     }
 
-    private void withReal(RoutingContext ctx, java.util.function.Consumer<RealServer> action) {
+    void withReal(RoutingContext ctx, java.util.function.Consumer<RealServer> action) {
         withFarm(ctx, farm -> {
             RealServer real = farm.real(ctx.pathParam("real"));
             if (real == null) {
@@ -398,7 +400,7 @@ public final class AdminServer extends VerticleBase {
                 .end(body instanceof JsonArray a ? a.encodePrettily() : ((JsonObject) body).encodePrettily());
     }
 
-    private static void error(RoutingContext ctx, int status, String message) {
+    static void error(RoutingContext ctx, int status, String message) {
         json(ctx, status, new JsonObject().put("error", message));
     }
 }
