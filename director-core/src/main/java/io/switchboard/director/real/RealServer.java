@@ -37,11 +37,9 @@ public final class RealServer implements RealView {
     private final Map<RealKey<?>, Object> values;
     private volatile int weight;
     private volatile int maxConns;
-    private final long retryNanos;
     private final AtomicReference<RealState> state;
     private final AtomicInteger connections = new AtomicInteger();
-    private final FailureDetector detector;
-    private volatile long failedAtNanos;
+    private final RealFailures failures;
     private volatile boolean probesFailing;
     private volatile Runnable onCandidacyChange = () -> { };
     private final SlowStart slowStart = new SlowStart();
@@ -52,7 +50,6 @@ public final class RealServer implements RealView {
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
     private final LongAdder unanswered = new LongAdder();
-    private final LongAdder failures = new LongAdder();
 
     /**
      * @param slot a number unique among all reals of this director, used to key pending
@@ -68,8 +65,7 @@ public final class RealServer implements RealView {
         this.values = config.values();
         this.weight = config.weight();
         this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
-        this.retryNanos = failure.retry().toNanos();
-        this.detector = new FailureDetector(failure.numconns(), failure.numclients());
+        this.failures = new RealFailures(failure);
         this.state = new AtomicReference<>(config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE);
     }
 
@@ -114,7 +110,7 @@ public final class RealServer implements RealView {
 
     /** How long a FAILED real waits before it is offered a test request. */
     public long retryNanos() {
-        return retryNanos;
+        return failures.retryNanos();
     }
 
     public int maxConns() {
@@ -139,13 +135,11 @@ public final class RealServer implements RealView {
 
     /** How many times this real has moved to FAILED. */
     public long failures() {
-        return failures.sum();
+        return failures.count();
     }
 
     public int consecutiveFailures() {
-        synchronized (detector) {
-            return detector.consecutiveFailures();
-        }
+        return failures.consecutive();
     }
 
     /** Called when the set of reals that a predictor may consider changes; the farm rebuilds. */
@@ -236,9 +230,7 @@ public final class RealServer implements RealView {
     public void requestAnswered() {
         answered.increment();
         closeConnection();
-        synchronized (detector) {
-            detector.answered();
-        }
+        failures.answered();
         RealState next = weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
         if (move(RealState.TESTING, next)) {
             LOG.info("real {} of farm {} answered its test request: {}", id, farm, next);
@@ -253,14 +245,7 @@ public final class RealServer implements RealView {
     public void requestUnanswered(Object client, long nowNanos) {
         unanswered.increment();
         closeConnection();
-        boolean failed;
-        synchronized (detector) {
-            failed = state.get() == RealState.TESTING || detector.unanswered(client);
-            if (failed) {
-                detector.reset();
-            }
-        }
-        if (failed) {
+        if (failures.unanswered(client, state.get() == RealState.TESTING)) {
             failInBand(nowNanos, "requests unanswered");
         }
     }
@@ -276,25 +261,17 @@ public final class RealServer implements RealView {
      * resource cause: IOS SLB's cause-code inspection). The retry timer starts as for any failure.
      */
     public void failInBand(long nowNanos, String why) {
-        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
-                || s == RealState.TESTING || s == RealState.DFP_THROTTLED; s = state.get()) {
-            failedAtNanos = nowNanos;
-            if (move(s, RealState.FAILED)) {
-                failures.increment();
-                synchronized (detector) {
-                    detector.reset();
-                }
-                LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, s);
-                stateListener.failed(this);
-                return;
-            }
+        RealState from = failures.fail(state, this::move, nowNanos, RealFailures.IN_BAND);
+        if (from != null) {
+            LOG.warn("real {} of farm {} failed: {} ({} -> FAILED)", id, farm, why, from);
+            stateListener.failed(this);
         }
     }
 
     /** Advances timers: a FAILED real whose retry timer ran out becomes READY_TO_TEST. */
     public void tick(long nowNanos) {
         slowStart.tick(nowNanos);
-        if (state.get() == RealState.FAILED && nowNanos - failedAtNanos >= retryNanos
+        if (state.get() == RealState.FAILED && failures.retryDue(nowNanos)
                 && move(RealState.FAILED, RealState.READY_TO_TEST)) {
             LOG.info("real {} of farm {}: retry timer expired, READY_TO_TEST", id, farm);
         }
@@ -314,9 +291,7 @@ public final class RealServer implements RealView {
                 }
             }
         } else {
-            synchronized (detector) {
-                detector.reset();
-            }
+            failures.reset();
             RealState next = drain != null ? RealState.DRAINING
                     : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
             if (move(RealState.PROBE_FAILED, next)) {
@@ -336,18 +311,9 @@ public final class RealServer implements RealView {
      * Not reported to the {@link RealStateListener}.
      */
     public void applyFailure(long failedAtNanos) {
-        for (RealState s = state.get(); s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
-                || s == RealState.TESTING || s == RealState.DFP_THROTTLED || s == RealState.READY_TO_TEST;
-                s = state.get()) {
-            this.failedAtNanos = failedAtNanos;
-            if (move(s, RealState.FAILED)) {
-                failures.increment();
-                synchronized (detector) {
-                    detector.reset();
-                }
-                LOG.warn("real {} of farm {} failed on another node ({} -> FAILED)", id, farm, s);
-                return;
-            }
+        RealState from = failures.fail(state, this::move, failedAtNanos, RealFailures.FROM_CLUSTER);
+        if (from != null) {
+            LOG.warn("real {} of farm {} failed on another node ({} -> FAILED)", id, farm, from);
         }
     }
 
@@ -461,9 +427,7 @@ public final class RealServer implements RealView {
         RealState s = state.get();
         if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST
                 || s == RealState.DRAINING) {
-            synchronized (detector) {
-                detector.reset();
-            }
+            failures.reset();
             RealState next = probesFailing ? RealState.PROBE_FAILED
                     : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
             if (move(s, next)) {
