@@ -99,14 +99,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final AtomicLong nextSweepNanos;
     /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
     private final AtomicLong catchUps = new AtomicLong();
-    /**
-     * Keys this node removed whose removal the owner has not yet applied (how many removals of each
-     * are on their way), and, while a catch-up runs, every key removed meanwhile: the catch-up's
-     * snapshot may predate those removals, and a binding it brought back would be refreshed back
-     * into the cluster by its next use.
-     */
-    private final ConcurrentHashMap<StickyKey, Integer> removing = new ConcurrentHashMap<>();
-    private volatile Set<StickyKey> removedDuringCatchUp;
+    private final Removals removals = new Removals();
     private final UUID entryListener;
 
     private HazelcastStickyTable(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
@@ -246,38 +239,19 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public boolean remove(StickyKey key) {
-        removing(key);
+        removals.sent(key);
         boolean had = replica.remove(key) != null;
         writes.increment();
         try {
             map.removeAsync(key).whenCompleteAsync((old, failure) -> {
-                removed(key);
+                removals.answered(key);
                 warnIfFailed(failure, "remove of " + key);
             }, INLINE);
         } catch (RuntimeException e) {
-            removed(key);
+            removals.answered(key);
             warnIfFailed(e, "remove of " + key);
         }
         return had;
-    }
-
-    /** Before a removal of this node leaves the replica: on its way to the owner. */
-    private void removing(StickyKey key) {
-        removing.merge(key, 1, Integer::sum);
-    }
-
-    /** The owner answered a removal of this node (or it failed). */
-    private void removed(StickyKey key) {
-        removedNow(key); // first: a catch-up that begins after the next line reads the removal from the map
-        removing.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
-    }
-
-    /** A removal applied in the cluster: a catch-up running now may hold an older snapshot of the key. */
-    private void removedNow(StickyKey key) {
-        Set<StickyKey> during = removedDuringCatchUp;
-        if (during != null) {
-            during.add(key);
-        }
     }
 
     /** Counts the local replica, which holds every key of the cluster's table: the same count on every node. */
@@ -299,11 +273,11 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         Set<StickyKey> keys = new HashSet<>();
         replica.forEach((key, r) -> {
             if (r.binding.equals(target)) {
-                removing(key);
+                removals.sent(key);
                 if (replica.remove(key, r)) {
                     keys.add(key);
                 } else {
-                    removed(key);
+                    removals.answered(key);
                 }
             }
         });
@@ -313,11 +287,11 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             try {
                 // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
                 map.submitToKeys(keys, new Release(target)).whenCompleteAsync((released, failure) -> {
-                    keys.forEach(this::removed);
+                    keys.forEach(removals::answered);
                     warnIfFailed(failure, what);
                 }, INLINE);
             } catch (RuntimeException e) {
-                keys.forEach(this::removed);
+                keys.forEach(removals::answered);
                 warnIfFailed(e, what);
             }
         }
@@ -413,8 +387,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private void catchUp() {
         long start = ticker.nanos();
         long copiedWritten = start - refreshAfterNanos;
-        Set<StickyKey> during = ConcurrentHashMap.newKeySet();
-        removedDuringCatchUp = during;
+        Set<StickyKey> during = removals.catchUpStarts();
         int copied = 0;
         try {
             Iterator<Map.Entry<StickyKey, StickyBinding>> it = map.iterator(CATCH_UP_FETCH);
@@ -426,7 +399,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
                 StickyBinding binding = canonical(e.getValue());
                 replica.compute(e.getKey(), (k, local) -> {
                     if (local == null) {
-                        return during.contains(k) || removing.containsKey(k) ? null : new LocalBinding(binding, copiedWritten);
+                        return removals.keepOut(k, during) ? null : new LocalBinding(binding, copiedWritten);
                     }
                     return local.writtenNanos < start && !local.binding.equals(binding)
                             ? new LocalBinding(binding, copiedWritten) : local;
@@ -434,7 +407,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
                 copied++;
             }
         } finally {
-            removedDuringCatchUp = null;
+            removals.catchUpEnded();
         }
         catchUps.incrementAndGet();
         LOG.info("sticky table {}: replica caught up with {} bindings in {} ms", name, copied,
@@ -498,7 +471,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
         /** Drops the key unless the replica already holds another binding for it (a newer choice). */
         private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
-            removedNow(event.getKey());
+            removals.applied(event.getKey());
             StickyBinding old = event.getOldValue();
             LocalBinding r = replica.get(event.getKey());
             return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
