@@ -10,22 +10,19 @@ import org.slf4j.Logger;
 public final class RateLimitedLog {
 
     private final Logger log;
-    private final long intervalNanos;
     private final Ticker ticker;
-    private final AtomicLong nextAllowed = new AtomicLong(Long.MIN_VALUE);
+    private final Pace pace;
     private final AtomicLong suppressed = new AtomicLong();
 
     public RateLimitedLog(Logger log, java.time.Duration interval, Ticker ticker) {
         this.log = log;
-        this.intervalNanos = interval.toNanos();
         this.ticker = ticker;
+        this.pace = new Pace(interval);
     }
 
     /** Logs {@code format} with {@code args} unless a line was logged within the interval. */
     public void warn(String format, Object... args) {
-        long now = ticker.nanos();
-        long allowed = nextAllowed.get();
-        if ((allowed != Long.MIN_VALUE && now - allowed < 0) || !nextAllowed.compareAndSet(allowed, now + intervalNanos)) {
+        if (!pace.due(ticker.nanos())) {
             suppressed.incrementAndGet();
             return;
         }

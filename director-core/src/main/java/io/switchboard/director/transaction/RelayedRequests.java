@@ -5,6 +5,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.NodeSlot;
+import io.switchboard.director.Pace;
 import io.switchboard.director.shared.Codec;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +76,7 @@ public final class RelayedRequests {
     private final Map<Long, Relayed> byId = new ConcurrentHashMap<>();
     private final Map<RealTransaction, Relayed> byReal = new ConcurrentHashMap<>();
     private final AtomicLong next = new AtomicLong();
-    private final AtomicLong nextHousekeeping = new AtomicLong(Long.MIN_VALUE);
+    private final Pace housekeeping = new Pace(Duration.ofSeconds(1));
 
     /**
      * @param name           names the shared table (the virtual server's)
@@ -221,8 +223,7 @@ public final class RelayedRequests {
      * triggering requests the real did not answer in that time (counted as expired requests).
      */
     public void housekeep(long now, EngineScope scope) {
-        long due = nextHousekeeping.get();
-        if (due != Long.MIN_VALUE && now - due < 0 || !nextHousekeeping.compareAndSet(due, now + 1_000_000_000L)) {
+        if (!housekeeping.due(now)) {
             return;
         }
         for (Relayed relayed : byId.values()) {

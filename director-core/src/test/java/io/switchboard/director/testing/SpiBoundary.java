@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * the engine): {@code spi}, and the APIs a plug-in is written against — its options ({@code config},
  * {@code config.bind}), its shared tables ({@code shared}), its probes ({@code probe}), the sticky
  * values ({@code sticky.StickyKey}, {@code StickyBinding}, {@code StickyKind}), and the small values
- * at the top ({@code Ticker}, {@code NodeSlot}, {@code RateLimitedLog}, {@code EngineDrops}'s reasons).
+ * at the top ({@code Ticker}, {@code NodeSlot}, {@code RateLimitedLog}, {@code Pace}, {@code EngineDrops}'s reasons).
  * Not the engine itself: reals, selectors, the transaction engine, lanes, pending tables, metrics of
  * the engine. Two value types of engine packages are allowed, named here: {@code real.RealState}
  * ({@code RealView.state()}) and {@code predictor.PrefixTable} ({@code FarmView.routeMap()}).
@@ -30,7 +30,7 @@ public final class SpiBoundary {
     private static final List<String> ALLOWED_TYPES = List.of("io.switchboard.director.sticky.StickyKey",
             "io.switchboard.director.sticky.StickyBinding", "io.switchboard.director.sticky.StickyKind",
             "io.switchboard.director.Ticker", "io.switchboard.director.NodeSlot",
-            "io.switchboard.director.RateLimitedLog", "io.switchboard.director.EngineDrops",
+            "io.switchboard.director.RateLimitedLog", "io.switchboard.director.Pace", "io.switchboard.director.EngineDrops",
             "io.switchboard.director.real.RealState", "io.switchboard.director.predictor.PrefixTable");
 
     private SpiBoundary() {

@@ -1,6 +1,7 @@
 package io.switchboard.director.gtp;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.Pace;
 import io.switchboard.director.spi.RealView;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DecodeException;
@@ -13,9 +14,9 @@ import io.switchboard.director.spi.ResponseVerdict;
 import io.switchboard.director.spi.SessionListing;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code service: gtp-inspect}, IOS SLB GPRS load balancing with cause-code inspection, a signalling
@@ -61,7 +62,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     private final GtpSessionTransactions transactions;
     private final GtpRealRequests realRequests;
     private final GtpSweeper sweeper;
-    private final AtomicLong nextHousekeepNanos = new AtomicLong(Long.MIN_VALUE);
+    private final Pace housekeeping = new Pace(Duration.ofSeconds(1));
     private volatile long relayTimeoutNanos = 5_000_000_000L;
 
     GtpInspectPlugin(GtpOptions options, InetAddress vip) {
@@ -261,8 +262,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
      */
     @Override
     public void housekeep(long now) {
-        long due = nextHousekeepNanos.get();
-        if (due != Long.MIN_VALUE && now - due < 0 || !nextHousekeepNanos.compareAndSet(due, now + 1_000_000_000L)) {
+        if (!housekeeping.due(now)) {
             return;
         }
         Runnable housekeeping = () -> {
