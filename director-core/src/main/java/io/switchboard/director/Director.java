@@ -215,12 +215,9 @@ public final class Director {
         for (VirtualServerListener listener : listeners.values()) {
             counts.add(listener.inFlight());
         }
-        int triggering = 0;
-        for (VirtualServer vs : virtualServers.values()) {
-            triggering += vs.relayedRequests() == null ? 0 : vs.relayedRequests().triggering().size();
-        }
-        int forwardedCommands = triggering;
-        return Future.all(counts).map(all -> forwardedCommands + counts.stream().mapToInt(Future::result).sum());
+        int triggering = virtualServers.values().stream().filter(vs -> vs.relayedRequests() != null)
+                .mapToInt(vs -> vs.relayedRequests().triggering().size()).sum();
+        return Future.all(counts).map(all -> triggering + counts.stream().mapToInt(Future::result).sum());
     }
 
     /** Stops the virtual servers (their lanes, then their plug-ins: {@link DatagramPlugin#close}). */

@@ -14,6 +14,27 @@ public interface Codec<T> {
     /** Throws {@link IllegalArgumentException} on bytes it cannot read. */
     T decode(byte[] bytes);
 
+    /**
+     * A {@code long} as 8 bytes, big-endian; {@code what} names it in the error for other lengths
+     * ("a TID has 8 bytes, not 3").
+     */
+    static Codec<Long> int64(String what) {
+        return new Codec<>() {
+            @Override
+            public byte[] encode(Long value) {
+                return java.nio.ByteBuffer.allocate(8).putLong(value).array();
+            }
+
+            @Override
+            public Long decode(byte[] bytes) {
+                if (bytes.length != 8) {
+                    throw new IllegalArgumentException("a " + what + " has 8 bytes, not " + bytes.length);
+                }
+                return java.nio.ByteBuffer.wrap(bytes).getLong();
+            }
+        };
+    }
+
     /** UTF-8 text. */
     Codec<String> UTF8 = new Codec<>() {
         @Override

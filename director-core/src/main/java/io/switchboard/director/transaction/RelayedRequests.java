@@ -308,20 +308,7 @@ public final class RelayedRequests {
     }
 
     /** Keys as 8 bytes, big-endian. */
-    private static final Codec<Long> KEY = new Codec<>() {
-        @Override
-        public byte[] encode(Long value) {
-            return ByteBuffer.allocate(8).putLong(value).array();
-        }
-
-        @Override
-        public Long decode(byte[] bytes) {
-            if (bytes.length != 8) {
-                throw new IllegalArgumentException("a relayed request's key is 8 bytes, not " + bytes.length);
-            }
-            return ByteBuffer.wrap(bytes).getLong();
-        }
-    };
+    private static final Codec<Long> KEY = Codec.int64("relayed request's key");
 
     /**
      * {@link Shared} as bytes (a wire constant between nodes): format (1) = 1 | space (1) | real's id

@@ -51,20 +51,7 @@ final class GtpSessionCodec implements Codec<GtpSession> {
     };
 
     /** GTPv0 TIDs: 8 bytes, big-endian. */
-    static final Codec<Long> TID = new Codec<>() {
-        @Override
-        public byte[] encode(Long tid) {
-            return ByteBuffer.allocate(8).putLong(tid).array();
-        }
-
-        @Override
-        public Long decode(byte[] bytes) {
-            if (bytes.length != 8) {
-                throw new IllegalArgumentException("a TID has 8 bytes, not " + bytes.length);
-            }
-            return ByteBuffer.wrap(bytes).getLong();
-        }
-    };
+    static final Codec<Long> TID = Codec.int64("TID");
 
     private final FarmViews farms;
 
