@@ -11,8 +11,10 @@ import io.switchboard.app.reload.RunningConfig;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.SharedRealState;
 import io.switchboard.director.Director;
+import io.switchboard.director.NodeSlot;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.persist.Persistence;
 import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.switchboard.pcap.DebugCaptures;
 import io.vertx.core.Future;
@@ -45,6 +47,8 @@ public final class Node implements AutoCloseable {
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
     private final DebugCaptures captures;
+    /** The snapshot of a lone node's tables ({@code persistence}); null without. */
+    private final Persistence persistence;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -73,13 +77,24 @@ public final class Node implements AutoCloseable {
             this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
                     member.stickyTables(), member.slot(), member.sharedTables());
             this.realState = member.shareRealState(director.farms());
+            this.persistence = null;
             LOG.info("joined cluster {} as {}, slot {}", config.cluster().name(), member.address(),
                     member.slot().index());
         } else {
             this.member = null;
             this.vertx = Vertx.vertx(options);
-            this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
             this.realState = null;
+            if (config.persistence().enabled()) {
+                // The tables are filled from the snapshot as the director makes them, before anything binds.
+                this.persistence = Persistence.open(config.persistence(), registry, Ticker.SYSTEM);
+                this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM,
+                        persistence.tables(), NodeSlot.SINGLE, persistence.tables());
+                persistence.restored();
+                persistence.start();
+            } else {
+                this.persistence = null;
+                this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
+            }
         }
         this.clusterStatus = new ClusterStatus(config, digest, member, director);
         this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
@@ -189,7 +204,8 @@ public final class Node implements AutoCloseable {
      * {@code /health} (503, {@code DRAINING}) and to route health, answers what it has in flight for
      * at most {@code deadline}, then closes: the virtual servers, the admin listener, and the cluster
      * member, whose graceful leave hands its partitions (bindings, sessions) to the other members
-     * before it goes ({@link #close}).
+     * before it goes ({@link #close}). A lone node with {@code persistence} writes its snapshot
+     * after the drain instead.
      */
     public void shutdown(Duration deadline) {
         LOG.info("shutting down: no new work, answering what is in flight (at most {})", deadline);
@@ -204,6 +220,10 @@ public final class Node implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("draining did not complete: {}", e.toString());
         }
+        if (persistence != null) {
+            persistence.close();
+            persistence.write("shutdown");
+        }
         close();
     }
 
@@ -214,6 +234,9 @@ public final class Node implements AutoCloseable {
         }
         stopDispatched();
         captures.close();
+        if (persistence != null) {
+            persistence.close();
+        }
         try {
             director.stop().eventually(() -> vertx.close())
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

@@ -7,13 +7,22 @@ import java.util.Map;
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DebugCaptureConfig debugCapture, DispatchedConfig dispatched) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
         virtualServers = Collections.unmodifiableMap(new LinkedHashMap<>(virtualServers));
         probes = Collections.unmodifiableMap(new LinkedHashMap<>(probes));
         dispatched = dispatched == null ? DispatchedConfig.NONE : dispatched;
+        persistence = persistence == null ? PersistenceConfig.NONE : persistence;
+    }
+
+    /** A configuration without persistence. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture, DispatchedConfig dispatched) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, dispatched,
+                PersistenceConfig.NONE);
     }
 
     /** A configuration without dispatched-mode farms. */

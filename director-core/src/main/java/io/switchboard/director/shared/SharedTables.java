@@ -15,6 +15,15 @@ public interface SharedTables {
 
     <K, V> SharedTable<K, V> open(String name, Codec<K> keys, Codec<V> values);
 
+    /**
+     * Opens a table whose entries live no longer than a transaction (a response timeout), such as the
+     * relayed requests: shared like any other in a cluster, but not kept across a restart by a
+     * snapshot ({@code persistence}), since what they wait for is gone by the time a node is back.
+     */
+    default <K, V> SharedTable<K, V> openTransient(String name, Codec<K> keys, Codec<V> values) {
+        return open(name, keys, values);
+    }
+
     /** Not clustered: each table is a concurrent map of this node (the codecs are not needed). */
     SharedTables IN_MEMORY = new SharedTables() {
         @Override

@@ -153,6 +153,37 @@ public final class InMemoryStickyTable implements StickyTable {
         }
     }
 
+    /** What {@link #forEachLive} hands over: a binding and how long it has been unused. */
+    @FunctionalInterface
+    public interface LiveBinding {
+        void accept(StickyKey key, StickyBinding binding, long idleNanos);
+    }
+
+    /** Every binding not idle at {@code nowNanos}, with its idle time then (a snapshot's content). */
+    public void forEachLive(long nowNanos, LiveBinding action) {
+        entries.forEach((key, e) -> {
+            if (!isIdle(e, nowNanos)) {
+                action.accept(key, e.binding, Math.max(0, nowNanos - e.lastUsedNanos));
+            }
+        });
+    }
+
+    /**
+     * Puts back a binding unused for {@code idleNanos} at {@code nowNanos} (a snapshot read at start),
+     * so it expires when it would have; false when it is idle already, the key is bound or the table
+     * is full.
+     */
+    public boolean restore(StickyKey key, StickyBinding binding, long idleNanos, long nowNanos) {
+        if (idleNanos > this.idleNanos || entries.containsKey(key) || size.get() >= maxEntries) {
+            return false;
+        }
+        if (entries.putIfAbsent(key, new Entry(binding, nowNanos - idleNanos)) != null) {
+            return false;
+        }
+        size.incrementAndGet();
+        return true;
+    }
+
     private boolean isIdle(Entry e, long nowNanos) {
         return nowNanos - e.lastUsedNanos > idleNanos;
     }

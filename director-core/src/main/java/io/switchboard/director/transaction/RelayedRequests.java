@@ -91,7 +91,7 @@ public final class RelayedRequests {
         this.triggering = new TriggeringRequests(triggeringBits, timeoutNanos);
         this.contexts = this.plugin.codec();
         this.slot = slot;
-        this.shared = tables.open("relayed/" + name, KEY, new SharedCodec());
+        this.shared = tables.openTransient("relayed/" + name, KEY, new SharedCodec());
         this.timeoutNanos = timeoutNanos;
         this.epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - nowNanos;
     }

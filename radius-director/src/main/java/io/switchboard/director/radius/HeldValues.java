@@ -1,13 +1,10 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.Ticker;
-import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.shared.Codec;
 import io.switchboard.director.shared.SharedTable;
 import io.switchboard.director.shared.SharedTables;
-import io.switchboard.director.sticky.StickyKey;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,30 +85,6 @@ final class HeldValues<K> {
                 throw new IllegalArgumentException("held value of " + bytes.length + " bytes is truncated");
             }
             return new Held(Arrays.copyOfRange(bytes, 8, bytes.length), ByteBuffer.wrap(bytes).getLong());
-        }
-    };
-
-    /**
-     * A subscriber key between nodes: the kind's configuration name (length-prefixed, so the bytes
-     * do not depend on the enum's order), then the key's bytes.
-     */
-    static final Codec<StickyKey> STICKY_KEYS = new Codec<>() {
-        @Override
-        public byte[] encode(StickyKey key) {
-            byte[] kind = key.kind().configName().getBytes(StandardCharsets.US_ASCII);
-            byte[] value = key.value();
-            return ByteBuffer.allocate(1 + kind.length + value.length).put((byte) kind.length).put(kind).put(value)
-                    .array();
-        }
-
-        @Override
-        public StickyKey decode(byte[] bytes) {
-            if (bytes.length < 1 || bytes.length < 1 + bytes[0]) {
-                throw new IllegalArgumentException("sticky key of " + bytes.length + " bytes is truncated");
-            }
-            String name = new String(bytes, 1, bytes[0], StandardCharsets.US_ASCII);
-            StickyKind kind = StickyKind.named(name);
-            return StickyKey.of(kind, Arrays.copyOfRange(bytes, 1 + bytes[0], bytes.length));
         }
     };
 

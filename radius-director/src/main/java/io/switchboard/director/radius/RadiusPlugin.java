@@ -19,6 +19,7 @@ import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.FarmView;
 import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyCodecs;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
 import io.switchboard.director.spi.TransactionPlugin;
@@ -240,7 +241,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             byte[] conversation = states.get(ByteBuffer.wrap(view.value(state)));
             if (conversation != null) {
                 try {
-                    return HeldValues.STICKY_KEYS.decode(conversation);
+                    return StickyCodecs.KEYS.decode(conversation);
                 } catch (IllegalArgumentException e) {
                     // written by a node that knows a key kind this one does not: place by the keys below
                 }
@@ -458,7 +459,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     }
 
     private void rememberState(byte[] state, StickyKey key) {
-        states.put(ByteBuffer.wrap(state), HeldValues.STICKY_KEYS.encode(key), stateIdleNanos);
+        states.put(ByteBuffer.wrap(state), StickyCodecs.KEYS.encode(key), stateIdleNanos);
     }
 
     /** Open challenge States (for tests). */

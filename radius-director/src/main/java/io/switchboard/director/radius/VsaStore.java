@@ -3,6 +3,7 @@ package io.switchboard.director.radius;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.shared.SharedTables;
 import io.switchboard.director.spi.StickyBindings;
+import io.switchboard.director.sticky.StickyCodecs;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.Collections;
 import java.util.Map;
@@ -35,6 +36,6 @@ final class VsaStore {
     }
 
     private static HeldValues<StickyKey> open(SharedTables tables, String name, Ticker ticker) {
-        return HeldValues.open(tables, "radius/vsa/" + name, HeldValues.STICKY_KEYS, ticker);
+        return HeldValues.open(tables, "radius/vsa/" + name, StickyCodecs.KEYS, ticker);
     }
 }

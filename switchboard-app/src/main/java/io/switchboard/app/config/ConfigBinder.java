@@ -6,6 +6,7 @@ import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
+import io.switchboard.director.config.PersistenceConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
@@ -52,13 +53,14 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "route-health", "debug-capture", "probes",
-            "farms", "virtual-servers", "firewall-farms", "vpn-farms");
+    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "persistence", "route-health", "debug-capture",
+            "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes");
     static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
     static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
+    static final List<String> PERSISTENCE_KEYS = List.of("file", "interval");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
             "route-map");
     static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
@@ -114,6 +116,8 @@ final class ConfigBinder {
         ClusterConfig cluster = doc.section("cluster", CLUSTER_KEYS).map(nodeBinder::cluster)
                 .orElse(ClusterConfig.SINGLE_NODE);
         AdminConfig admin = doc.section("admin", ADMIN_KEYS).map(nodeBinder::admin).orElse(AdminConfig.DEFAULT);
+        PersistenceConfig persistence = doc.section("persistence", PERSISTENCE_KEYS)
+                .map(p -> nodeBinder.persistence(p, cluster)).orElse(PersistenceConfig.NONE);
         if (doc.has("probes")) {
             readNamed(doc, "probes", "must name at least one probe", PROBE_KEYS, this::probe);
         }
@@ -139,7 +143,7 @@ final class ConfigBinder {
                 .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture, dispatched));
+                debugCapture, dispatched, persistence));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,

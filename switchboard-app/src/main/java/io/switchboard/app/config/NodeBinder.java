@@ -3,18 +3,21 @@ package io.switchboard.app.config;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.PersistenceConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Section;
 import java.net.InetAddress;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Binds the node's own sections, {@code cluster} (members or Kubernetes discovery) and {@code
- * admin}. All problems go to the error list given at construction.
+ * Binds the node's own sections, {@code cluster} (members or Kubernetes discovery), {@code admin}
+ * and {@code persistence}. All problems go to the error list given at construction.
  */
 final class NodeBinder {
 
@@ -91,6 +94,25 @@ final class NodeBinder {
         Endpoint listen = s.endpoint("listen").orElse(d.listen());
         Optional<String> token = s.has("token") ? s.string("token") : d.token();
         return new AdminConfig(enabled, listen, token);
+    }
+
+    /** The snapshot file and interval; refused with a cluster, whose peers keep the bindings and sessions. */
+    PersistenceConfig persistence(Section s, ClusterConfig cluster) {
+        Optional<Path> file = !s.require("file", "required: the snapshot file") ? Optional.empty()
+                : s.string("file").flatMap(text -> {
+                    try {
+                        return Optional.of(Path.of(text));
+                    } catch (InvalidPathException e) {
+                        error(s.pathOf("file"), "'" + text + "' is not a file path: " + e.getReason());
+                        return Optional.empty();
+                    }
+                });
+        Optional<java.time.Duration> interval = s.positiveDuration("interval");
+        if (cluster.enabled()) {
+            error(s.path(), "not with cluster.enabled: true: a cluster keeps the bindings and sessions on its "
+                    + "peers, from which a restarted node catches up");
+        }
+        return new PersistenceConfig(file, interval);
     }
 
     private void error(String path, String message) {

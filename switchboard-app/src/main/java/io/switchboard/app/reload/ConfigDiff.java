@@ -59,6 +59,10 @@ public final class ConfigDiff {
         if (!running.admin().token().equals(next.admin().token())) {
             diff.add(Kind.CHANGED, "admin.token", null, null, null);
         }
+        diff.field("persistence.file", running.persistence().file().map(Object::toString).orElse(null),
+                next.persistence().file().map(Object::toString).orElse(null));
+        diff.field("persistence.interval", running.persistence().interval().map(ConfigDiff::text).orElse(null),
+                next.persistence().interval().map(ConfigDiff::text).orElse(null));
         diff.field("route-health.hook", running.routeHealth().hook().map(Object::toString).orElse(null),
                 next.routeHealth().hook().map(Object::toString).orElse(null));
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));

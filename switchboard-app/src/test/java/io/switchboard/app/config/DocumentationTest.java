@@ -49,7 +49,7 @@ class DocumentationTest {
         assertThat(REFERENCE).exists();
         String text = Files.readString(REFERENCE);
         List<List<String>> keySets = List.of(ConfigBinder.ROOT_KEYS, ConfigBinder.CLUSTER_KEYS,
-                ConfigBinder.ADMIN_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
+                ConfigBinder.ADMIN_KEYS, ConfigBinder.PERSISTENCE_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
                 ConfigBinder.ROUTE_HEALTH_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
                 RadiusOptionsBinder.FRAMED_IP_KEYS, ConfigBinder.ROUTE_MAP_KEYS, RadiusOptionsBinder.VSA_KEYS,
