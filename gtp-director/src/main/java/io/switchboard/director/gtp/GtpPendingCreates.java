@@ -45,7 +45,7 @@ final class GtpPendingCreates {
 
     GtpPendingCreates(GtpEndpointRewriter rewriter, GtpSessions sessions) {
         this.rewriter = rewriter;
-        this.teids = new GtpTeidSpace(sessions::sharedWithOtherNodes,
+        this.teids = new GtpTeidSpace(sessions::teidsHeldElsewhere,
                 pair -> sessions.byTeid(pair | 1) != null || pending.containsKey(pair));
     }
 

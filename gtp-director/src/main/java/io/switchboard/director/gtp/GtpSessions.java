@@ -61,6 +61,8 @@ final class GtpSessions {
     private final GtpSessionCounts perReal;
     private final GtpInspectMetrics metrics;
     private volatile StickyBindings sticky;
+    /** The v1/v2 table held sessions when attached: pairs this run did not allocate are in use. */
+    private volatile boolean heldSessionsAtAttach;
 
     GtpSessions(GtpOptions options, GtpInspectMetrics metrics) {
         this.options = options;
@@ -80,6 +82,7 @@ final class GtpSessions {
         this.sessions = context.tables().open("gtp-inspect/sessions/" + name, GtpSessionCodec.TEID, codec);
         this.v0Sessions = context.tables().open("gtp-inspect/v0-sessions/" + name, GtpSessionCodec.TID, codec);
         recount(); // the sessions other nodes hold already count
+        this.heldSessionsAtAttach = sessions.size() > 0;
     }
 
     /** The cluster clock in epoch milliseconds at ticker time {@code nowNanos}. */
@@ -128,6 +131,15 @@ final class GtpSessions {
     /** Whether other nodes write into these tables too (a cluster). */
     boolean sharedWithOtherNodes() {
         return sessions.sharedWithOtherNodes() || v0Sessions.sharedWithOtherNodes();
+    }
+
+    /**
+     * Whether a director TEID this run of the node has not handed out may be a session's: other
+     * nodes write the tables, or they held sessions already when attached (a lone node's snapshot,
+     * read back at start), so the TEID space must look a pair up before it hands it out.
+     */
+    boolean teidsHeldElsewhere() {
+        return heldSessionsAtAttach || sharedWithOtherNodes();
     }
 
     private SharedTable<Long, GtpSession> table(GtpSession session) {

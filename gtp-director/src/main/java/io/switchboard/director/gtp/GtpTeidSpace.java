@@ -12,8 +12,8 @@ import java.util.function.LongPredicate;
  * use. A counter of pairs, shared by the event loops; a pair is looked up before it is handed out
  * only when it may be in use: once the counter has gone round, or when other nodes write into the
  * session table (a node that restarts with a slot that was another's skips the sessions that node
- * left there). Alone and before the first wrap every pair is new: no lookup in a table of millions
- * for each create.
+ * left there) or it held sessions at start (a lone node's snapshot). Alone, from empty tables and
+ * before the first wrap every pair is new: no lookup in a table of millions for each create.
  */
 final class GtpTeidSpace {
 
@@ -21,21 +21,22 @@ final class GtpTeidSpace {
     /** Set once {@link #next} has gone round: from then on a pair may still be in use. */
     private volatile boolean wrapped;
     private volatile NodeSlot slot = NodeSlot.SINGLE;
-    private final BooleanSupplier sharedWithOtherNodes;
+    private final BooleanSupplier foreignPairs;
     private final LongPredicate inUse;
 
     /**
-     * @param sharedWithOtherNodes whether other nodes allocate into the same tables
-     * @param inUse                whether the pair (its even TEID) is a session's or a pending create's
+     * @param foreignPairs whether pairs this node did not allocate may be in the same tables (other
+     *                     nodes allocate into them, or they held sessions at start)
+     * @param inUse        whether the pair (its even TEID) is a session's or a pending create's
      */
-    GtpTeidSpace(BooleanSupplier sharedWithOtherNodes, LongPredicate inUse) {
-        this(1, sharedWithOtherNodes, inUse);
+    GtpTeidSpace(BooleanSupplier foreignPairs, LongPredicate inUse) {
+        this(1, foreignPairs, inUse);
     }
 
     /** Counting from {@code first} (tests start near the wrap). */
-    GtpTeidSpace(int first, BooleanSupplier sharedWithOtherNodes, LongPredicate inUse) {
+    GtpTeidSpace(int first, BooleanSupplier foreignPairs, LongPredicate inUse) {
         this.next = new AtomicInteger(first);
-        this.sharedWithOtherNodes = sharedWithOtherNodes;
+        this.foreignPairs = foreignPairs;
         this.inUse = inUse;
     }
 
@@ -53,7 +54,7 @@ final class GtpTeidSpace {
                 wrapped = true;
             }
             long teid = node.compose((long) counted << 1, 32);
-            if (teid != 0 && (!wrapped && !sharedWithOtherNodes.getAsBoolean() || !inUse.test(teid))) {
+            if (teid != 0 && (!wrapped && !foreignPairs.getAsBoolean() || !inUse.test(teid))) {
                 return teid;
             }
         }
