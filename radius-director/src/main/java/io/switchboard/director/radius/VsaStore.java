@@ -2,8 +2,8 @@ package io.switchboard.director.radius;
 
 import io.switchboard.director.Ticker;
 import io.switchboard.director.shared.SharedTables;
+import io.switchboard.director.shared.StickyCodecs;
 import io.switchboard.director.spi.StickyBindings;
-import io.switchboard.director.sticky.StickyCodecs;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.Collections;
 import java.util.Map;

@@ -1,14 +1,16 @@
-package io.switchboard.director.sticky;
+package io.switchboard.director.shared;
 
-import io.switchboard.director.shared.Codec;
 import io.switchboard.director.spi.StickyKind;
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Sticky keys and bindings as bytes, for what holds them outside a sticky table's memory: a plug-in's
- * shared table keyed by subscriber, a snapshot file. Wire constants, like every {@link Codec}.
+ * shared table keyed by subscriber (RADIUS held VSAs), a snapshot file. Wire constants, like every
+ * {@link Codec}.
  */
 public final class StickyCodecs {
 

@@ -1,8 +1,11 @@
-package io.switchboard.director.sticky;
+package io.switchboard.director.shared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.switchboard.director.sticky.StickyBinding;
+import io.switchboard.director.sticky.StickyKey;
+import io.switchboard.director.sticky.TestKinds;
 import org.junit.jupiter.api.Test;
 
 class StickyCodecsTest {
