@@ -174,10 +174,8 @@ public final class InMemoryStickyTable implements StickyTable {
      * is full.
      */
     public boolean restore(StickyKey key, StickyBinding binding, long idleNanos, long nowNanos) {
-        if (idleNanos > this.idleNanos || entries.containsKey(key) || size.get() >= maxEntries) {
-            return false;
-        }
-        if (entries.putIfAbsent(key, new Entry(binding, nowNanos - idleNanos)) != null) {
+        if (idleNanos > this.idleNanos || size.get() >= maxEntries
+                || entries.putIfAbsent(key, new Entry(binding, nowNanos - idleNanos)) != null) {
             return false;
         }
         size.incrementAndGet();
