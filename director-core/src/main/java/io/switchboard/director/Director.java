@@ -249,9 +249,12 @@ public final class Director {
         return virtualServers.groups.get(group);
     }
 
-    /** The serving virtual servers by name, in the configuration's order: a snapshot. */
+    /**
+     * The serving virtual servers by name, in the configuration's order: unmodifiable and live (a
+     * reload's changes show; an iteration sees those of the moment it began).
+     */
     public Map<String, VirtualServer> virtualServers() {
-        return virtualServers.byName();
+        return virtualServers.view();
     }
 
     /** The bound address of a started virtual server (its real port when configured as 0). */

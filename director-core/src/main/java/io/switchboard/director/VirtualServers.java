@@ -153,6 +153,31 @@ final class VirtualServers {
         return byName;
     }
 
+    /**
+     * The serving virtual servers by name, unmodifiable and live: each read sees the servers of the
+     * moment (an iteration, those of the moment it began), for whoever keeps the map.
+     */
+    Map<String, VirtualServer> view() {
+        return view;
+    }
+
+    private final Map<String, VirtualServer> view = new java.util.AbstractMap<>() {
+        @Override
+        public Set<Entry<String, VirtualServer>> entrySet() {
+            return byName.entrySet();
+        }
+
+        @Override
+        public VirtualServer get(Object name) {
+            return byName.get(name);
+        }
+
+        @Override
+        public boolean containsKey(Object name) {
+            return byName.containsKey(name);
+        }
+    };
+
     DatagramService service(VirtualServer vs) {
         return serviceOf.get(vs);
     }
