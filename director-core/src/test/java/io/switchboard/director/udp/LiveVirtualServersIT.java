@@ -87,7 +87,7 @@ class LiveVirtualServersIT {
     /** The next datagram, or null when none comes within {@code millis}. */
     private static byte[] receive(DatagramSocket socket, int millis) throws IOException {
         socket.setSoTimeout(millis);
-        DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+        DatagramPacket in = new DatagramPacket(new byte[8192], 8192);
         try {
             socket.receive(in);
         } catch (SocketTimeoutException e) {
@@ -211,6 +211,27 @@ class LiveVirtualServersIT {
             // Quiet for its response timeout, nothing in flight: the old address closes.
             await().atMost(Duration.ofSeconds(10)).until(() -> bindable(vip));
             assertThat(inFlight()).isZero();
+        }
+    }
+
+    @Test
+    void aLargerMaxDatagramIsReadWholeOnTheSameSockets() throws Exception {
+        VirtualServerConfig before = director().virtualServers().get("toy").config();
+        VirtualServerConfig larger = new VirtualServerConfig("toy", before.listen(), "toy", "toys", Optional.empty(),
+                before.responseTimeout(), before.idle(), 4096, true);
+        byte[] big = ToyPlugin.request(11, "alice;" + "x".repeat(3000));
+        try (DatagramSocket alice = client()) {
+            send(alice, big, vip);
+            await().atMost(Duration.ofSeconds(5)).until(
+                    () -> director().virtualServers().get("toy").metrics().droppedCount(
+                            io.switchboard.codec.DropReason.OVERSIZED) == 1);
+
+            result(director().replaceVirtualServer(larger));
+
+            send(alice, big, vip);
+            byte[] answer = receive(alice, 5_000);
+            assertThat(answer).as("forwarded and answered").isNotNull();
+            assertThat(answer).as("read whole: the sockets' buffers follow").hasSize(big.length);
         }
     }
 
