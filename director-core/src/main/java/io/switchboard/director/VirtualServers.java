@@ -1,5 +1,6 @@
 package io.switchboard.director;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.config.StickyConfig;
@@ -19,7 +20,9 @@ import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.transaction.RelayedRequests;
 import java.time.Duration;
 import java.util.AbstractCollection;
+import java.util.AbstractMap;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -97,7 +101,7 @@ final class VirtualServers {
         if (replacing != null) {
             // A gauge reads the object it was registered with: the new plug-in registers its own. The
             // counters go on (the same meters); so do the shared metrics' own gauges.
-            removeMeters(m -> ofServer(m, vs.name()) && !(m instanceof io.micrometer.core.instrument.Counter)
+            removeMeters(m -> ofServer(m, vs.name()) && !(m instanceof Counter)
                     && !(sameService && (m.getId().getName().startsWith("switchboard.upstream.")
                             || m.getId().getName().startsWith("switchboard.sticky."))));
         }
@@ -138,14 +142,14 @@ final class VirtualServers {
     synchronized void put(VirtualServer vs) {
         Map<String, VirtualServer> next = new LinkedHashMap<>(byName);
         next.put(vs.name(), vs);
-        byName = java.util.Collections.unmodifiableMap(next);
+        byName = Collections.unmodifiableMap(next);
     }
 
     /** Forgets the virtual server of that name (it is retiring, or was never bound). */
     synchronized void take(String name) {
         Map<String, VirtualServer> next = new LinkedHashMap<>(byName);
         next.remove(name);
-        byName = java.util.Collections.unmodifiableMap(next);
+        byName = Collections.unmodifiableMap(next);
     }
 
     /** The serving virtual servers by name, in the configuration's order; a snapshot. */
@@ -161,7 +165,7 @@ final class VirtualServers {
         return view;
     }
 
-    private final Map<String, VirtualServer> view = new java.util.AbstractMap<>() {
+    private final Map<String, VirtualServer> view = new AbstractMap<>() {
         @Override
         public Set<Entry<String, VirtualServer>> entrySet() {
             return byName.entrySet();
@@ -252,7 +256,7 @@ final class VirtualServers {
         return virtualServer.equals(meter.getId().getTag("vserver"));
     }
 
-    private void removeMeters(java.util.function.Predicate<Meter> which) {
+    private void removeMeters(Predicate<Meter> which) {
         registry.getMeters().stream().filter(which).toList().forEach(registry::remove);
     }
 

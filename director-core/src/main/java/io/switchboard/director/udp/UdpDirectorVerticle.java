@@ -22,6 +22,7 @@ import io.switchboard.director.real.Farms;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,7 +183,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         return sum(UdpLane::retiring);
     }
 
-    private Future<Integer> sum(java.util.function.Function<UdpLane, io.netty.util.concurrent.Future<Integer>> count) {
+    private Future<Integer> sum(Function<UdpLane, io.netty.util.concurrent.Future<Integer>> count) {
         List<Future<Integer>> counts = new ArrayList<>();
         for (UdpLane lane : lanes) {
             counts.add(vertx(count.apply(lane)).otherwise(0));
