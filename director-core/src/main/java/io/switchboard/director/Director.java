@@ -1,11 +1,9 @@
 package io.switchboard.director;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.RealMetrics;
-import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.probe.ProbeScheduler;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealDrain;
@@ -16,17 +14,10 @@ import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.DatagramService;
 import io.switchboard.director.spi.PluginContext;
-import io.switchboard.director.spi.RealRequests;
-import io.switchboard.director.spi.TransactionPlugin;
-import io.switchboard.director.transaction.RelayedRequests;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -39,8 +30,6 @@ public final class Director {
 
     /** How often retry timers are advanced and idle sticky bindings swept. */
     static final long HOUSEKEEPING_MILLIS = 100;
-    /** How often a draining node counts what is still in flight. */
-    private static final long DRAIN_POLL_MILLIS = 20;
     /**
      * How often idle sticky bindings are swept. Lookups already ignore idle bindings, so the sweep
      * only gives memory back; it walks whole tables, so it runs rarely and on a worker thread, never
@@ -50,22 +39,19 @@ public final class Director {
 
     private final SwitchboardConfig config;
     private final Farms farms;
-    private final Map<String, VirtualServer> virtualServers = new LinkedHashMap<>();
-    private final Map<String, VirtualServerListener> listeners = new LinkedHashMap<>();
-    private final Map<String, DatagramService> servicesByServer = new LinkedHashMap<>();
-    private final List<StickyTable> stickyTables = new ArrayList<>();
-    /** The sticky groups' tables, by group name. */
-    private final Map<String, StickyTable> groups = new LinkedHashMap<>();
+    private final VirtualServers virtualServers;
+    private final Listeners listeners;
     private final Ticker ticker;
     private final MeterRegistry registry;
     private final RealRestarts restarts;
     private final RealDrains realDrains;
     private Vertx vertx;
     private volatile boolean draining;
+    private final RouteHealth routeHealth;
+    private final VirtualServerChanges changes;
     private ProbeScheduler probes;
     private long timer = -1;
     private long sweepTimer = -1;
-    private final List<String> deployments = new ArrayList<>();
 
     /**
      * @param services the protocol plug-ins of this build, by the service they implement; the
@@ -93,51 +79,20 @@ public final class Director {
         this.registry = registry;
         this.farms = new Farms(config.farms());
         RealMetrics.bind(registry, farms);
+        this.virtualServers = new VirtualServers(farms, services, registry, ticker, tables, slot, shared);
         for (VirtualServerConfig vs : config.virtualServers().values()) {
-            VirtualServerMetrics metrics = new VirtualServerMetrics(registry, vs.name(), vs.service());
-            StickyTable sticky = vs.sticky().map(s -> stickyTable(tables, vs, s, groups)).orElse(null);
-            if (sticky != null) {
-                metrics.bindStickyTable(sticky);
-            }
-            boolean grouped = vs.sticky().flatMap(StickyConfig::group).isPresent();
-            RealSelector selector = new RealSelector(farms, farms.farm(vs.farm()), sticky, grouped);
-            DatagramService service = services.apply(vs);
-            servicesByServer.put(vs.name(), service);
-            DatagramPlugin plugin = service.create(vs, registry);
-            plugin.attach(new PluginContext(vs, sticky, farms, ticker, registry, slot, shared));
-            RealRequests<?> realRequests = plugin instanceof TransactionPlugin<?> t ? t.realRequests() : null;
-            RelayedRequests relayed = realRequests == null ? null : new RelayedRequests(realRequests, slot, shared,
-                    vs.name(), vs.responseTimeout().toNanos(), ((TransactionPlugin<?>) plugin).transactionIdBits(),
-                    ticker.nanos());
-            virtualServers.put(vs.name(), new VirtualServer(vs, plugin, selector, metrics, relayed));
+            virtualServers.put(virtualServers.build(vs, null));
         }
-        this.restarts = new RealRestarts(virtualServers.values(), stickyTables, registry);
-        this.realDrains = new RealDrains(farms, stickyTables, restarts, registry);
-    }
-
-    /**
-     * The virtual server's own table, or its sticky group's, created by the group's first virtual
-     * server (its idle time and size bound hold for the group).
-     */
-    private StickyTable stickyTable(StickyTableFactory tables, VirtualServerConfig vs, StickyConfig sticky,
-            Map<String, StickyTable> groups) {
-        if (sticky.group().isPresent()) {
-            return groups.computeIfAbsent(sticky.group().get(), group -> {
-                StickyTable table = tables.create("group/" + group, sticky.idle(), sticky.maxEntries());
-                stickyTables.add(table);
-                return table;
-            });
-        }
-        StickyTable table = tables.create(vs.name() + "/" + sticky.keys().get(0).configName(),
-                sticky.idle(), sticky.maxEntries());
-        stickyTables.add(table);
-        return table;
+        this.listeners = new Listeners(virtualServers, farms, ticker);
+        this.routeHealth = new RouteHealth(config.routeHealth(), name -> virtualServers.byName().get(name), registry);
+        this.changes = new VirtualServerChanges(virtualServers, listeners, routeHealth, ticker, () -> draining);
+        this.restarts = new RealRestarts(virtualServers.all(), virtualServers.stickyTables, registry);
+        this.realDrains = new RealDrains(farms, virtualServers.stickyTables, restarts, registry);
     }
 
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
     public Future<Void> start(Vertx vertx) {
         this.vertx = vertx;
-        RouteHealth routeHealth = new RouteHealth(config.routeHealth(), virtualServers, registry);
         timer = vertx.setPeriodic(HOUSEKEEPING_MILLIS, id -> {
             long now = ticker.nanos();
             farms.tick(now);
@@ -161,15 +116,8 @@ public final class Director {
                 }, false));
         probes.start();
         Future<Void> chain = Future.succeededFuture();
-        for (VirtualServer vs : virtualServers.values()) {
-            chain = chain.compose(v -> {
-                VirtualServerListener listener = servicesByServer.get(vs.name()).listener(vs, farms, ticker);
-                return vertx.deployVerticle(listener).map(id -> {
-                    deployments.add(id);
-                    listeners.put(vs.name(), listener);
-                    return null;
-                });
-            });
+        for (VirtualServer vs : virtualServers.byName().values()) {
+            chain = chain.compose(v -> listeners.bind(vertx, vs));
         }
         return chain;
     }
@@ -184,13 +132,11 @@ public final class Director {
      */
     public Future<Integer> drain(Duration deadline) {
         draining = true;
-        virtualServers.values().forEach(VirtualServer::drain);
+        virtualServers.all().forEach(VirtualServer::drain);
         if (vertx == null) {
             return Future.succeededFuture(0);
         }
-        Promise<Integer> drained = Promise.promise();
-        awaitDrained(ticker.nanos() + deadline.toNanos(), drained);
-        return drained.future();
+        return Listeners.awaitNone(vertx, ticker, this::inFlight, ticker.nanos() + deadline.toNanos());
     }
 
     /** Whether {@link #drain} was called. */
@@ -198,26 +144,41 @@ public final class Director {
         return draining;
     }
 
-    private void awaitDrained(long until, Promise<Integer> drained) {
-        inFlight().onComplete(counted -> {
-            int left = counted.succeeded() ? counted.result() : 0;
-            if (left == 0 || ticker.nanos() - until >= 0) {
-                drained.complete(left);
-            } else {
-                vertx.setTimer(DRAIN_POLL_MILLIS, id -> awaitDrained(until, drained));
-            }
-        });
-    }
-
     /** Requests received by this node and not answered yet, over every virtual server. */
     public Future<Integer> inFlight() {
-        List<Future<Integer>> counts = new ArrayList<>();
-        for (VirtualServerListener listener : listeners.values()) {
-            counts.add(listener.inFlight());
-        }
-        int triggering = virtualServers.values().stream().filter(vs -> vs.relayedRequests() != null)
-                .mapToInt(vs -> vs.relayedRequests().triggering().size()).sum();
-        return Future.all(counts).map(all -> triggering + counts.stream().mapToInt(Future::result).sum());
+        return listeners.inFlight();
+    }
+
+    /**
+     * Adds a virtual server to the running node, built as at start-up ({@link VirtualServers#build}):
+     * bound once the future completes; on failure (e.g. its address is taken) nothing of it is left.
+     */
+    public Future<Void> addVirtualServer(VirtualServerConfig vs) {
+        return changes.add(vertx, vs);
+    }
+
+    /**
+     * Removes a running virtual server: it takes no new work at once (dropped as {@code removed}),
+     * answers what it has in flight and is unbound when nothing is left, or at the latest when its
+     * engine has expired everything ({@link VirtualServers#retireWithin}); then its plug-in is
+     * closed and its meters removed. The future completes when it is unbound, with what was left.
+     */
+    public Future<Integer> removeVirtualServer(String name) {
+        return changes.remove(vertx, name);
+    }
+
+    /**
+     * Replaces a running virtual server with one built from {@code next} (same name), losing
+     * neither a datagram its sockets accepted nor a pending transaction ({@link VirtualServerChanges}).
+     * The future completes once the new one serves; the old one retires in the background.
+     */
+    public Future<Void> replaceVirtualServer(VirtualServerConfig next) {
+        return changes.replace(vertx, next);
+    }
+
+    /** Starts or stops advertising a virtual server through route health (a reload's change). */
+    public void advertise(String virtualServer, boolean advertise) {
+        routeHealth.advertise(virtualServer, advertise);
     }
 
     /** Stops the virtual servers (their lanes, then their plug-ins: {@link DatagramPlugin#close}). */
@@ -229,19 +190,14 @@ public final class Director {
         vertx.cancelTimer(timer);
         vertx.cancelTimer(sweepTimer);
         probes.stop();
-        List<Future<Void>> undeploys = new ArrayList<>();
-        for (String id : deployments) {
-            undeploys.add(vertx.undeploy(id));
-        }
-        deployments.clear();
-        return Future.all(undeploys).<Void>mapEmpty().eventually(() -> {
+        return listeners.unbindAll(vertx).eventually(() -> {
             closePlugins();
             return Future.succeededFuture();
         });
     }
 
     private void closePlugins() {
-        for (VirtualServer vs : virtualServers.values()) {
+        for (VirtualServer vs : List.copyOf(virtualServers.all())) {
             vs.plugin().close();
             if (vs.relayedRequests() != null) {
                 vs.relayedRequests().close();
@@ -271,7 +227,7 @@ public final class Director {
 
     private void sweepStickyTables() {
         long now = ticker.nanos();
-        for (StickyTable table : stickyTables) {
+        for (StickyTable table : virtualServers.stickyTables) {
             table.expire(now);
         }
     }
@@ -290,16 +246,20 @@ public final class Director {
      * the virtual servers make, e.g. a VPN client's IKE binding or the RADIUS director's framed IPs.
      */
     public StickyTable stickyGroup(String group) {
-        return groups.get(group);
+        return virtualServers.groups.get(group);
     }
 
+    /**
+     * The serving virtual servers by name, in the configuration's order: unmodifiable and live (a
+     * reload's changes show; an iteration sees those of the moment it began).
+     */
     public Map<String, VirtualServer> virtualServers() {
-        return Collections.unmodifiableMap(virtualServers);
+        return virtualServers.view();
     }
 
     /** The bound address of a started virtual server (its real port when configured as 0). */
     public InetSocketAddress localAddress(String virtualServer) {
-        VirtualServerListener listener = listeners.get(virtualServer);
+        VirtualServerListener listener = listeners.of(virtualServers.byName().get(virtualServer));
         return listener == null ? null : listener.localAddress();
     }
 }

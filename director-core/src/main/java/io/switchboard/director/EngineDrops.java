@@ -21,6 +21,8 @@ public final class EngineDrops {
     public static final DropReason OUT_OF_SERVICE = DropReason.of("out-of-service");
     /** A new request or flow while the node shuts down (what is in flight goes on). */
     public static final DropReason SHUTTING_DOWN = DropReason.of("shutting-down");
+    /** A new request or flow to a virtual server a reload removed (what is in flight goes on). */
+    public static final DropReason REMOVED = DropReason.of("removed");
     /**
      * An answer that matches no request relayed through the director: a peer's answer to no request
      * of a real, a real's failure indication for no outstanding triggering request.

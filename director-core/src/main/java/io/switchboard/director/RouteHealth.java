@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -30,37 +31,72 @@ final class RouteHealth {
     private static final Logger LOG = LoggerFactory.getLogger(RouteHealth.class);
 
     private final RouteHealthConfig config;
-    private final Map<String, VirtualServer> advertised = new LinkedHashMap<>();
+    private final Function<String, VirtualServer> virtualServers;
+    private final MeterRegistry registry;
+    /** The advertised servers' names; a reload adds and withdraws them. */
+    private final Set<String> advertised = ConcurrentHashMap.newKeySet();
+    /** No longer advertised: announced down once more if they were up, then forgotten. */
+    private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
     private final Map<String, Boolean> announced = new LinkedHashMap<>();
-    private final Map<String, Counter> changes = new LinkedHashMap<>();
+    /** The virtual address of each announcement, for the last one after the server is gone. */
+    private final Map<String, String> addresses = new LinkedHashMap<>();
+    private final Map<String, Counter> changes = new ConcurrentHashMap<>();
 
-    RouteHealth(RouteHealthConfig config, Map<String, VirtualServer> virtualServers, MeterRegistry registry) {
+    /** @param virtualServers the serving virtual server of a name, null when there is none (any more) */
+    RouteHealth(RouteHealthConfig config, Function<String, VirtualServer> virtualServers, MeterRegistry registry) {
         this.config = config;
-        for (String name : config.advertised()) {
-            advertised.put(name, virtualServers.get(name));
-            for (String state : List.of("up", "down")) {
-                changes.put(name + "/" + state, Counter.builder("switchboard.route.health.announcements")
-                        .description("Route health hook runs, by state").tag("vserver", name).tag("state", state)
-                        .register(registry));
+        this.virtualServers = virtualServers;
+        this.registry = registry;
+        config.advertised().forEach(name -> advertise(name, true));
+    }
+
+    /**
+     * Starts advertising the virtual server (announced at the next check), or stops: announced
+     * {@code down} if it was up, then forgotten.
+     */
+    void advertise(String name, boolean advertise) {
+        if (!advertise) {
+            if (advertised.remove(name)) {
+                withdrawn.add(name);
             }
+            return;
         }
+        withdrawn.remove(name);
+        for (String state : List.of("up", "down")) {
+            changes.computeIfAbsent(name + "/" + state, k -> Counter.builder("switchboard.route.health.announcements")
+                    .description("Route health hook runs, by state").tag("vserver", name).tag("state", state)
+                    .register(registry));
+        }
+        advertised.add(name);
     }
 
     /** Compares each advertised server's availability with what was last announced. */
     void check(Vertx vertx, Function<String, InetSocketAddress> boundAddress) {
         List<String[]> runs = new ArrayList<>();
         synchronized (this) {
-            advertised.forEach((name, vs) -> {
-                // A draining node withdraws at once, so the routers move new traffic elsewhere.
-                boolean up = !vs.draining() && available(vs.selector().farm());
+            for (String name : advertised) {
+                VirtualServer vs = virtualServers.apply(name);
+                if (vs == null) {
+                    continue;
+                }
+                // A draining node or a removed server withdraws at once, so the routers move new traffic elsewhere.
+                boolean up = vs.refusesNewWork() == null && available(vs.selector().farm());
                 Boolean before = announced.put(name, up);
                 if (before == null || before != up) {
                     InetSocketAddress vip = boundAddress.apply(name);
                     String address = vip == null ? vs.config().listen().address().getHostAddress()
                             : vip.getAddress().getHostAddress();
+                    addresses.put(name, address);
                     runs.add(new String[] {up ? "up" : "down", address, name});
                 }
-            });
+            }
+            for (String name : withdrawn) {
+                withdrawn.remove(name);
+                if (Boolean.TRUE.equals(announced.remove(name))) {
+                    runs.add(new String[] {"down", addresses.get(name), name});
+                }
+                addresses.remove(name);
+            }
         }
         for (String[] run : runs) {
             changes.get(run[2] + "/" + run[0]).increment();

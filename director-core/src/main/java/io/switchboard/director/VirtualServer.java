@@ -1,5 +1,6 @@
 package io.switchboard.director;
 
+import io.switchboard.codec.DropReason;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.spi.DatagramPlugin;
@@ -15,6 +16,7 @@ public final class VirtualServer {
     private final VirtualServerMetrics metrics;
     private volatile boolean inService;
     private volatile boolean draining;
+    private volatile boolean removed;
     private volatile DatagramTap tap;
     private final RelayedRequests relayedRequests;
 
@@ -69,6 +71,22 @@ public final class VirtualServer {
 
     public void drain() {
         this.draining = true;
+    }
+
+    /**
+     * A reload removed it: as while draining, no new work is taken and what is in flight goes on,
+     * until the director unbinds it.
+     */
+    public void remove() {
+        this.removed = true;
+    }
+
+    /**
+     * Why a new request or flow is refused while what is in flight goes on — {@code removed} by a
+     * reload, {@code shutting-down} — or null when new work is taken.
+     */
+    public DropReason refusesNewWork() {
+        return removed ? EngineDrops.REMOVED : draining ? EngineDrops.SHUTTING_DOWN : null;
     }
 
     public boolean inService() {

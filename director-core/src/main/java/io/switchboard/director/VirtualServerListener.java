@@ -17,4 +17,30 @@ public interface VirtualServerListener extends Deployable {
     default Future<Integer> inFlight() {
         return Future.succeededFuture(0);
     }
+
+    /**
+     * Requests in flight, and one more while a datagram reached the listener within the last
+     * {@code quietNanos}: whether a virtual server that moved to another address may close its old
+     * one yet.
+     */
+    default Future<Integer> unsettled(long quietNanos) {
+        return inFlight();
+    }
+
+    /**
+     * Serves {@code next} (the same virtual server, reconfigured) on this listener's sockets from now
+     * on, without losing a datagram they accepted: completes once every socket hands new datagrams to
+     * it. What the one it replaces has in flight is answered by that one until nothing is left, or at
+     * {@code retireByNanos} (ticker time), when it is closed ({@link #retiring()}). Fails when this
+     * listener cannot (the default).
+     */
+    default Future<Void> replace(VirtualServer next, long retireByNanos) {
+        return Future.failedFuture(new UnsupportedOperationException(
+                "virtual server " + next.name() + ": its listener cannot be reconfigured in place"));
+    }
+
+    /** Engines of replaced virtual servers still answering what they had in flight. */
+    default Future<Integer> retiring() {
+        return Future.succeededFuture(0);
+    }
 }

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A SIMULATED backend for demos and tests, not a real server: a UDP socket that answers every
  * datagram with {@code NAME|} followed by the datagram's bytes, and counts what it received from
  * whom. It can be told to go silent (receive but not answer), which is how demos and tests make a
- * real fail in-band.
+ * real fail in-band, or to hold its answers until released, which is how tests keep a request in
+ * flight.
  */
 public final class SimulatedUdpBackend implements AutoCloseable {
 
@@ -24,6 +25,8 @@ public final class SimulatedUdpBackend implements AutoCloseable {
     private final AtomicLong received = new AtomicLong();
     private final Map<InetSocketAddress, AtomicLong> receivedFrom = new ConcurrentHashMap<>();
     private volatile boolean silent;
+    private volatile boolean hold;
+    private final java.util.List<DatagramPacket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public SimulatedUdpBackend(String name, InetSocketAddress bind) throws SocketException {
         this.name = name;
@@ -49,7 +52,12 @@ public final class SimulatedUdpBackend implements AutoCloseable {
                 byte[] out = new byte[prefix.length + in.getLength()];
                 System.arraycopy(prefix, 0, out, 0, prefix.length);
                 System.arraycopy(in.getData(), in.getOffset(), out, prefix.length, in.getLength());
-                socket.send(new DatagramPacket(out, out.length, from));
+                DatagramPacket answer = new DatagramPacket(out, out.length, from);
+                if (hold) {
+                    held.add(answer);
+                } else {
+                    socket.send(answer);
+                }
             } catch (IOException e) {
                 if (!socket.isClosed()) {
                     System.err.println("simulated backend " + name + ": " + e);
@@ -69,6 +77,25 @@ public final class SimulatedUdpBackend implements AutoCloseable {
     /** Stop (true) or resume (false) answering. */
     public void silent(boolean silent) {
         this.silent = silent;
+    }
+
+    /** Keeps every answer from now on until {@link #release()}. */
+    public void hold() {
+        this.hold = true;
+    }
+
+    /** Sends the answers held back, and answers at once again. */
+    public void release() throws IOException {
+        hold = false;
+        for (DatagramPacket answer : held) {
+            socket.send(answer);
+        }
+        held.clear();
+    }
+
+    /** Answers held back by {@link #hold()}, not sent yet. */
+    public int held() {
+        return held.size();
     }
 
     public long received() {

@@ -213,12 +213,12 @@ class ReloadIT {
 
     @Test
     void aChangeThatNeedsARestartIsRefusedAndNothingChanges() throws Exception {
-        HttpResponse<String> r = post(config(8, true, 2).replace("idle: 10m", "idle: 1h"));
+        HttpResponse<String> r = post(config(8, true, 2).replace("listen: 127.0.0.1:0, token", "listen: 127.0.0.2:0, token"));
 
         assertThat(r.statusCode()).isEqualTo(409);
         JsonNode body = json.readTree(r.body());
         assertThat(body.get("needs-restart")).extracting(JsonNode::asText)
-                .containsExactly("virtual-servers.echo.sticky.idle");
+                .containsExactly("admin.listen");
         assertThat(body.get("changed")).hasSize(2);
         assertThat(real(two).get("weight").asInt()).as("the weight change came with it: not applied").isEqualTo(8);
         assertThat(newClients(100, 4).values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(4);
@@ -240,10 +240,10 @@ class ReloadIT {
         assertThat(out.toString()).contains("changed farms.pair.reals[" + two + "].weight: 8 -> 5").contains("applied");
         assertThat(real(two).get("weight").asInt()).isEqualTo(5);
 
-        Files.writeString(file, config(8, true, 5).replace("idle: 10m", "idle: 1h"));
+        Files.writeString(file, config(8, true, 5).replace("listen: 127.0.0.1:0, token", "listen: 127.0.0.2:0, token"));
         int refused = cli.execute("reload", "-c", file.toString(), "--admin", base.toString(), "--token", TOKEN);
 
         assertThat(refused).isEqualTo(3);
-        assertThat(err.toString()).contains("need a restart").contains("virtual-servers.echo.sticky.idle");
+        assertThat(err.toString()).contains("need a restart").contains("admin.listen");
     }
 }

@@ -66,8 +66,8 @@ public final class FlowEngine<S> {
         Selection.Reason how;
         if (flow != null && flow.real.servesBoundClients()) {
             how = Selection.Reason.STICKY;
-        } else if (scope.virtualServer().draining()) {
-            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+        } else if (scope.virtualServer().refusesNewWork() != null) {
+            scope.drop(scope.virtualServer().refusesNewWork(), client, null);
             return;
         } else {
             Selection selection = scope.virtualServer().selector().select(key, now);

@@ -2,6 +2,7 @@ package io.switchboard.director.transaction;
 
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
 import io.switchboard.director.Selection;
 import io.switchboard.director.real.RealServer;
@@ -80,8 +81,9 @@ final class OneWay {
             reals.toReal(datagram.retain(), known.real(), 0, known.id());
             return;
         }
-        if (scope.virtualServer().draining()) {
-            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+        DropReason refused = scope.virtualServer().refusesNewWork();
+        if (refused != null) {
+            scope.drop(refused, client, null);
             return;
         }
         Selection selection = scope.virtualServer().selector().select(decision.placement(), decision.key(), now);

@@ -94,19 +94,13 @@ public final class TransactionEngine {
             oneWay.forwardTriggering(datagram, client, decision, now);
             return;
         }
+        if (resendPending(datagram, client, decision, now)) {
+            return;
+        }
         Pending.ClientTransaction clientTransaction = new Pending.ClientTransaction(client, decision.transactionId());
-        Pending retransmitted = retransmissions.pending(clientTransaction);
-        if (retransmitted != null) {
-            resend(datagram, retransmitted);
-            return;
-        }
-        RealServer sentOneWay = retransmissions.sentOneWay(clientTransaction, now);
-        if (sentOneWay != null) {
-            oneWay.resend(datagram, clientTransaction, sentOneWay);
-            return;
-        }
-        if (scope.virtualServer().draining()) {
-            scope.drop(EngineDrops.SHUTTING_DOWN, client, null);
+        DropReason refused = scope.virtualServer().refusesNewWork();
+        if (refused != null) {
+            scope.drop(refused, client, null);
             return;
         }
         if (decision.fanOut() && plugin.rewritesTransactionId() && plugin.answersThroughDirector()) {
@@ -126,6 +120,30 @@ public final class TransactionEngine {
             scope.metrics().forwarded(selection.reason());
             scope.events().forwarded(selection.real(), selection.reason(), false);
         }
+    }
+
+    /**
+     * A client's retransmission of a request this engine still has pending (or sent one way a moment
+     * ago) goes to the same real under the same director id: true when it was one. Asked first by
+     * {@link #request}, and by a lane whose virtual server was replaced by a reload, so that a
+     * retransmission of what the old engine has pending goes where the original went.
+     */
+    public boolean resendPending(ByteBuf datagram, InetSocketAddress client, Decision.Direct decision, long now) {
+        if (decision.triggers()) {
+            return false;
+        }
+        Pending.ClientTransaction clientTransaction = new Pending.ClientTransaction(client, decision.transactionId());
+        Pending retransmitted = retransmissions.pending(clientTransaction);
+        if (retransmitted != null) {
+            resend(datagram, retransmitted);
+            return true;
+        }
+        RealServer sentOneWay = retransmissions.sentOneWay(clientTransaction, now);
+        if (sentOneWay != null) {
+            oneWay.resend(datagram, clientTransaction, sentOneWay);
+            return true;
+        }
+        return false;
     }
 
     /** Why a request found no real, beyond the farm having none that may take it. */

@@ -38,6 +38,11 @@ final class TransactionUpstream implements Upstream {
         engine.request(datagram, client, request, now);
     }
 
+    @Override
+    public boolean resendPending(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long now) {
+        return engine.resendPending(datagram, client, request, now);
+    }
+
     private void answer(ByteBuf answer, InetSocketAddress sender, int socket) {
         engine.answer(answer, sender, socket);
     }

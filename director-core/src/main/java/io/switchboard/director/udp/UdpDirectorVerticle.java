@@ -22,6 +22,7 @@ import io.switchboard.director.real.Farms;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,8 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     /** Datagrams read per recvmmsg call. */
     static final int RECVMMSG_BATCH = 32;
 
-    private final VirtualServer virtualServer;
+    /** The virtual server served; a reload may replace it on the same sockets ({@link #replace}). */
+    private volatile VirtualServer virtualServer;
     private final Farms farms;
     private final Ticker ticker;
     private final List<UdpLane> lanes = new ArrayList<>();
@@ -112,34 +114,99 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     }
 
     private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort) {
-        // One byte more than allowed, so that an oversized datagram is seen, not truncated.
-        int slot = Math.min(65_508, virtualServer.config().maxDatagram() + 1);
+        int slot = slot(virtualServer.config().maxDatagram());
         Bootstrap b = new Bootstrap()
                 .group(loop)
                 .channelFactory(() -> (Channel) transport.datagramChannel())
                 .option(ChannelOption.SO_RCVBUF, 4 << 20)
-                .option(ChannelOption.SO_SNDBUF, 4 << 20);
+                .option(ChannelOption.SO_SNDBUF, 4 << 20)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, allocator(slot, reusePort));
         if (reusePort) {
-            // recvmmsg: one system call reads up to RECVMMSG_BATCH datagrams, each into its own slot
-            // of one buffer (docs/architecture.md: datagram batching is the lever past the bare relay).
             b.option(EpollChannelOption.SO_REUSEPORT, true)
-                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot * RECVMMSG_BATCH));
-        } else {
-            b.option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(slot));
+                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
         }
         return b;
     }
 
+    /** One byte more than allowed, so that an oversized datagram is seen, not truncated. */
+    private static int slot(int maxDatagram) {
+        return Math.min(65_508, maxDatagram + 1);
+    }
+
+    /**
+     * With recvmmsg (epoll), one system call reads up to RECVMMSG_BATCH datagrams, each into its own
+     * slot of one buffer (docs/architecture.md: datagram batching is the lever past the bare relay).
+     */
+    private static FixedRecvByteBufAllocator allocator(int slot, boolean reusePort) {
+        return new FixedRecvByteBufAllocator(reusePort ? slot * RECVMMSG_BATCH : slot);
+    }
+
+    /** A virtual-address socket's receive buffers made for another maximum datagram. */
+    private static void resize(Channel socket, int maxDatagram) {
+        int slot = slot(maxDatagram);
+        boolean reusePort = socket.config().getOptions().containsKey(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE);
+        if (reusePort) {
+            socket.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+        }
+        socket.config().setRecvByteBufAllocator(allocator(slot, reusePort));
+    }
+
+    /**
+     * Serves {@code next} on the bound sockets: each lane's engine is replaced on its loop, the
+     * replaced ones answering what they hold until {@code retireByNanos}.
+     */
     @Override
-    public Future<Integer> inFlight() {
+    public Future<Void> replace(VirtualServer next, long retireByNanos) {
+        int maxDatagram = next.config().maxDatagram();
+        boolean resize = maxDatagram != virtualServer.config().maxDatagram();
+        virtualServer = next; // the new engines' sockets toward the reals are made for it
+        List<Future<Void>> replaced = new ArrayList<>();
+        for (UdpLane lane : lanes) {
+            replaced.add(vertx(lane.replace(next, retireByNanos, socket -> {
+                if (resize) {
+                    resize(socket, maxDatagram);
+                }
+            })));
+        }
+        return Future.all(replaced).<Void>mapEmpty().onSuccess(v -> LOG.info(
+                "virtual server {} ({}) reconfigured on {} with {} socket(s)", next.name(), next.config().service(),
+                localAddress, lanes.size()));
+    }
+
+    @Override
+    public Future<Integer> unsettled(long quietNanos) {
+        return sum(lane -> lane.unsettled(quietNanos));
+    }
+
+    @Override
+    public Future<Integer> retiring() {
+        return sum(UdpLane::retiring);
+    }
+
+    private Future<Integer> sum(Function<UdpLane, io.netty.util.concurrent.Future<Integer>> count) {
         List<Future<Integer>> counts = new ArrayList<>();
         for (UdpLane lane : lanes) {
-            Promise<Integer> p = Promise.promise();
-            lane.inFlight().addListener(f -> p.complete(f.isSuccess() ? (Integer) f.getNow() : 0));
-            counts.add(p.future());
+            counts.add(vertx(count.apply(lane)).otherwise(0));
         }
         return Future.all(counts).map(all -> counts.stream().mapToInt(Future::result).sum());
+    }
+
+    /** A Netty future as Vert.x's. */
+    private static <T> Future<T> vertx(io.netty.util.concurrent.Future<T> netty) {
+        Promise<T> p = Promise.promise();
+        netty.addListener(f -> {
+            if (f.isSuccess()) {
+                p.complete(netty.getNow());
+            } else {
+                p.fail(f.cause());
+            }
+        });
+        return p.future();
+    }
+
+    @Override
+    public Future<Integer> inFlight() {
+        return sum(UdpLane::inFlight);
     }
 
     @Override

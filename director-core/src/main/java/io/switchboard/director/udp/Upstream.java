@@ -21,6 +21,15 @@ interface Upstream {
      */
     void forward(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long nowNanos);
 
+    /**
+     * Resends a client's retransmission of a request this upstream has pending, to the same real
+     * under the same id: true when it was one. Asked of a replaced virtual server's upstream while
+     * it retires; the one that serves asks itself in {@link #forward}.
+     */
+    default boolean resendPending(ByteBuf datagram, InetSocketAddress client, Decision.Direct request, long nowNanos) {
+        return false;
+    }
+
     /** Sends what {@link #forward} queued; called at the end of each read burst. */
     default void flush() {
     }

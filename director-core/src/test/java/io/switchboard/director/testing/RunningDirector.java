@@ -53,8 +53,13 @@ public final class RunningDirector implements AutoCloseable {
     /** Starts {@code virtualServer} in front of {@code farm}, served by {@code service}'s plug-in. */
     public static RunningDirector start(VirtualServerConfig virtualServer, FarmConfig farm, DatagramService service,
             MeterRegistry registry) throws Exception {
-        SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
-                Map.of(farm.name(), farm), Map.of(virtualServer.name(), virtualServer));
+        return start(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT,
+                Map.of(farm.name(), farm), Map.of(virtualServer.name(), virtualServer)), service, registry);
+    }
+
+    /** Starts every virtual server of {@code config}, all served by {@code service}'s plug-in. */
+    public static RunningDirector start(SwitchboardConfig config, DatagramService service, MeterRegistry registry)
+            throws Exception {
         Director director = new Director(config, v -> service, registry, Ticker.SYSTEM);
         Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

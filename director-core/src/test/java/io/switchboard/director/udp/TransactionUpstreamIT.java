@@ -61,7 +61,7 @@ class TransactionUpstreamIT {
         private void serve() {
             while (!socket.isClosed()) {
                 try {
-                    DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+                    DatagramPacket in = new DatagramPacket(new byte[8192], 8192);
                     socket.receive(in);
                     byte[] out = java.util.Arrays.copyOf(in.getData(), in.getLength());
                     out[0] = 'R';

@@ -15,7 +15,9 @@ import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Durations;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.RealKey;
+import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.StickyKind;
+import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,17 +36,24 @@ import java.util.function.Function;
 /**
  * The difference between two validated configurations, key by key as the file names them
  * ({@link ConfigChange}), sorted by path; and, for each change a running director can take in place,
- * how it does. Those are today a real's {@code weight}, {@code maxconns} and {@code inservice} and a
- * virtual server's {@code inservice}: they touch no binding, session or pending transaction. Every
- * other change needs a restart ({@link #needsRestart()}).
+ * how it does. Those are today a real's {@code weight}, {@code maxconns} and {@code inservice}, which
+ * touch no binding, session or pending transaction, and virtual servers added, removed and changed
+ * ({@link Director#addVirtualServer}, {@link Director#removeVirtualServer},
+ * {@link Director#replaceVirtualServer}: a changed one is replaced as a whole, once however many of
+ * its keys changed; only its {@code inservice} and {@code advertise} apply alone). A TCP virtual
+ * server's change needs a restart: its listener cannot be reconfigured in place. Every other change
+ * needs a restart ({@link #needsRestart()}).
  *
  * <p>Values that may hold secrets (the admin token, the plug-ins' keys of a real, service options,
  * probe checks) are compared but not shown.
  */
 public final class ConfigDiff {
 
-    /** Each change, and how to apply it in place (null when it needs a restart). */
-    private final Map<ConfigChange, Consumer<Director>> inPlace = new IdentityHashMap<>();
+    /**
+     * Each change, and how to apply it in place (null when it needs a restart); what completes when
+     * it has been. Changes that share one action (a replaced virtual server's keys) apply it once.
+     */
+    private final Map<ConfigChange, Function<Director, Future<?>>> inPlace = new IdentityHashMap<>();
     private final List<ConfigChange> changes = new ArrayList<>();
 
     private ConfigDiff() {
@@ -72,7 +81,13 @@ public final class ConfigDiff {
                 f -> f.predictor().configName() + ", " + f.reals().size() + (f.reals().size() == 1 ? " real" : " reals"), diff::farm);
         diff.named("virtual-servers", running.virtualServers(), next.virtualServers(),
                 v -> v.service() + " on " + v.listen() + ", farm " + v.farm(),
-                (path, pair) -> diff.virtualServer(path, pair, running, next));
+                (path, pair) -> diff.virtualServer(path, pair, running, next), ConfigPath::child,
+                v -> d -> d.addVirtualServer(v).onSuccess(
+                        ok -> d.advertise(v.name(), next.routeHealth().advertised().contains(v.name()))),
+                v -> d -> {
+                    d.removeVirtualServer(v.name()); // unbound in the background, once its in-flight requests end
+                    return Future.succeededFuture();
+                });
         diff.named("firewall-farms", running.dispatched().firewallFarms(), next.dispatched().firewallFarms(),
                 f -> "farm " + f.farm(), (path, pair) -> diff.add(Kind.CHANGED, path, null, null, null));
         diff.named("vpn-farms", running.dispatched().vpnFarms(), next.dispatched().vpnFarms(),
@@ -102,13 +117,17 @@ public final class ConfigDiff {
     /**
      * Applies every change to the running director, in path order. Only when nothing
      * {@linkplain #needsRestart() needs a restart}; reals and virtual servers are thread-safe, so any
-     * thread may call this.
+     * thread may call this. Completes when every change has taken effect (a virtual server added is
+     * bound, one changed serves; one removed or replaced retires after), failed when one could not
+     * (e.g. an address is taken), the others applied.
      */
-    public void apply(Director director) {
+    public Future<Void> apply(Director director) {
         if (!needsRestart().isEmpty()) {
             throw new IllegalStateException("changes need a restart: " + needsRestart());
         }
-        changes.forEach(change -> inPlace.get(change).accept(director));
+        List<Future<?>> applied = new ArrayList<>();
+        changes.stream().map(inPlace::get).distinct().forEach(action -> applied.add(action.apply(director)));
+        return Future.all(applied).mapEmpty();
     }
 
     // ---- sections -------------------------------------------------------------------------------
@@ -194,6 +213,7 @@ public final class ConfigDiff {
     private void virtualServer(String path, Pair<VirtualServerConfig> v, SwitchboardConfig running,
             SwitchboardConfig next) {
         String name = v.next().name();
+        int first = changes.size();
         field(ConfigPath.child(path, "listen"), v.old().listen().toString(), v.next().listen().toString());
         field(ConfigPath.child(path, "service"), v.old().service(), v.next().service());
         field(ConfigPath.child(path, "farm"), v.old().farm(), v.next().farm());
@@ -202,17 +222,29 @@ public final class ConfigDiff {
                 text(v.next().responseTimeout()));
         field(ConfigPath.child(path, "idle"), text(v.old().idle()), text(v.next().idle()));
         field(ConfigPath.child(path, "max-datagram"), v.old().maxDatagram(), v.next().maxDatagram());
-        boolean inService = v.next().inService();
-        field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
-                d -> d.virtualServers().get(name).inService(inService));
-        field(ConfigPath.child(path, "advertise"), running.routeHealth().advertised().contains(name),
-                next.routeHealth().advertised().contains(name));
         if (!v.old().options().equals(v.next().options())) {
             List<String> keys = Plugins.installed().service(v.next().service())
                     .flatMap(s -> s.spec().options()).map(b -> b.keys()).orElse(List.of());
             add(Kind.CHANGED, ConfigPath.child(path, keys.size() == 1 ? keys.get(0)
                     : "{" + String.join(",", keys) + "}"), null, null, null);
         }
+        if (changes.size() > first && !tcp(v.old()) && !tcp(v.next())) {
+            // One replacement, however many keys changed: the new server is built from the whole entry.
+            Function<Director, Future<?>> replace = d -> d.replaceVirtualServer(v.next());
+            changes.subList(first, changes.size()).forEach(change -> inPlace.put(change, replace));
+        }
+        boolean inService = v.next().inService();
+        field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
+                d -> d.virtualServers().get(name).inService(inService));
+        boolean advertised = next.routeHealth().advertised().contains(name);
+        field(ConfigPath.child(path, "advertise"), running.routeHealth().advertised().contains(name), advertised,
+                d -> d.advertise(name, advertised));
+    }
+
+    /** Whether the virtual server is a TCP one, whose listener is not reconfigured in place. */
+    private static boolean tcp(VirtualServerConfig vs) {
+        return Plugins.installed().service(vs.service())
+                .map(s -> s.spec().transport() == ServiceSpec.Transport.TCP).orElse(false);
     }
 
     private void sticky(String path, Optional<StickyConfig> old, Optional<StickyConfig> next) {
@@ -243,9 +275,18 @@ public final class ConfigDiff {
         named(section, old, next, summary, both, ConfigPath::child);
     }
 
-    /** Entries of a section by name: added, removed, or compared by {@code both}. */
     private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
             BiConsumer<String, Pair<T>> both, BiFunctionPath path) {
+        named(section, old, next, summary, both, path, null, null);
+    }
+
+    /**
+     * Entries of a section by name: added, removed, or compared by {@code both}; {@code added} and
+     * {@code removed} say how an entry added or removed is applied in place (null: a restart).
+     */
+    private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
+            BiConsumer<String, Pair<T>> both, BiFunctionPath path, Function<T, Function<Director, Future<?>>> added,
+            Function<T, Function<Director, Future<?>>> removed) {
         Set<String> names = new LinkedHashSet<>(old.keySet());
         names.addAll(next.keySet());
         for (String name : names) {
@@ -253,9 +294,9 @@ public final class ConfigDiff {
             T o = old.get(name);
             T n = next.get(name);
             if (o == null) {
-                add(Kind.ADDED, at, null, summary.apply(n), null);
+                add(Kind.ADDED, at, null, summary.apply(n), added == null ? null : added.apply(n));
             } else if (n == null) {
-                add(Kind.REMOVED, at, summary.apply(o), null, null);
+                add(Kind.REMOVED, at, summary.apply(o), null, removed == null ? null : removed.apply(o));
             } else if (!o.equals(n)) {
                 both.accept(at, new Pair<>(o, n));
             }
@@ -282,13 +323,17 @@ public final class ConfigDiff {
         field(path, old, next, null);
     }
 
+    /** @param apply applies the change at once, null when it needs a restart */
     private void field(String path, Object old, Object next, Consumer<Director> apply) {
         if (!Objects.equals(old, next)) {
-            add(Kind.CHANGED, path, old, next, apply);
+            add(Kind.CHANGED, path, old, next, apply == null ? null : d -> {
+                apply.accept(d);
+                return Future.succeededFuture();
+            });
         }
     }
 
-    private void add(Kind kind, String path, Object old, Object next, Consumer<Director> apply) {
+    private void add(Kind kind, String path, Object old, Object next, Function<Director, Future<?>> apply) {
         ConfigChange change = new ConfigChange(path, kind, old, next);
         changes.add(change);
         inPlace.put(change, apply);

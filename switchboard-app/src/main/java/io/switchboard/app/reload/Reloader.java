@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class Reloader {
 
     private static final Logger LOG = LoggerFactory.getLogger(Reloader.class);
+    /** How long a reload waits for its changes to take effect (bound sockets) before it answers. */
+    private static final long APPLY_WAIT_SECONDS = 30;
 
     /** How a reload ended; the {@code result} label of the counter. */
     public enum Result {
@@ -163,7 +166,13 @@ public final class Reloader {
         if (!diff.needsRestart().isEmpty()) {
             return new Outcome(Result.REFUSED, diff.changes(), List.of(), diff.needsRestart());
         }
-        diff.apply(director);
+        try {
+            // Binding an added or moved virtual server's address takes a moment; this runs off the event loops.
+            diff.apply(director).toCompletionStage().toCompletableFuture().get(APPLY_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // What could be applied was: the node runs the new configuration but for this.
+            LOG.warn("reload: a change could not be applied: {}", e.getCause() == null ? e : e.getCause().getMessage());
+        }
         running = new RunningConfig(next, yaml);
         onApplied.accept(running);
         return new Outcome(Result.APPLIED, diff.changes(), List.of(), List.of());

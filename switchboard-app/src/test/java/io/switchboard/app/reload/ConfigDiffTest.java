@@ -48,7 +48,7 @@ class ConfigDiffTest {
     }
 
     @Test
-    void everythingElseNeedsARestart() throws Exception {
+    void farmChangesNeedARestart() throws Exception {
         ConfigDiff diff = diff("restart.yaml");
 
         assertThat(diff.changes()).containsExactly(
@@ -61,8 +61,7 @@ class ConfigDiffTest {
                 new ConfigChange("virtual-servers.gtp-c.listen", Kind.CHANGED, "127.0.0.1:2123", "127.0.0.1:2124"),
                 new ConfigChange("virtual-servers.gtp-c.sticky.idle", Kind.CHANGED, "10m", "1h"));
         assertThat(diff.needsRestart()).containsExactly("farms.ggsn.predictor", "farms.ggsn.reals[10.0.0.4:2123]",
-                "farms.ggsn.reals[10.0.0.5:2123]", "farms.pgw", "farms.spare", "virtual-servers.gtp-c.listen",
-                "virtual-servers.gtp-c.sticky.idle");
+                "farms.ggsn.reals[10.0.0.5:2123]", "farms.pgw", "farms.spare");
         assertThat(diff.changes().get(1)).hasToString("changed farms.ggsn.reals[10.0.0.3:2123].weight: 8 -> 2");
     }
 
@@ -104,6 +103,47 @@ class ConfigDiffTest {
 
         assertThat(three.weight()).isEqualTo(6);
         assertThat(three.staticWeight()).isEqualTo(4);
+    }
+
+    @Test
+    void virtualServersAddedRemovedAndChangedApplyInPlace() throws Exception {
+        ConfigDiff diff = diff("virtual-servers.yaml");
+
+        assertThat(diff.changes()).containsExactly(
+                new ConfigChange("virtual-servers.gtp-c.farm", Kind.CHANGED, "ggsn", "spare"),
+                new ConfigChange("virtual-servers.gtp-c.response-timeout", Kind.CHANGED, "2s", "5s"),
+                new ConfigChange("virtual-servers.web", Kind.ADDED, null, "tcp on 127.0.0.1:8080, farm ggsn"));
+        assertThat(diff.needsRestart()).isEmpty();
+        assertThat(ConfigDiff.between(load("virtual-servers.yaml"), load("running.yaml")).needsRestart()).isEmpty();
+    }
+
+    @Test
+    void aChangedVirtualServerIsReplacedOnceAsAWholeAndARemovedOneGoes() throws Exception {
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+        var before = director.virtualServers().get("gtp-c");
+
+        diff("virtual-servers.yaml").apply(director);
+
+        var after = director.virtualServers().get("gtp-c");
+        assertThat(after).isNotSameAs(before);
+        assertThat(after.selector().farm().name()).isEqualTo("spare");
+        assertThat(after.config().responseTimeout()).hasSeconds(5);
+        assertThat(director.virtualServers()).containsKeys("gtp-c", "web");
+
+        ConfigDiff.between(load("virtual-servers.yaml"), load("running.yaml")).apply(director);
+
+        assertThat(director.virtualServers()).containsOnlyKeys("gtp-c");
+        assertThat(director.virtualServers().get("gtp-c").selector().farm().name()).isEqualTo("ggsn");
+    }
+
+    @Test
+    void aTcpVirtualServerChangedNeedsARestart() throws Exception {
+        ConfigDiff diff = ConfigDiff.between(load("virtual-servers.yaml"), load("tcp-changed.yaml"));
+
+        assertThat(diff.changes()).containsExactly(
+                new ConfigChange("virtual-servers.web.listen", Kind.CHANGED, "127.0.0.1:8080", "127.0.0.1:8081"));
+        assertThat(diff.needsRestart()).containsExactly("virtual-servers.web.listen");
     }
 
     @Test
