@@ -99,7 +99,7 @@ public final class ConfigDiff {
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
         diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe, ConfigPath::child,
-                p -> diff.atAdd(diff.farms), p -> diff.atAdd(diff.farms));
+                p -> at(Phase.ADD, diff.farms), p -> at(Phase.ADD, diff.farms));
         diff.named("farms", running.farms(), next.farms(),
                 f -> f.predictor().configName() + ", " + f.reals().size() + (f.reals().size() == 1 ? " real" : " reals"),
                 diff::farm, ConfigPath::child, f -> diff.farmAction(f.name(), Phase.ADD, diff.farms),
@@ -226,11 +226,12 @@ public final class ConfigDiff {
 
     private InPlace farmAction(String farm, Phase phase, Consumer<Director> apply) {
         Consumer<Director> action = farmAction(farm, apply);
-        return action == null ? null : new InPlace(phase, action);
+        return action == null ? null : at(phase, action);
     }
 
-    private InPlace atAdd(Consumer<Director> apply) {
-        return new InPlace(Phase.ADD, apply);
+    /** {@code apply} in {@code phase}: what {@link #named}'s added and removed entries take. */
+    private static InPlace at(Phase phase, Consumer<Director> apply) {
+        return new InPlace(phase, apply);
     }
 
     private void real(String farm, String path, Pair<RealConfig> r) {
