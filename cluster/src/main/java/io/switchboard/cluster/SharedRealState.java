@@ -155,7 +155,9 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
         }
         RealServer real = real(key);
         if (real == null) {
-            failures.warn("real state: {} changed on another node but is not in this node's configuration", key);
+            // Not (yet, or no longer) in this node's configuration: a reload reaches the nodes one
+            // after the other, so a real another node just added or still drains is no error here.
+            LOG.debug("real state: {} changed on another node but is not in this node's configuration", key);
             return;
         }
         if (after.adminChanges() != before.adminChanges() && after.draining()) {

@@ -45,6 +45,9 @@ public final class Director {
     private final MeterRegistry registry;
     private final RealRestarts restarts;
     private final RealDrains realDrains;
+    private final RealRemovals removals;
+    /** The farms and probes the probe scheduler starts with: the start-up ones, or a reload's since. */
+    private volatile SwitchboardConfig farmsConfig;
     private Vertx vertx;
     private volatile boolean draining;
     private final RouteHealth routeHealth;
@@ -88,6 +91,8 @@ public final class Director {
         this.changes = new VirtualServerChanges(virtualServers, listeners, routeHealth, ticker, () -> draining);
         this.restarts = new RealRestarts(virtualServers.all(), virtualServers.stickyTables, registry);
         this.realDrains = new RealDrains(farms, virtualServers.stickyTables, restarts, registry);
+        this.removals = new RealRemovals(farms, restarts, registry);
+        this.farmsConfig = config;
     }
 
     /** Binds every virtual server; fails (and binds nothing further) if one cannot bind. */
@@ -100,8 +105,11 @@ public final class Director {
             if (realDrains.due(now)) {
                 vertx.executeBlocking(() -> {
                     realDrains.check(ticker.nanos());
+                    removals.check();
                     return null;
                 }, false);
+            } else if (removals.any()) {
+                removals.check(); // a drain ended otherwise (inservice): no table to walk
             }
         });
         sweepTimer = vertx.setPeriodic(STICKY_SWEEP_MILLIS,
@@ -109,7 +117,8 @@ public final class Director {
                     sweepStickyTables();
                     return null;
                 }, false));
-        probes = new ProbeScheduler(vertx, farms, config.farms(), config.probes(), registry,
+        SwitchboardConfig probed = farmsConfig;
+        probes = new ProbeScheduler(vertx, farms, probed.farms(), probed.probes(), registry,
                 (real, previous, current, purge) -> vertx.executeBlocking(() -> {
                     restarts.restarted(real, previous, current, purge);
                     return null;
@@ -213,6 +222,7 @@ public final class Director {
         farms.tick(ticker.nanos());
         sweepStickyTables();
         realDrains.check(ticker.nanos());
+        removals.check();
     }
 
     /**
@@ -224,6 +234,44 @@ public final class Director {
     public boolean drainReal(RealServer real, Duration deadline) {
         return real.drain(RealDrain.starting(ticker.nanos(), deadline));
     }
+
+    // ---- reload: farms, reals and probes (ConfigDiff's in-place changes; issue 19) -------------
+
+    /**
+     * Takes the farms and probes of a reload's new configuration: farms and reals it adds (reals get
+     * new slots; the engines and plug-ins follow {@link Farms#version()}), the changed settings of
+     * those it keeps (predictor, failure, backup, slow start, route map, the reals' order and plug-in
+     * values), and its probes (unchanged ones keep their state). Nothing is removed here: the reals and
+     * farms it no longer names go with {@link #removeReal} and {@link #removeFarm}, after the virtual
+     * servers changed. Any thread; idempotent.
+     */
+    public synchronized void reconfigureFarms(SwitchboardConfig next) {
+        farmsConfig = next;
+        farms.reconfigure(next.farms());
+        if (probes != null) {
+            probes.reconfigure(farms, next.farms(), next.probes());
+        }
+    }
+
+    /** A reload removed the real {@code removed} of farm {@code farm}: it leaves by its {@code on-remove}. */
+    public void removeReal(String farm, io.switchboard.director.config.RealConfig removed) {
+        RealServer real = farms.real(farm, removed.endpoint().toString());
+        if (real != null) {
+            removals.remove(real, removed.removal(), false, ticker.nanos());
+        }
+    }
+
+    /** A reload removed the farm {@code removed}: each of its reals leaves by its own {@code on-remove}, then the farm. */
+    public void removeFarm(io.switchboard.director.config.FarmConfig removed) {
+        for (io.switchboard.director.config.RealConfig config : removed.reals()) {
+            RealServer real = farms.real(removed.name(), config.endpoint().toString());
+            if (real != null) {
+                removals.remove(real, config.removal(), true, ticker.nanos());
+            }
+        }
+    }
+
+    // ---- end of reload: farms, reals and probes ---------------------------------------------------
 
     private void sweepStickyTables() {
         long now = ticker.nanos();

@@ -170,7 +170,16 @@ public final class RealSelector {
             return this;
         }
         ServerFarm other = farms.farm(name);
-        return other == null ? null : otherFarms.computeIfAbsent(name, n -> new RealSelector(farms, other, sticky));
+        if (other == null) {
+            return null;
+        }
+        RealSelector selector = otherFarms.get(name);
+        // A farm a reload removed and added again is another farm: the selector follows it.
+        if (selector == null || selector.farm() != other) {
+            selector = new RealSelector(farms, other, sticky);
+            otherFarms.put(name, selector);
+        }
+        return selector;
     }
 
     public ServerFarm farm() {

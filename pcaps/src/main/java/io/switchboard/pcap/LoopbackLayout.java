@@ -89,7 +89,8 @@ final class LoopbackLayout {
         for (FarmConfig farm : config.farms().values()) {
             List<RealConfig> reals = farm.reals().stream().map(r -> {
                 InetSocketAddress at = bound.get(farm.name() + "/" + r.endpoint());
-                return new RealConfig(at.getAddress(), at.getPort(), r.weight(), r.maxconns(), r.inService(), r.values());
+                return new RealConfig(at.getAddress(), at.getPort(), r.weight(), r.maxconns(), r.inService(), r.values(),
+                        r.removal());
             }).toList();
             Map<Subnet, Endpoint> routeMap = new LinkedHashMap<>();
             farm.routeMap().forEach((prefix, real) -> {

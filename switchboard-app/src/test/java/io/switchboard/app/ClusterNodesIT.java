@@ -269,4 +269,42 @@ class ClusterNodesIT {
                 a.registry().get("switchboard.config.reloads").tag("result", "unchanged").counter().count() == 1.0);
         assertThat(a.reloader().running().digest()).isEqualTo(after);
     }
+
+    @Test
+    void aRealAddedByAReloadOnOneNodeIsAddedOnTheOtherAndTakesItsSubscribers() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        String cluster = "it-" + System.nanoTime();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
+        Node a = node(cluster, portA, portB);
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        backends.add(new SimulatedUdpBackend("two", new InetSocketAddress("127.0.0.1", 0)));
+        String two = "127.0.0.1:" + backends.get(1).address().getPort();
+
+        var outcome = a.reloader().reload(yaml(cluster, portA, portB, "admin: { enabled: false }", ""), false, "test");
+
+        assertThat(outcome.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.APPLIED);
+        assertThat(a.director().farms().real("sims", two)).isNotNull();
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.director().farms().real("sims", two) != null);
+        // A state change of the new real made on A reaches B, which has it now.
+        a.director().farms().real("sims", two).takeOutOfService();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> b.director().farms().real("sims", two).state() == RealState.OUTOFSERVICE);
+        a.director().farms().real("sims", two).putInService();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> b.director().farms().real("sims", two).state() == RealState.OPERATIONAL);
+        java.util.Set<String> served = new java.util.HashSet<>();
+        for (int i = 10; i < 14; i++) {
+            try (SimulatedUdpClient client = new SimulatedUdpClient(new InetSocketAddress("127.0.0." + i, 0),
+                    b.director().localAddress("vip"))) {
+                String answer = client.ask("hello", ASK);
+                served.add(answer.substring(0, answer.indexOf('|')));
+            }
+        }
+        assertThat(served).as("B balances over both").containsExactlyInAnyOrder("one", "two");
+    }
 }

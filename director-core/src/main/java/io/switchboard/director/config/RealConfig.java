@@ -18,14 +18,23 @@ import java.util.OptionalInt;
  * @param inService false starts the real OUTOFSERVICE (IOS {@code no inservice})
  * @param values   what the plug-ins' own keys of the real say (RADIUS's {@code secret}), by key, in
  *                 the order they were declared; empty where none is configured
+ * @param removal  what happens to the real's subscribers when a reload removes it ({@code on-remove},
+ *                 {@code drain-deadline})
  */
 public record RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService,
-        Map<RealKey<?>, Object> values) {
+        Map<RealKey<?>, Object> values, RemovalPolicy removal) {
 
     public static final int DEFAULT_WEIGHT = 8;
 
     public RealConfig {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        removal = removal == null ? RemovalPolicy.DEFAULT : removal;
+    }
+
+    /** A real removed by the default policy ({@link RemovalPolicy#DEFAULT}). */
+    public RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService,
+            Map<RealKey<?>, Object> values) {
+        this(address, port, weight, maxconns, inService, values, RemovalPolicy.DEFAULT);
     }
 
     /** A real without plug-in values. */
@@ -46,6 +55,6 @@ public record RealConfig(InetAddress address, int port, int weight, OptionalInt 
     public <T> RealConfig with(RealKey<T> key, T value) {
         Map<RealKey<?>, Object> more = new LinkedHashMap<>(values);
         more.put(key, value);
-        return new RealConfig(address, port, weight, maxconns, inService, more);
+        return new RealConfig(address, port, weight, maxconns, inService, more, removal);
     }
 }

@@ -4,11 +4,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.ServerFarm;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +23,22 @@ import org.slf4j.LoggerFactory;
  * probe and real has finished (so a slow real never has checks piling up). A real whose checks of
  * one probe fail {@code failures} times in a row is PROBE_FAILED; once every probe of its farm
  * passes again it is restored (IOS: a real failing any probe is failed; all must pass).
+ *
+ * <p>A reload changes the probes in place ({@link #reconfigure}): each (real, probe) whose probe is
+ * unchanged keeps running with its count of failures; one whose probe changed, was removed, or whose
+ * real left its farm's probes stops; a new one starts.
  */
 public final class ProbeScheduler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProbeScheduler.class);
 
     private final Vertx vertx;
-    private final List<Probe> probes = new ArrayList<>();
-    private final List<RealProbes> reals = new ArrayList<>();
+    private final MeterRegistry registry;
+    private final RealRestartListener restarts;
+    /** The probes by name, each with the configuration it was made from (guarded by {@code this}). */
+    private final Map<String, Probe> probes = new LinkedHashMap<>();
+    private final Map<String, ProbeConfig> probeConfigs = new LinkedHashMap<>();
+    private final Map<RealServer, RealProbes> reals = new IdentityHashMap<>();
     private volatile boolean running;
 
     public ProbeScheduler(Vertx vertx, Farms farms, Map<String, FarmConfig> farmConfigs,
@@ -39,99 +50,173 @@ public final class ProbeScheduler {
     public ProbeScheduler(Vertx vertx, Farms farms, Map<String, FarmConfig> farmConfigs,
             Map<String, ProbeConfig> probeConfigs, MeterRegistry registry, RealRestartListener restarts) {
         this.vertx = vertx;
-        Map<String, Probe> byName = new LinkedHashMap<>();
-        probeConfigs.forEach((name, config) -> {
-            Probe probe = Probe.create(vertx, config, restarts);
-            byName.put(name, probe);
-            probes.add(probe);
-        });
-        for (FarmConfig farm : farmConfigs.values()) {
-            if (farm.probes().isEmpty()) {
-                continue;
-            }
-            for (RealServer real : farms.farm(farm.name()).reals()) {
-                List<ProbeConfig> configs = farm.probes().stream().map(probeConfigs::get).toList();
-                List<Probe> checks = farm.probes().stream().map(byName::get).toList();
-                reals.add(new RealProbes(real, configs, checks, registry));
-            }
-        }
+        this.registry = registry;
+        this.restarts = restarts;
+        reconfigure(farms, farmConfigs, probeConfigs);
     }
 
-    public void start() {
+    public synchronized void start() {
         running = true;
-        for (RealProbes r : reals) {
-            for (int i = 0; i < r.configs.size(); i++) {
-                r.run(i);
+        reals.values().forEach(RealProbes::start);
+    }
+
+    public synchronized void stop() {
+        running = false;
+        reals.values().forEach(RealProbes::stop);
+        probes.values().forEach(Probe::close);
+    }
+
+    /**
+     * Follows a reload: the probes of {@code probeConfigs} against the reals each farm of
+     * {@code farmConfigs} names, as {@code farms} holds them now. What is unchanged keeps its state.
+     */
+    public synchronized void reconfigure(Farms farms, Map<String, FarmConfig> farmConfigs,
+            Map<String, ProbeConfig> nextProbes) {
+        List<Probe> retired = new ArrayList<>();
+        nextProbes.forEach((name, config) -> {
+            if (!config.equals(probeConfigs.get(name))) {
+                Probe old = probes.put(name, Probe.create(vertx, config, restarts));
+                if (old != null) {
+                    retired.add(old);
+                }
+                probeConfigs.put(name, config);
             }
+        });
+        for (String name : List.copyOf(probes.keySet())) {
+            if (!nextProbes.containsKey(name)) {
+                retired.add(probes.remove(name));
+                probeConfigs.remove(name);
+            }
+        }
+        Map<RealServer, List<String>> wanted = new IdentityHashMap<>();
+        for (FarmConfig farm : farmConfigs.values()) {
+            ServerFarm serverFarm = farms.farm(farm.name());
+            for (RealConfig realConfig : farm.reals()) {
+                RealServer real = serverFarm == null ? null : serverFarm.real(realConfig.endpoint().toString());
+                if (real != null) {
+                    wanted.put(real, farm.probes());
+                }
+            }
+        }
+        for (RealServer real : List.copyOf(reals.keySet())) {
+            List<String> names = wanted.get(real);
+            if (names == null || names.isEmpty()) {
+                reals.remove(real).stop();
+                // Still configured, its farm has no probe any more: none judges it. (A real removed
+                // keeps its verdict: it is on its way out.)
+                if (names != null && real.probesFailing()) {
+                    real.probesFailing(false);
+                }
+            }
+        }
+        wanted.values().removeIf(List::isEmpty);
+        wanted.forEach((real, names) -> reals.computeIfAbsent(real, RealProbes::new).follow(names));
+        retired.forEach(Probe::close);
+    }
+
+    /** One probe of one real: the check it runs and its consecutive failures. */
+    private static final class RealProbe {
+        final ProbeConfig config;
+        final Probe check;
+        final Counter passed;
+        final Counter failed;
+        int consecutiveFailures;
+        volatile boolean stopped;
+
+        RealProbe(ProbeConfig config, Probe check, Counter passed, Counter failed) {
+            this.config = config;
+            this.check = check;
+            this.passed = passed;
+            this.failed = failed;
         }
     }
 
-    public void stop() {
-        running = false;
-        probes.forEach(Probe::close);
-    }
-
-    /** The probes of one real and their consecutive failure counts. */
+    /** The probes of one real. */
     private final class RealProbes {
         private final RealServer real;
-        private final List<ProbeConfig> configs;
-        private final List<Probe> checks;
-        private final int[] consecutiveFailures;
-        private final Counter[] passed;
-        private final Counter[] failed;
+        /** Guarded by {@code this}. */
+        private final List<RealProbe> current = new ArrayList<>();
 
-        RealProbes(RealServer real, List<ProbeConfig> configs, List<Probe> checks, MeterRegistry registry) {
+        RealProbes(RealServer real) {
             this.real = real;
-            this.configs = configs;
-            this.checks = checks;
-            this.consecutiveFailures = new int[configs.size()];
-            this.passed = new Counter[configs.size()];
-            this.failed = new Counter[configs.size()];
-            for (int i = 0; i < configs.size(); i++) {
-                passed[i] = counter(registry, configs.get(i), "pass");
-                failed[i] = counter(registry, configs.get(i), "fail");
-            }
         }
 
-        private Counter counter(MeterRegistry registry, ProbeConfig config, String result) {
+        /** Runs exactly the probes {@code names} (the scheduler's current ones), keeping those unchanged. */
+        synchronized void follow(List<String> names) {
+            List<RealProbe> next = new ArrayList<>();
+            for (String name : names) {
+                Probe check = probes.get(name);
+                RealProbe kept = current.stream().filter(p -> p.check == check).findFirst().orElse(null);
+                if (kept != null) {
+                    next.add(kept);
+                    continue;
+                }
+                ProbeConfig config = probeConfigs.get(name);
+                RealProbe probe = new RealProbe(config, check, counter(config, "pass"), counter(config, "fail"));
+                next.add(probe);
+                if (running) {
+                    run(probe);
+                }
+            }
+            current.stream().filter(p -> !next.contains(p)).forEach(p -> p.stopped = true);
+            current.clear();
+            current.addAll(next);
+            verdict();
+        }
+
+        synchronized void start() {
+            current.forEach(this::run);
+        }
+
+        synchronized void stop() {
+            current.forEach(p -> p.stopped = true);
+        }
+
+        private Counter counter(ProbeConfig config, String result) {
             return Counter.builder("switchboard.probe.checks").description("Probe checks, by result")
                     .tag("farm", real.farm()).tag("real", real.id()).tag("probe", config.name())
                     .tag("result", result).register(registry);
         }
 
-        void run(int index) {
-            if (!running) {
+        void run(RealProbe probe) {
+            if (!running || probe.stopped) {
                 return;
             }
-            ProbeConfig config = configs.get(index);
+            ProbeConfig config = probe.config;
             InetSocketAddress target = config.port().isPresent()
                     ? new InetSocketAddress(real.address().getAddress(), config.port().getAsInt()) : real.address();
-            checks.get(index).check(real, target)
+            probe.check.check(real, target)
                     .timeout(config.timeout().toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS)
                     .onComplete(result -> {
-                        record(index, result.succeeded(), result.succeeded() ? null : result.cause().getMessage());
-                        if (running) {
-                            vertx.setTimer(config.interval().toMillis(), t -> run(index));
+                        record(probe, result.succeeded(), result.succeeded() ? null : result.cause().getMessage());
+                        if (running && !probe.stopped) {
+                            vertx.setTimer(config.interval().toMillis(), t -> run(probe));
                         }
                     });
         }
 
-        private synchronized void record(int index, boolean ok, String why) {
-            ProbeConfig config = configs.get(index);
+        private synchronized void record(RealProbe probe, boolean ok, String why) {
+            if (probe.stopped) {
+                return; // a check of a probe a reload stopped (or closed) says nothing any more
+            }
             if (ok) {
-                passed[index].increment();
-                consecutiveFailures[index] = 0;
+                probe.passed.increment();
+                probe.consecutiveFailures = 0;
             } else {
-                failed[index].increment();
-                consecutiveFailures[index]++;
-                if (consecutiveFailures[index] == config.failures()) {
+                probe.failed.increment();
+                probe.consecutiveFailures++;
+                if (probe.consecutiveFailures == probe.config.failures()) {
                     LOG.warn("real {} of farm {}: probe {} failed {} times in a row ({})", real.id(), real.farm(),
-                            config.name(), config.failures(), why);
+                            probe.config.name(), probe.config.failures(), why);
                 }
             }
+            verdict();
+        }
+
+        private void verdict() {
             boolean failing = false;
-            for (int i = 0; i < configs.size(); i++) {
-                failing |= consecutiveFailures[i] >= configs.get(i).failures();
+            for (RealProbe p : current) {
+                failing |= p.consecutiveFailures >= p.config.failures();
             }
             if (failing != real.probesFailing()) {
                 real.probesFailing(failing);

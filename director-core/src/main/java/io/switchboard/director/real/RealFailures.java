@@ -26,12 +26,25 @@ final class RealFailures {
     static final Set<RealState> FROM_CLUSTER = EnumSet.of(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED,
             RealState.TESTING, RealState.DFP_THROTTLED, RealState.READY_TO_TEST);
 
-    private final FailureDetector detector;
-    private final long retryNanos;
+    /** Replaced by a reload ({@link #configure}); guarded by {@code this}. */
+    private FailureDetector detector;
+    private FailureDetection settings;
+    private volatile long retryNanos;
     private volatile long failedAtNanos;
     private final LongAdder failures = new LongAdder();
 
     RealFailures(FailureDetection failure) {
+        this.settings = failure;
+        this.retryNanos = failure.retry().toNanos();
+        this.detector = new FailureDetector(failure.numconns(), failure.numclients());
+    }
+
+    /** A reload's new thresholds and retry time; when they changed, the count of unanswered requests starts over. */
+    synchronized void configure(FailureDetection failure) {
+        if (failure.equals(settings)) {
+            return;
+        }
+        this.settings = failure;
         this.retryNanos = failure.retry().toNanos();
         this.detector = new FailureDetector(failure.numconns(), failure.numclients());
     }
@@ -45,13 +58,13 @@ final class RealFailures {
     }
 
     int consecutive() {
-        synchronized (detector) {
+        synchronized (this) {
             return detector.consecutiveFailures();
         }
     }
 
     void answered() {
-        synchronized (detector) {
+        synchronized (this) {
             detector.answered();
         }
     }
@@ -61,7 +74,7 @@ final class RealFailures {
      * always does; otherwise the detector's thresholds decide, and start over when they are met).
      */
     boolean unanswered(Object client, boolean testing) {
-        synchronized (detector) {
+        synchronized (this) {
             boolean failed = testing || detector.unanswered(client);
             if (failed) {
                 detector.reset();
@@ -71,7 +84,7 @@ final class RealFailures {
     }
 
     void reset() {
-        synchronized (detector) {
+        synchronized (this) {
             detector.reset();
         }
     }

@@ -33,8 +33,8 @@ public final class RealServer implements RealView {
     private final int slot;
     private final InetSocketAddress address;
     private volatile int staticWeight; // changed by a reload: configureWeight
-    /** The plug-ins' values for this real ({@link RealConfig#values()}). */
-    private final Map<RealKey<?>, Object> values;
+    /** The plug-ins' values for this real ({@link RealConfig#values()}); a reload may change them. */
+    private volatile Map<RealKey<?>, Object> values;
     private volatile int weight;
     private volatile int maxConns;
     private final AtomicReference<RealState> state;
@@ -365,6 +365,18 @@ public final class RealServer implements RealView {
         }
         drain = null;
         return false;
+    }
+
+    /**
+     * A reload's new plug-in values (a RADIUS {@code secret}) and failure detection; the real's state,
+     * weights and counters stay. (Its weight, maxconns and inservice have reload changes of their own.)
+     */
+    public void reconfigure(RealConfig config, FailureDetection failure) {
+        if (!config.endpoint().toString().equals(id)) {
+            throw new IllegalArgumentException("real " + id + " cannot become " + config.endpoint());
+        }
+        this.values = config.values();
+        failures.configure(failure);
     }
 
     /** Sets the dynamic weight (API or feedback agent); 0 throttles the real to its bound clients. */

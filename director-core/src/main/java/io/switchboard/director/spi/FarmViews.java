@@ -18,4 +18,13 @@ public interface FarmViews {
 
     /** Every farm, in configuration order. */
     Collection<? extends FarmView> all();
+
+    /**
+     * Moves on whenever a reload adds, changes or removes a farm or a real: a plug-in that set up
+     * per-real state at attach (secrets, counters) sets it up again when this is not what it saw.
+     * A volatile read; cheap enough for the packet path.
+     */
+    default long version() {
+        return 0;
+    }
 }

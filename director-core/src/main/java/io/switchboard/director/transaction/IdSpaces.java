@@ -34,11 +34,11 @@ final class IdSpaces {
     /** {@code [0, open)} are open; ids are allocated on {@code [0, active)}; those between are retired. */
     private int open;
     private int active;
-    private final long[] nextId;
-    /** Pending requests per (real slot, socket): {@code [slot * bound + socket]}. */
-    private final int[] pendingPerSocket;
+    private long[] nextId;
+    /** Pending requests per (real slot, socket): {@code [slot * bound + socket]}. The per-slot arrays grow with {@link #cover}. */
+    private int[] pendingPerSocket;
     /** Pending requests per real slot on the active sockets. */
-    private final int[] pendingActive;
+    private int[] pendingActive;
     /** Pending requests per socket, over every real. */
     private final int[] pendingOnSocket;
     /** The most requests pending on the active sockets toward one real since {@link #windowStart}. */
@@ -91,6 +91,7 @@ final class IdSpaces {
      * every id of every socket the lane may open is pending there.
      */
     long freeId(int slot) {
+        cover(slot);
         if (bound == 1) {
             for (int probe = 0; probe < MAX_ID_PROBES; probe++) {
                 long id = nextId[slot]++ & idMask;
@@ -120,6 +121,7 @@ final class IdSpaces {
 
     /** Counts a request just made pending under {@code id} toward the real of {@code slot}. */
     void taken(int slot, long id) {
+        cover(slot);
         int socket = socketOf(id);
         pendingPerSocket[slot * bound + socket]++;
         pendingOnSocket[socket]++;
@@ -136,6 +138,20 @@ final class IdSpaces {
         if (socket < active) {
             pendingActive[slot]--;
         }
+    }
+
+    /**
+     * Makes room for a real added by a reload after the lane started (slots only grow: {@code Farms});
+     * a compare per request, an allocation only when a reload added reals.
+     */
+    private void cover(int slot) {
+        if (slot < nextId.length) {
+            return;
+        }
+        int slots = Math.max(slot + 1, nextId.length * 2);
+        nextId = java.util.Arrays.copyOf(nextId, slots);
+        pendingPerSocket = java.util.Arrays.copyOf(pendingPerSocket, slots * bound);
+        pendingActive = java.util.Arrays.copyOf(pendingActive, slots);
     }
 
     /** One more socket to allocate on: a retired one back, else a new one. False at the bound. */

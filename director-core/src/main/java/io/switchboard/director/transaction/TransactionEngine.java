@@ -13,10 +13,7 @@ import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.ResponseVerdict;
 import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The transactions of one lane of a virtual server whose protocol has transaction ids, without a
@@ -48,7 +45,7 @@ public final class TransactionEngine {
     private final RealSide reals;
     private final ClientSide clients;
     private final int reassignLimit;
-    private final Map<InetSocketAddress, RealServer[]> realsByAddress = new HashMap<>();
+    private final KnownReals known;
     private final long idMask;
     private final IdSpaces ids;
     private final PendingTable<Pending> pending;
@@ -67,15 +64,13 @@ public final class TransactionEngine {
         this.reassignLimit = plugin.reassignLimit();
         this.idMask = plugin.transactionIdBits() >= 40 ? 0xFF_FFFF_FFFFL : (1L << plugin.transactionIdBits()) - 1;
         int slots = 0;
-        Map<InetSocketAddress, List<RealServer>> byAddress = new HashMap<>();
         for (ServerFarm farm : farms.all()) {
             for (RealServer real : farm.reals()) {
                 slots = Math.max(slots, real.slot() + 1);
-                byAddress.computeIfAbsent(real.address(), a -> new ArrayList<>()).add(real);
             }
         }
-        byAddress.forEach((address, list) -> realsByAddress.put(address, list.toArray(new RealServer[0])));
         this.timeoutNanos = scope.virtualServer().config().responseTimeout().toNanos();
+        this.known = new KnownReals(farms, scope.ticker(), timeoutNanos);
         this.pending = new PendingTable<>(MAX_PENDING, timeoutNanos, this::expired);
         this.retransmissions = new Retransmissions(MAX_PENDING, timeoutNanos);
         this.oneWay = new OneWay(scope, this.plugin, reals, retransmissions, idMask);
@@ -303,7 +298,7 @@ public final class TransactionEngine {
 
     /** An answer from a real on director socket {@code socket}: find its request, restore it for the client, relay it. */
     public void answer(ByteBuf answer, InetSocketAddress from, int socket) {
-        RealServer[] candidates = realsByAddress.get(from);
+        RealServer[] candidates = known.at(from);
         if (candidates == null) {
             scope.metrics().unmatched("unknown-source");
             scope.log().warn("virtual server {}: datagram from {}, which is no real, dropped", scope.name(), from);
@@ -450,6 +445,7 @@ public final class TransactionEngine {
             ids.housekeep(now);
         }
         retransmissions.expire(now);
+        known.housekeep(now);
     }
 
     /** Requests waiting for their answer in this lane. */

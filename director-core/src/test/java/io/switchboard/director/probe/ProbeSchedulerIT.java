@@ -117,6 +117,36 @@ class ProbeSchedulerIT {
     }
 
     @Test
+    void aReloadStartsTheProbesOfAddedRealsKeepsTheUnchangedOnesAndStopsTheRemovedOnes() throws Exception {
+        ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        servers.add(listener);
+        int down = freeTcpPort();
+        ProbeConfig tcp = probe(new ProbeCheck.TcpConnect());
+        Farms farms = probed(tcp, real(down));
+        RealServer a = farms.real("web", "127.0.0.1:" + down);
+        await().atMost(Duration.ofSeconds(10)).until(() -> a.state() == RealState.PROBE_FAILED);
+
+        FarmConfig grown = new FarmConfig("web", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
+                List.of(real(down), real(listener.getLocalPort())), Optional.empty(), List.of(tcp.name()));
+        farms.reconfigure(Map.of("web", grown));
+        scheduler.reconfigure(farms, Map.of("web", grown), Map.of(tcp.name(), tcp));
+        RealServer b = farms.real("web", "127.0.0.1:" + listener.getLocalPort());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> passes(b, "p-tcp") >= 1);
+        assertThat(a.state()).as("its unchanged probe kept its failures").isEqualTo(RealState.PROBE_FAILED);
+
+        FarmConfig unprobed = new FarmConfig("web", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
+                List.of(real(down), real(listener.getLocalPort())), Optional.empty(), List.of());
+        farms.reconfigure(Map.of("web", unprobed));
+        scheduler.reconfigure(farms, Map.of("web", unprobed), Map.of());
+
+        assertThat(a.state()).as("no probe judges it any more").isEqualTo(RealState.OPERATIONAL);
+        double checked = passes(b, "p-tcp");
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> passes(b, "p-tcp") <= checked + 1); // at most the check in flight
+    }
+
+    @Test
     void tcpProbeFollowsTheListener() throws Exception {
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         int port = listener.getLocalPort();

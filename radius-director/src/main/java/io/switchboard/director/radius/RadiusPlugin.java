@@ -26,11 +26,9 @@ import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,9 +64,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     private volatile StickyBindings sticky;
     private volatile Ticker ticker = Ticker.SYSTEM;
-    private volatile Map<Integer, byte[]> realSecrets = Map.of();
-    /** The route map of the virtual server's farm (predictor route-map), empty for other predictors. */
-    private volatile PrefixTable<? extends RealView> routeMap = PrefixTable.empty();
+    private volatile RealSecrets realSecrets;
+    /** The virtual server's farm, whose route map (predictor route-map) a reload may change; null before attach. */
+    private volatile FarmView farm;
     /** VSA correlation, or null. */
     private final RadiusOptions.VsaCorrelation vsa;
     private volatile RadiusVsaCorrelation vsaCorrelation;
@@ -110,15 +108,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     public void attach(PluginContext context) {
         this.sticky = context.sticky();
         this.ticker = context.ticker();
-        Map<Integer, byte[]> secrets = new HashMap<>();
-        for (FarmView farm : context.farms().all()) {
-            for (RealView real : farm.reals()) {
-                real.value(RadiusModule.SECRET).ifPresent(s -> secrets.put(real.slot(), s.getBytes(StandardCharsets.UTF_8)));
-            }
-        }
-        this.realSecrets = Map.copyOf(secrets);
-        FarmView farm = context.farms().farm(context.config().farm());
-        this.routeMap = farm == null ? PrefixTable.empty() : farm.routeMap();
+        this.realSecrets = new RealSecrets(context.farms());
+        this.farm = context.farms().farm(context.config().farm());
         String group = context.config().sticky().flatMap(StickyConfig::group).orElse(context.config().name());
         this.vsaCorrelation = vsa == null ? null : new RadiusVsaCorrelation(vsa,
                 VsaStore.of(context.sticky(), context.tables(), group, ticker), context.registry(), name);
@@ -218,11 +209,16 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
      * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
      */
     StickyBinding route(ByteBuf request) throws DecodeException {
-        return routeMap.isEmpty() ? null : routed(RadiusView.wrap(request));
+        return routeMap().isEmpty() ? null : routed(RadiusView.wrap(request));
+    }
+
+    private PrefixTable<? extends RealView> routeMap() {
+        FarmView f = farm;
+        return f == null ? PrefixTable.empty() : f.routeMap();
     }
 
     private StickyBinding routed(RadiusView view) {
-        PrefixTable<? extends RealView> table = routeMap;
+        PrefixTable<? extends RealView> table = routeMap();
         if (table.isEmpty()) {
             return null;
         }
@@ -337,7 +333,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + client.getAddress());
         }
         byte[] clientSecret = clientSecrets[index];
-        byte[] realSecret = realSecrets.getOrDefault(real.slot(), clientSecret);
+        byte[] realSecret = realSecrets.of(real, clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();
         StickyKey key = key(view, client.getAddress());

@@ -255,6 +255,25 @@ class RadiusPluginTest {
     }
 
     @Test
+    void aReloadedSecretSignsTheNextRequestsAndAnAddedRealHasItsOwn() throws Exception {
+        RealConfig changed = new RealConfig(addr("127.0.0.2"), 1812, 1, OptionalInt.empty(), true)
+                .with(RadiusModule.SECRET, "a-new-secret");
+        RealConfig added = new RealConfig(addr("127.0.0.3"), 1812, 1, OptionalInt.empty(), true)
+                .with(RadiusModule.SECRET, "the-added-secret");
+        farms.reconfigure(Map.of("aaa", new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
+                List.of(changed, added), Optional.empty())));
+
+        ByteBuf toChanged = accountingRequest(10, CLIENT_SECRET, List.of(
+                text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
+        plugin.prepareRequest(toChanged, 201, farms.real("aaa", "127.0.0.2:1812"), NAS);
+        assertThat(RadiusAuthenticators.verifyRequest(view(toChanged), bytes("a-new-secret"))).isTrue();
+        ByteBuf toAdded = accountingRequest(11, CLIENT_SECRET, List.of(
+                text(RadiusAttributeType.CALLING_STATION_ID, "4915100000002")));
+        plugin.prepareRequest(toAdded, 202, farms.real("aaa", "127.0.0.3:1812"), NAS);
+        assertThat(RadiusAuthenticators.verifyRequest(view(toAdded), bytes("the-added-secret"))).isTrue();
+    }
+
+    @Test
     void accountingReSignedAndAnswerWithWrongSecretRefused() throws Exception {
         ByteBuf request = accountingRequest(9, CLIENT_SECRET, List.of(
                 RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.INTERIM_UPDATE),

@@ -10,6 +10,7 @@ import io.switchboard.director.config.PersistenceConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.RemovalPolicy;
 import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceOptions;
@@ -66,7 +67,8 @@ final class ConfigBinder {
     static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
     static final List<String> PROBE_KEYS = ProbeBinder.keys();
     static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
-    static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice"));
+    static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice",
+            "on-remove", "drain-deadline"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
@@ -298,10 +300,28 @@ final class ConfigBinder {
                 key.bind(s).ifPresent(value -> values.put(key, value));
             }
         }
+        RemovalPolicy removal = removal(s);
         if (address.isEmpty() || port.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, values));
+        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, values, removal));
+    }
+
+    /** The real's {@code on-remove} (default {@code drain}) and, with {@code drain}, its {@code drain-deadline}. */
+    private RemovalPolicy removal(Section s) {
+        RemovalPolicy.Mode mode = s.string("on-remove").flatMap(text -> {
+            Optional<RemovalPolicy.Mode> known = RemovalPolicy.Mode.fromConfigName(text);
+            if (known.isEmpty()) {
+                error(s.pathOf("on-remove"), "unknown value '" + text + "' (known: "
+                        + names(Arrays.asList(RemovalPolicy.Mode.values()), RemovalPolicy.Mode::configName) + ")");
+            }
+            return known;
+        }).orElse(RemovalPolicy.DEFAULT.mode());
+        Optional<Duration> deadline = s.positiveDuration("drain-deadline");
+        if (deadline.isPresent() && mode != RemovalPolicy.Mode.DRAIN) {
+            error(s.pathOf("drain-deadline"), "only with on-remove: drain");
+        }
+        return new RemovalPolicy(mode, deadline);
     }
 
     private Optional<InetAddress> realAddress(String text, String path) {

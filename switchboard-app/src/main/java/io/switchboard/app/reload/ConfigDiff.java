@@ -36,13 +36,15 @@ import java.util.function.Function;
 /**
  * The difference between two validated configurations, key by key as the file names them
  * ({@link ConfigChange}), sorted by path; and, for each change a running director can take in place,
- * how it does. Those are today a real's {@code weight}, {@code maxconns} and {@code inservice}, which
- * touch no binding, session or pending transaction, and virtual servers added, removed and changed
- * ({@link Director#addVirtualServer}, {@link Director#removeVirtualServer},
- * {@link Director#replaceVirtualServer}: a changed one is replaced as a whole, once however many of
- * its keys changed; only its {@code inservice} and {@code advertise} apply alone). A TCP virtual
- * server's change needs a restart: its listener cannot be reconfigured in place. Every other change
- * needs a restart ({@link #needsRestart()}).
+ * how it does and in which {@link Phase}. In place: a real's {@code weight}, {@code maxconns} and
+ * {@code inservice}; farms, reals and probes added, removed and changed (a removed real leaves by its
+ * {@code on-remove}); virtual servers added, removed and changed ({@link Director#addVirtualServer},
+ * {@link Director#removeVirtualServer}, {@link Director#replaceVirtualServer}: a changed one is replaced
+ * as a whole, once however many of its keys changed; only its {@code inservice} and {@code advertise}
+ * apply alone). None of them loses a binding, session or pending transaction. Every other change needs a
+ * restart ({@link #needsRestart()}), among them a TCP virtual server's change (its listener cannot be
+ * reconfigured in place) and any change of a farm that a firewall or VPN farm (dispatched mode) balances
+ * over: the dispatchers take their farms at start-up.
  *
  * <p>Values that may hold secrets (the admin token, the plug-ins' keys of a real, service options,
  * probe checks) are compared but not shown.
@@ -50,18 +52,61 @@ import java.util.function.Function;
 public final class ConfigDiff {
 
     /**
-     * Each change, and how to apply it in place (null when it needs a restart); what completes when
-     * it has been. Changes that share one action (a replaced virtual server's keys) apply it once.
+     * When an in-place change applies: what the virtual servers will use exists before they change,
+     * and what they used goes only after.
      */
-    private final Map<ConfigChange, Function<Director, Future<?>>> inPlace = new IdentityHashMap<>();
-    private final List<ConfigChange> changes = new ArrayList<>();
+    public enum Phase {
+        /** Farms, reals and probes added or changed; a real's weight, maxconns, inservice. */
+        ADD,
+        /** Virtual servers added, removed and changed. */
+        SERVERS,
+        /** Reals and farms removed. */
+        REMOVE
+    }
 
-    private ConfigDiff() {
+    /** How a change applies in place: what completes when it has taken effect. */
+    @FunctionalInterface
+    private interface Action {
+        Future<?> apply(Director director);
+
+        /** An action that takes effect at once. */
+        static Action now(Consumer<Director> apply) {
+            return d -> {
+                apply.accept(d);
+                return Future.succeededFuture();
+            };
+        }
+    }
+
+    /** How a change applies in place, and when. */
+    private record InPlace(Phase phase, Action apply) {
+    }
+
+    /** A change the director takes when it is removed: nothing to do now (the on-remove of the real). */
+    private static final Action READ_AT_REMOVAL = Action.now(d -> { });
+
+    /** Each change, and how to apply it in place (null when it needs a restart). */
+    private final Map<ConfigChange, InPlace> inPlace = new IdentityHashMap<>();
+    private final List<ConfigChange> changes = new ArrayList<>();
+    /**
+     * Takes the new configuration's farms and probes, whatever of them changed: one action that every
+     * such change names, run once ({@link Director#reconfigureFarms}).
+     */
+    private final Action farms;
+    /** The farms a firewall or VPN farm balances over, in either configuration. */
+    private final Set<String> dispatchedFarms = new java.util.HashSet<>();
+
+    private ConfigDiff(SwitchboardConfig next) {
+        this.farms = Action.now(d -> d.reconfigureFarms(next));
     }
 
     /** What turns {@code running} into {@code next}. */
     public static ConfigDiff between(SwitchboardConfig running, SwitchboardConfig next) {
-        ConfigDiff diff = new ConfigDiff();
+        ConfigDiff diff = new ConfigDiff(next);
+        for (SwitchboardConfig c : List.of(running, next)) {
+            c.dispatched().firewallFarms().values().forEach(f -> diff.dispatchedFarms.add(f.farm()));
+            c.dispatched().vpnFarms().values().forEach(f -> diff.dispatchedFarms.add(f.farm()));
+        }
         diff.cluster(running.cluster(), next.cluster());
         diff.field("admin.enabled", running.admin().enabled(), next.admin().enabled());
         diff.field("admin.listen", running.admin().listen().toString(), next.admin().listen().toString());
@@ -76,18 +121,21 @@ public final class ConfigDiff {
                 next.routeHealth().hook().map(Object::toString).orElse(null));
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
-        diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe);
+        diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe, ConfigPath::child,
+                p -> at(Phase.ADD, diff.farms), p -> at(Phase.ADD, diff.farms));
         diff.named("farms", running.farms(), next.farms(),
-                f -> f.predictor().configName() + ", " + f.reals().size() + (f.reals().size() == 1 ? " real" : " reals"), diff::farm);
+                f -> f.predictor().configName() + ", " + f.reals().size() + (f.reals().size() == 1 ? " real" : " reals"),
+                diff::farm, ConfigPath::child, f -> diff.farmAction(f.name(), Phase.ADD, diff.farms),
+                f -> diff.farmAction(f.name(), Phase.REMOVE, Action.now(d -> d.removeFarm(f))));
         diff.named("virtual-servers", running.virtualServers(), next.virtualServers(),
                 v -> v.service() + " on " + v.listen() + ", farm " + v.farm(),
                 (path, pair) -> diff.virtualServer(path, pair, running, next), ConfigPath::child,
-                v -> d -> d.addVirtualServer(v).onSuccess(
-                        ok -> d.advertise(v.name(), next.routeHealth().advertised().contains(v.name()))),
-                v -> d -> {
+                v -> at(Phase.SERVERS, d -> d.addVirtualServer(v).onSuccess(
+                        ok -> d.advertise(v.name(), next.routeHealth().advertised().contains(v.name())))),
+                v -> at(Phase.SERVERS, d -> {
                     d.removeVirtualServer(v.name()); // unbound in the background, once its in-flight requests end
                     return Future.succeededFuture();
-                });
+                }));
         diff.named("firewall-farms", running.dispatched().firewallFarms(), next.dispatched().firewallFarms(),
                 f -> "farm " + f.farm(), (path, pair) -> diff.add(Kind.CHANGED, path, null, null, null));
         diff.named("vpn-farms", running.dispatched().vpnFarms(), next.dispatched().vpnFarms(),
@@ -115,18 +163,42 @@ public final class ConfigDiff {
     }
 
     /**
-     * Applies every change to the running director, in path order. Only when nothing
-     * {@linkplain #needsRestart() needs a restart}; reals and virtual servers are thread-safe, so any
-     * thread may call this. Completes when every change has taken effect (a virtual server added is
-     * bound, one changed serves; one removed or replaced retires after), failed when one could not
+     * Applies every change to the running director, phase by phase ({@link Phase}), in path order
+     * within a phase, an action that several changes share once. Only when nothing
+     * {@linkplain #needsRestart() needs a restart}; farms, reals and virtual servers are thread-safe,
+     * so any thread may call this. Completes when every change has taken effect (a virtual server added
+     * is bound, one changed serves; one removed or replaced retires after), failed when one could not
      * (e.g. an address is taken), the others applied.
      */
     public Future<Void> apply(Director director) {
         if (!needsRestart().isEmpty()) {
             throw new IllegalStateException("changes need a restart: " + needsRestart());
         }
+        Future<Void> chain = Future.succeededFuture();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (Phase phase : Phase.values()) {
+            // A phase runs when the one before has taken effect, failed or not: what could be applied is.
+            chain = chain.transform(before -> apply(phase, director).otherwise(e -> {
+                failures.add(e);
+                return null;
+            }));
+        }
+        return chain.compose(v -> failures.isEmpty() ? Future.succeededFuture() : Future.failedFuture(failures.get(0)));
+    }
+
+    private Future<Void> apply(Phase phase, Director director) {
+        Set<Action> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         List<Future<?>> applied = new ArrayList<>();
-        changes.stream().map(inPlace::get).distinct().forEach(action -> applied.add(action.apply(director)));
+        for (ConfigChange change : changes) {
+            InPlace action = inPlace.get(change);
+            if (action.phase() == phase && done.add(action.apply())) {
+                try {
+                    applied.add(action.apply().apply(director));
+                } catch (RuntimeException e) {
+                    applied.add(Future.failedFuture(e));
+                }
+            }
+        }
         return Future.all(applied).mapEmpty();
     }
 
@@ -151,61 +223,91 @@ public final class ConfigDiff {
         field("debug-capture.start", sorted(old.start()), sorted(next.start()));
     }
 
+    /** A probe changed: the probe scheduler starts it again on every real it runs against. */
     private void probe(String path, Pair<ProbeConfig> p) {
-        field(ConfigPath.child(path, "type"), p.old().check().type(), p.next().check().type());
+        field(ConfigPath.child(path, "type"), p.old().check().type(), p.next().check().type(), farms);
         if (p.old().check().type().equals(p.next().check().type()) && !p.old().check().equals(p.next().check())) {
-            add(Kind.CHANGED, path, null, null, null); // the check's own keys; a RADIUS probe's hold a secret
+            add(Kind.CHANGED, path, null, null, farms); // the check's own keys; a RADIUS probe's hold a secret
         }
-        field(ConfigPath.child(path, "interval"), text(p.old().interval()), text(p.next().interval()));
-        field(ConfigPath.child(path, "timeout"), text(p.old().timeout()), text(p.next().timeout()));
-        field(ConfigPath.child(path, "failures"), p.old().failures(), p.next().failures());
-        field(ConfigPath.child(path, "port"), value(p.old().port()), value(p.next().port()));
+        field(ConfigPath.child(path, "interval"), text(p.old().interval()), text(p.next().interval()), farms);
+        field(ConfigPath.child(path, "timeout"), text(p.old().timeout()), text(p.next().timeout()), farms);
+        field(ConfigPath.child(path, "failures"), p.old().failures(), p.next().failures(), farms);
+        field(ConfigPath.child(path, "port"), value(p.old().port()), value(p.next().port()), farms);
     }
 
+    /** A farm changed: in place ({@link Director#reconfigureFarms}), unless a dispatched farm balances over it. */
     private void farm(String path, Pair<FarmConfig> f) {
         String farm = f.next().name();
-        field(ConfigPath.child(path, "predictor"), f.old().predictor().configName(), f.next().predictor().configName());
+        Action settings = farmAction(farm, farms);
+        field(ConfigPath.child(path, "predictor"), f.old().predictor().configName(), f.next().predictor().configName(),
+                settings);
         String failure = ConfigPath.child(path, "failure");
-        field(ConfigPath.child(failure, "numconns"), f.old().failure().numconns(), f.next().failure().numconns());
-        field(ConfigPath.child(failure, "numclients"), f.old().failure().numclients(), f.next().failure().numclients());
-        field(ConfigPath.child(failure, "retry"), text(f.old().failure().retry()), text(f.next().failure().retry()));
-        field(ConfigPath.child(path, "backup"), f.old().backup().orElse(null), f.next().backup().orElse(null));
-        field(ConfigPath.child(path, "probes"), String.join(", ", f.old().probes()), String.join(", ", f.next().probes()));
+        field(ConfigPath.child(failure, "numconns"), f.old().failure().numconns(), f.next().failure().numconns(),
+                settings);
+        field(ConfigPath.child(failure, "numclients"), f.old().failure().numclients(), f.next().failure().numclients(),
+                settings);
+        field(ConfigPath.child(failure, "retry"), text(f.old().failure().retry()), text(f.next().failure().retry()),
+                settings);
+        field(ConfigPath.child(path, "backup"), f.old().backup().orElse(null), f.next().backup().orElse(null), settings);
+        field(ConfigPath.child(path, "probes"), String.join(", ", f.old().probes()), String.join(", ", f.next().probes()),
+                settings);
         field(ConfigPath.child(path, "slow-start"), f.old().slowStart().map(ConfigDiff::text).orElse(null),
-                f.next().slowStart().map(ConfigDiff::text).orElse(null));
-        field(ConfigPath.child(path, "route-map"), f.old().routeMap().toString(), f.next().routeMap().toString());
+                f.next().slowStart().map(ConfigDiff::text).orElse(null), settings);
+        field(ConfigPath.child(path, "route-map"), f.old().routeMap().toString(), f.next().routeMap().toString(),
+                settings);
         Map<String, RealConfig> oldReals = reals(f.old());
         Map<String, RealConfig> nextReals = reals(f.next());
         // Round robin takes the reals in the file's order: the same reals in another order are a change.
         List<String> kept = oldReals.keySet().stream().filter(nextReals::containsKey).toList();
         List<String> keptNext = nextReals.keySet().stream().filter(oldReals::containsKey).toList();
-        field(ConfigPath.child(path, "reals"), String.join(", ", kept), String.join(", ", keptNext));
+        field(ConfigPath.child(path, "reals"), String.join(", ", kept), String.join(", ", keptNext), settings);
         named(ConfigPath.child(path, "reals"), oldReals, nextReals, r -> r.endpoint().toString(),
-                (realPath, r) -> real(farm, realPath, r), ConfigDiff::keyed);
+                (realPath, r) -> real(farm, realPath, r), ConfigDiff::keyed,
+                r -> farmAction(farm, Phase.ADD, farms),
+                r -> farmAction(farm, Phase.REMOVE, Action.now(d -> d.removeReal(farm, r))));
+    }
+
+    /** {@code apply}, or null (a restart) for a farm that a firewall or VPN farm balances over. */
+    private Action farmAction(String farm, Action apply) {
+        return dispatchedFarms.contains(farm) ? null : apply;
+    }
+
+    private InPlace farmAction(String farm, Phase phase, Action apply) {
+        Action action = farmAction(farm, apply);
+        return action == null ? null : at(phase, action);
+    }
+
+    /** {@code apply} in {@code phase}: what {@link #named}'s added and removed entries take. */
+    private static InPlace at(Phase phase, Action apply) {
+        return new InPlace(phase, apply);
     }
 
     private void real(String farm, String path, Pair<RealConfig> r) {
         String id = r.next().endpoint().toString();
         int weight = r.next().weight();
         field(ConfigPath.child(path, "weight"), r.old().weight(), weight,
-                d -> d.farms().real(farm, id).configureWeight(weight));
+                Action.now(d -> d.farms().real(farm, id).configureWeight(weight)));
         int maxconns = r.next().maxconns().orElse(Integer.MAX_VALUE);
         field(ConfigPath.child(path, "maxconns"), value(r.old().maxconns()), value(r.next().maxconns()),
-                d -> d.farms().real(farm, id).configureMaxConns(maxconns));
+                Action.now(d -> d.farms().real(farm, id).configureMaxConns(maxconns)));
+        field(ConfigPath.child(path, "on-remove"), r.old().removal().mode().configName(),
+                r.next().removal().mode().configName(), READ_AT_REMOVAL);
+        field(ConfigPath.child(path, "drain-deadline"), r.old().removal().deadline().map(ConfigDiff::text).orElse(null),
+                r.next().removal().deadline().map(ConfigDiff::text).orElse(null), READ_AT_REMOVAL);
         boolean inService = r.next().inService();
-        field(ConfigPath.child(path, "inservice"), r.old().inService(), inService, d -> {
+        field(ConfigPath.child(path, "inservice"), r.old().inService(), inService, Action.now(d -> {
             // As the admin API does: the change is this node's administrative act, shared with the cluster.
             if (inService) {
                 d.farms().real(farm, id).putInService();
             } else {
                 d.farms().real(farm, id).takeOutOfService();
             }
-        });
+        }));
         for (RealKey<?> key : Plugins.installed().realKeys()) {
             Optional<?> old = key.in(r.old().values());
             Optional<?> next = key.in(r.next().values());
             if (!old.equals(next)) {
-                add(Kind.CHANGED, ConfigPath.child(path, key.name()), null, null, null);
+                add(Kind.CHANGED, ConfigPath.child(path, key.name()), null, null, farmAction(farm, farms));
             }
         }
     }
@@ -230,15 +332,15 @@ public final class ConfigDiff {
         }
         if (changes.size() > first && !tcp(v.old()) && !tcp(v.next())) {
             // One replacement, however many keys changed: the new server is built from the whole entry.
-            Function<Director, Future<?>> replace = d -> d.replaceVirtualServer(v.next());
+            InPlace replace = at(Phase.SERVERS, d -> d.replaceVirtualServer(v.next()));
             changes.subList(first, changes.size()).forEach(change -> inPlace.put(change, replace));
         }
         boolean inService = v.next().inService();
         field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
-                d -> d.virtualServers().get(name).inService(inService));
+                Action.now(d -> d.virtualServers().get(name).inService(inService)));
         boolean advertised = next.routeHealth().advertised().contains(name);
         field(ConfigPath.child(path, "advertise"), running.routeHealth().advertised().contains(name), advertised,
-                d -> d.advertise(name, advertised));
+                Action.now(d -> d.advertise(name, advertised)));
     }
 
     /** Whether the virtual server is a TCP one, whose listener is not reconfigured in place. */
@@ -272,21 +374,21 @@ public final class ConfigDiff {
 
     private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
             BiConsumer<String, Pair<T>> both) {
-        named(section, old, next, summary, both, ConfigPath::child);
+        named(section, old, next, summary, both, ConfigPath::child, t -> null, t -> null);
     }
 
     private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
             BiConsumer<String, Pair<T>> both, BiFunctionPath path) {
-        named(section, old, next, summary, both, path, null, null);
+        named(section, old, next, summary, both, path, t -> null, t -> null);
     }
 
     /**
-     * Entries of a section by name: added, removed, or compared by {@code both}; {@code added} and
-     * {@code removed} say how an entry added or removed is applied in place (null: a restart).
+     * Entries of a section by name: added ({@code added} says how that applies in place, null for a
+     * restart), removed (likewise {@code removed}), or compared by {@code both}.
      */
     private <T> void named(String section, Map<String, T> old, Map<String, T> next, Function<T, Object> summary,
-            BiConsumer<String, Pair<T>> both, BiFunctionPath path, Function<T, Function<Director, Future<?>>> added,
-            Function<T, Function<Director, Future<?>>> removed) {
+            BiConsumer<String, Pair<T>> both, BiFunctionPath path, Function<T, InPlace> added,
+            Function<T, InPlace> removed) {
         Set<String> names = new LinkedHashSet<>(old.keySet());
         names.addAll(next.keySet());
         for (String name : names) {
@@ -294,9 +396,9 @@ public final class ConfigDiff {
             T o = old.get(name);
             T n = next.get(name);
             if (o == null) {
-                add(Kind.ADDED, at, null, summary.apply(n), added == null ? null : added.apply(n));
+                record(Kind.ADDED, at, null, summary.apply(n), added.apply(n));
             } else if (n == null) {
-                add(Kind.REMOVED, at, summary.apply(o), null, removed == null ? null : removed.apply(o));
+                record(Kind.REMOVED, at, summary.apply(o), null, removed.apply(o));
             } else if (!o.equals(n)) {
                 both.accept(at, new Pair<>(o, n));
             }
@@ -320,20 +422,29 @@ public final class ConfigDiff {
     }
 
     private void field(String path, Object old, Object next) {
-        field(path, old, next, null);
+        field(path, old, next, Phase.ADD, null);
     }
 
-    /** @param apply applies the change at once, null when it needs a restart */
-    private void field(String path, Object old, Object next, Consumer<Director> apply) {
+    /** A change applied in place in the {@link Phase#ADD} phase by {@code apply} (null: a restart). */
+    private void field(String path, Object old, Object next, Action apply) {
+        field(path, old, next, Phase.ADD, apply);
+    }
+
+    private void field(String path, Object old, Object next, Phase phase, Action apply) {
         if (!Objects.equals(old, next)) {
-            add(Kind.CHANGED, path, old, next, apply == null ? null : d -> {
-                apply.accept(d);
-                return Future.succeededFuture();
-            });
+            add(Kind.CHANGED, path, old, next, phase, apply);
         }
     }
 
-    private void add(Kind kind, String path, Object old, Object next, Function<Director, Future<?>> apply) {
+    private void add(Kind kind, String path, Object old, Object next, Action apply) {
+        add(kind, path, old, next, Phase.ADD, apply);
+    }
+
+    private void add(Kind kind, String path, Object old, Object next, Phase phase, Action apply) {
+        record(kind, path, old, next, apply == null ? null : new InPlace(phase, apply));
+    }
+
+    private void record(Kind kind, String path, Object old, Object next, InPlace apply) {
         ConfigChange change = new ConfigChange(path, kind, old, next);
         changes.add(change);
         inPlace.put(change, apply);

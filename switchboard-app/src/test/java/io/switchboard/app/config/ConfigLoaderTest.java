@@ -201,6 +201,35 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aRealsRemovalPolicyIsDrainOrReassignWithAnOptionalDrainDeadline() {
+        SwitchboardConfig config = ALL_SERVICES.parse("""
+                farms:
+                  ggsn:
+                    reals:
+                      - { address: 127.0.0.2, port: 2123 }
+                      - { address: 127.0.0.3, port: 2123, on-remove: drain, drain-deadline: 10m }
+                      - { address: 127.0.0.4, port: 2123, on-remove: reassign }
+                """ + GTP_SERVER);
+        List<io.switchboard.director.config.RealConfig> reals = config.farms().get("ggsn").reals();
+        assertThat(reals.get(0).removal()).isEqualTo(io.switchboard.director.config.RemovalPolicy.DEFAULT);
+        assertThat(reals.get(1).removal()).isEqualTo(new io.switchboard.director.config.RemovalPolicy(
+                io.switchboard.director.config.RemovalPolicy.Mode.DRAIN, java.util.Optional.of(java.time.Duration.ofMinutes(10))));
+        assertThat(reals.get(2).removal().mode()).isEqualTo(io.switchboard.director.config.RemovalPolicy.Mode.REASSIGN);
+
+        assertThat(errors("""
+                farms:
+                  ggsn:
+                    reals:
+                      - { address: 127.0.0.2, port: 2123, on-remove: forget }
+                      - { address: 127.0.0.3, port: 2123, on-remove: reassign, drain-deadline: 10m }
+                      - { address: 127.0.0.4, port: 2123, drain-deadline: 10 }
+                """ + GTP_SERVER)).containsExactly(
+                "farms.ggsn.reals[0].on-remove: unknown value 'forget' (known: drain, reassign)",
+                "farms.ggsn.reals[1].drain-deadline: only with on-remove: drain",
+                "farms.ggsn.reals[2].drain-deadline: must be a duration with a unit, e.g. 30s");
+    }
+
+    @Test
     void aFarmsSlowStartIsADuration() {
         SwitchboardConfig config = ALL_SERVICES.parse("""
                 farms:
@@ -381,7 +410,7 @@ class ConfigLoaderTest {
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes)",
                     "admin.listne: unknown key (known: listen, token, enabled)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
-                    "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, secret)",
+                    "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, on-remove, drain-deadline, secret)",
                     // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
                             + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",

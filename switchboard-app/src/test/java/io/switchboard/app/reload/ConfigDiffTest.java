@@ -9,6 +9,7 @@ import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.app.reload.ConfigChange.Kind;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
+import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
@@ -48,7 +49,7 @@ class ConfigDiffTest {
     }
 
     @Test
-    void farmChangesNeedARestart() throws Exception {
+    void farmsRealsPredictorsAndVirtualServersApplyInPlace() throws Exception {
         ConfigDiff diff = diff("restart.yaml");
 
         assertThat(diff.changes()).containsExactly(
@@ -60,8 +61,7 @@ class ConfigDiffTest {
                 new ConfigChange("farms.spare", Kind.REMOVED, "roundrobin, 1 real", null),
                 new ConfigChange("virtual-servers.gtp-c.listen", Kind.CHANGED, "127.0.0.1:2123", "127.0.0.1:2124"),
                 new ConfigChange("virtual-servers.gtp-c.sticky.idle", Kind.CHANGED, "10m", "1h"));
-        assertThat(diff.needsRestart()).containsExactly("farms.ggsn.predictor", "farms.ggsn.reals[10.0.0.4:2123]",
-                "farms.ggsn.reals[10.0.0.5:2123]", "farms.pgw", "farms.spare");
+        assertThat(diff.needsRestart()).isEmpty();
         assertThat(diff.changes().get(1)).hasToString("changed farms.ggsn.reals[10.0.0.3:2123].weight: 8 -> 2");
     }
 
@@ -71,7 +71,57 @@ class ConfigDiffTest {
 
         assertThat(diff.changes()).containsExactly(new ConfigChange("farms.ggsn.reals", Kind.CHANGED,
                 "10.0.0.2:2123, 10.0.0.3:2123, 10.0.0.4:2123", "10.0.0.3:2123, 10.0.0.2:2123, 10.0.0.4:2123"));
-        assertThat(diff.needsRestart()).containsExactly("farms.ggsn.reals");
+        assertThat(diff.needsRestart()).isEmpty();
+    }
+
+    @Test
+    void farmsAndRealsAreAddedFirstAndRemovedLastByTheirOnRemove() throws Exception {
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+        RealServer two = director.farms().real("ggsn", "10.0.0.2:2123");
+        RealServer four = director.farms().real("ggsn", "10.0.0.4:2123");
+        RealServer spare = director.farms().real("spare", "10.0.1.2:2123");
+        two.requestForwarded(); // in flight: stays counted on the same real
+
+        ConfigDiff diff = diff("farms.yaml");
+        assertThat(diff.needsRestart()).isEmpty();
+        diff.apply(director);
+
+        assertThat(director.farms().farm("ggsn").predictorKind()).isEqualTo(PredictorKind.LEASTCONNS);
+        assertThat(director.farms().real("ggsn", "10.0.0.2:2123")).isSameAs(two);
+        assertThat(two.connections()).isEqualTo(1);
+        RealServer five = director.farms().real("ggsn", "10.0.0.5:2123");
+        assertThat(five.slot()).as("after every slot handed out before").isEqualTo(4);
+        assertThat(director.farms().farm("pgw").reals()).hasSize(1);
+        // 10.0.0.4 and the spare farm's real drain (on-remove's default): still there, taking nothing new.
+        assertThat(director.farms().real("ggsn", "10.0.0.4:2123")).isSameAs(four);
+        assertThat(four.state()).isEqualTo(RealState.DRAINING);
+        assertThat(spare.state()).isEqualTo(RealState.DRAINING);
+        assertThat(director.farms().farm("ggsn").reals()).extracting(RealServer::id)
+                .containsExactly("10.0.0.3:2123", "10.0.0.2:2123", "10.0.0.5:2123", "10.0.0.4:2123");
+
+        director.housekeep(); // nothing is bound to them: they leave, and the spare farm with its last real
+        assertThat(director.farms().real("ggsn", "10.0.0.4:2123")).isNull();
+        assertThat(director.farms().farm("spare")).isNull();
+    }
+
+    @Test
+    void aFarmThatADispatchedFarmBalancesOverNeedsARestartToChange() throws Exception {
+        SwitchboardConfig running = load("running.yaml");
+        SwitchboardConfig next = load("farms.yaml");
+        io.switchboard.director.config.DispatchedConfig.VpnFarm vpn = new io.switchboard.director.config.DispatchedConfig.VpnFarm(
+                "vpn", "ggsn", "eth0", java.net.InetAddress.getByName("192.0.2.1"), java.util.Set.of(50), "ike", java.util.List.of());
+        io.switchboard.director.config.DispatchedConfig dispatched = new io.switchboard.director.config.DispatchedConfig(
+                java.util.Map.of(), java.util.Map.of("vpn", vpn));
+        ConfigDiff diff = ConfigDiff.between(withDispatched(running, dispatched), withDispatched(next, dispatched));
+
+        assertThat(diff.needsRestart()).containsExactly("farms.ggsn.predictor", "farms.ggsn.reals",
+                "farms.ggsn.reals[10.0.0.4:2123]", "farms.ggsn.reals[10.0.0.5:2123]");
+    }
+
+    private static SwitchboardConfig withDispatched(SwitchboardConfig c, io.switchboard.director.config.DispatchedConfig d) {
+        return new SwitchboardConfig(c.cluster(), c.admin(), c.farms(), c.virtualServers(), c.probes(), c.routeHealth(),
+                c.debugCapture(), d);
     }
 
     @Test
