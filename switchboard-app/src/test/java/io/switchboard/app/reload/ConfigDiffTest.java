@@ -49,10 +49,11 @@ class ConfigDiffTest {
     }
 
     @Test
-    void farmsRealsPredictorsAndVirtualServersApplyInPlace() throws Exception {
+    void farmsRealsPredictorsAndVirtualServersApplyInPlaceWhileTheAdminListenerNeedsARestart() throws Exception {
         ConfigDiff diff = diff("restart.yaml");
 
         assertThat(diff.changes()).containsExactly(
+                new ConfigChange("admin.listen", Kind.CHANGED, "127.0.0.1:8080", "127.0.0.1:9999"),
                 new ConfigChange("farms.ggsn.predictor", Kind.CHANGED, "roundrobin", "leastconns"),
                 new ConfigChange("farms.ggsn.reals[10.0.0.3:2123].weight", Kind.CHANGED, 8, 2),
                 new ConfigChange("farms.ggsn.reals[10.0.0.4:2123]", Kind.REMOVED, "10.0.0.4:2123", null),
@@ -61,8 +62,8 @@ class ConfigDiffTest {
                 new ConfigChange("farms.spare", Kind.REMOVED, "roundrobin, 1 real", null),
                 new ConfigChange("virtual-servers.gtp-c.listen", Kind.CHANGED, "127.0.0.1:2123", "127.0.0.1:2124"),
                 new ConfigChange("virtual-servers.gtp-c.sticky.idle", Kind.CHANGED, "10m", "1h"));
-        assertThat(diff.needsRestart()).isEmpty();
-        assertThat(diff.changes().get(1)).hasToString("changed farms.ggsn.reals[10.0.0.3:2123].weight: 8 -> 2");
+        assertThat(diff.needsRestart()).containsExactly("admin.listen");
+        assertThat(diff.changes().get(2)).hasToString("changed farms.ggsn.reals[10.0.0.3:2123].weight: 8 -> 2");
     }
 
     @Test
