@@ -98,12 +98,16 @@ class VirtualServerReloadIT {
     }
 
     private JsonNode post(String yaml) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/config"))
+        HttpResponse<String> r = send(yaml);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return json.readTree(r.body());
+    }
+
+    private HttpResponse<String> send(String yaml) throws Exception {
+        return http.send(HttpRequest.newBuilder(base.resolve("/api/v1/config"))
                 .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + TOKEN)
                 .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return json.readTree(r.body());
     }
 
     private String metric(String prefix) throws Exception {
@@ -124,6 +128,24 @@ class VirtualServerReloadIT {
             return true;
         } catch (SocketException e) {
             return false;
+        }
+    }
+
+    @Test
+    void aVirtualServerWhoseAddressIsTakenIsAnErrorOfTheConfigurationAndNothingChanges() throws Exception {
+        try (DatagramSocket squatter = new DatagramSocket(new InetSocketAddress("127.0.0.33", 0));
+             SimulatedUdpClient alice = new SimulatedUdpClient(new InetSocketAddress("127.0.0.34", 0), vip)) {
+            String taken = "127.0.0.33:" + squatter.getLocalPort();
+            HttpResponse<String> r = send(config(echo("127.0.0.1:0", "spare", "30s"),
+                    SECOND.replace("127.0.0.1:0", taken)));
+
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+            JsonNode errors = json.readTree(r.body()).get("errors");
+            assertThat(errors).hasSize(1);
+            assertThat(errors.get(0).get("path").asText()).isEqualTo("virtual-servers.second.listen");
+            assertThat(errors.get(0).get("message").asText()).startsWith("cannot bind " + taken);
+            assertThat(node.director().virtualServers()).containsOnlyKeys("echo");
+            assertThat(alice.ask("still", ASK)).as("the farm change was not applied either").isEqualTo("pair|still");
         }
     }
 

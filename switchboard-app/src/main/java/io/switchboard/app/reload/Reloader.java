@@ -159,6 +159,10 @@ public final class Reloader {
     }
 
     private Outcome reload(String yaml, SwitchboardConfig next) {
+        List<ConfigError> unbindable = ListenAddresses.unbindable(running.config(), next);
+        if (!unbindable.isEmpty()) {
+            return invalid(unbindable);
+        }
         ConfigDiff diff = ConfigDiff.between(running.config(), next);
         if (diff.isEmpty()) {
             return new Outcome(Result.UNCHANGED, List.of(), List.of(), List.of());
