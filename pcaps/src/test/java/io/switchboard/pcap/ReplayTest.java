@@ -109,7 +109,7 @@ class ReplayTest {
             // which the responder's default socket buffer holds). The timeout (5 s, counted from when
             // each was due) leaves their answers in time.
             ReplayLane lane = new ReplayLane(0, 1, Integer.MAX_VALUE, template()::write, i -> i * 10_000_000L,
-                    TimeUnit.SECONDS.toNanos(5), 0, channel, target, null, SignalingProtocol.GTPV2);
+                    TimeUnit.SECONDS.toNanos(5), 0, channel, List.of(target), 0, null, SignalingProtocol.GTPV2);
             long start = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
             lane.begin(start, start + TimeUnit.SECONDS.toNanos(1));
             lane.run();
