@@ -182,6 +182,8 @@ public final class Replay {
     private final Recorder recorder;
     private final Lanes lanes;
     private IOException recordFailure;
+    private volatile boolean stopRequested;
+    private volatile List<ReplayLane> running;
 
     /** @param recorder null when nothing is written */
     public Replay(InetSocketAddress target, Pacing pacing, Duration timeout, Recorder recorder) {
@@ -280,6 +282,10 @@ public final class Replay {
                 lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, timeoutNanos, window, channel, targets,
                         retransmits, recorder, protocol));
             }
+            running = lanesOfRun;
+            if (stopRequested) {
+                lanesOfRun.forEach(ReplayLane::stop);
+            }
             // The clock starts once every socket and lane is ready.
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
             long deadline = durationNanos > 0 ? start + durationNanos : 0;
@@ -332,6 +338,19 @@ public final class Replay {
             for (DatagramChannel channel : channels) {
                 channel.close();
             }
+        }
+    }
+
+    /**
+     * Ends the sending of a run from another thread, as if its duration were over: what is in flight
+     * is still waited for (and tried again) as at the end of any run. A load that lasts as long as a
+     * test's changes take, not a guessed duration.
+     */
+    public void stop() {
+        stopRequested = true;
+        List<ReplayLane> lanesOfRun = running;
+        if (lanesOfRun != null) {
+            lanesOfRun.forEach(ReplayLane::stop);
         }
     }
 

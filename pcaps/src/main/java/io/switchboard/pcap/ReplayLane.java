@@ -90,6 +90,7 @@ final class ReplayLane implements Runnable {
     private int sent;
     private int oldestOpen;
     private int inFlight;
+    private volatile boolean stopped;
 
     final Histogram latencies = new Histogram(TimeUnit.HOURS.toNanos(1), 3);
     int answered;
@@ -136,6 +137,11 @@ final class ReplayLane implements Runnable {
         this.deadlineNanos = deadlineNanos;
     }
 
+    /** Sends no more requests (see {@link Replay#stop}). */
+    void stop() {
+        stopped = true;
+    }
+
     int sent() {
         return sent;
     }
@@ -159,7 +165,7 @@ final class ReplayLane implements Runnable {
             long wait = Long.MAX_VALUE; // until the next request is due
             for (int burst = 0; sending && burst < BURST; burst++) {
                 long due = schedule == null ? now : startNanos + schedule.applyAsLong(next);
-                if (deadlineNanos != 0 && pastDeadline(due, now)) {
+                if (stopped || deadlineNanos != 0 && pastDeadline(due, now)) {
                     sending = false;
                     break;
                 }

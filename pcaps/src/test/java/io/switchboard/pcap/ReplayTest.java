@@ -31,6 +31,7 @@ class ReplayTest {
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicInteger mostHeld = new AtomicInteger();
     private final AtomicInteger received = new AtomicInteger();
+    private final java.util.concurrent.CountDownLatch fifty = new java.util.concurrent.CountDownLatch(50);
 
     @BeforeEach
     void startResponder() throws Exception {
@@ -42,6 +43,7 @@ class ReplayTest {
                     DatagramPacket p = new DatagramPacket(new byte[2048], 2048);
                     socket.receive(p);
                     received.incrementAndGet();
+                    fifty.countDown();
                     mostHeld.accumulateAndGet(held.incrementAndGet(), Math::max);
                     byte[] answer = java.util.Arrays.copyOf(p.getData(), p.getLength());
                     answer[1] = 2; // Echo Response, same sequence
@@ -84,6 +86,26 @@ class ReplayTest {
         assertThat(report.lost()).isZero();
         assertThat(mostHeld.get()).isBetween(2, 8);
         assertThat(report.percentile(0.5)).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(5));
+    }
+
+    @Test
+    void aRunForAnHourEndsWhenStoppedAndWaitsForWhatIsInFlight() throws Exception {
+        Replay replay = new Replay((InetSocketAddress) socket.getLocalSocketAddress(), null, Duration.ofSeconds(1),
+                null, new Replay.Lanes(2, 4));
+        Thread stopper = new Thread(() -> {
+            try {
+                fifty.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            replay.stop();
+        });
+        stopper.start();
+        Replay.Report report = replay.run(SignalingProtocol.GTPV2, Duration.ofHours(1), template());
+        stopper.join();
+        assertThat(report.sent()).isGreaterThanOrEqualTo(50).isEqualTo(received.get());
+        assertThat(report.answered()).isEqualTo(report.sent());
+        assertThat(report.lost()).isZero();
     }
 
     @Test
