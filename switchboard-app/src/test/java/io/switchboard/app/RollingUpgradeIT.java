@@ -81,7 +81,7 @@ class RollingUpgradeIT {
             }
             assertThat(gtpBefore).hasSize(LoadUnderChange.IMSIS);
             assertThat(radiusBefore).hasSize(LoadUnderChange.STATIONS);
-            // A known defect (README "Rolling upgrade", Limits): in half the runs here one binding of
+            // A known defect (README "Rolling upgrade", Limits): in 5 of 12 runs here one binding of
             // 200 leaves the cluster's table while partitions migrate to a joining node, and the
             // subscriber's next request is placed afresh. Until it is fixed, a moved binding aborts
             // the test (reported as skipped, naming the keys) instead of failing the suite; a lost
