@@ -85,7 +85,7 @@ class RollingUpgradeIT {
             // 200 leaves the cluster's table while partitions migrate to a joining node, and the
             // subscriber's next request is placed afresh. Until it is fixed, a moved binding aborts
             // the test (reported as skipped, naming the keys) instead of failing the suite; a lost
-            // request fails it above. Replace these two with assertThat once it is fixed.
+            // request fails it above. Replace the four assumptions with assertThat once it is fixed.
             assumeThat(changed(gtpBefore, gtpAfter)).as("known defect: IMSI bindings moved").isEmpty();
             assumeThat(changed(radiusBefore, radiusAfter)).as("known defect: station bindings moved").isEmpty();
             // The same defect shows as a request placed afresh whose claim lost (the binding stayed): one
