@@ -24,6 +24,11 @@ import org.HdrHistogram.Histogram;
  * <p>An answer within the timeout counts as answered (with its latency from the moment the request
  * was due by the schedule, so that a sender falling behind does not hide latency); one that comes later, before the run ends, as late; a request without answer as lost.
  * The run ends one timeout after the last request was sent.
+ *
+ * <p>Given several targets and retransmissions (the clients of a farm behind several directors),
+ * request i goes first to target {@code i mod targets}; unanswered after the timeout it is sent again,
+ * the same bytes, to the next target, up to the retransmissions given. It is lost when no try is
+ * answered before the last one times out; its latency counts from its first try.
  */
 public final class Replay {
 
@@ -113,7 +118,8 @@ public final class Replay {
      * What a run did: latencies of the answered requests (nanoseconds), and when the run's first
      * request was due, its last one sent and its last answer received, for the rates.
      */
-    public record Report(int sent, int answered, int late, int lost, Histogram latencies, Duration elapsed,
+    public record Report(int sent, int answered, int late, int lost, int retransmitted,
+                         int answeredAfterRetransmit, Histogram latencies, Duration elapsed,
                          Duration sending, Duration answering) {
 
         /** The latency at quantile {@code q} (0..1); 0 without answers. */
@@ -127,6 +133,8 @@ public final class Replay {
             m.put("answered", answered);
             m.put("late", late);
             m.put("lost", lost);
+            m.put("retransmitted", retransmitted);
+            m.put("answered_after_retransmit", answeredAfterRetransmit);
             Map<String, Object> latency = new LinkedHashMap<>();
             latency.put("p50", millis(percentile(0.50)));
             latency.put("p90", millis(percentile(0.90)));
@@ -167,12 +175,15 @@ public final class Replay {
         }
     }
 
-    private final InetSocketAddress target;
+    private final List<InetSocketAddress> targets;
+    private final int retransmits;
     private final Pacing pacing;
     private final Duration timeout;
     private final Recorder recorder;
     private final Lanes lanes;
     private IOException recordFailure;
+    private volatile boolean stopRequested;
+    private volatile List<ReplayLane> running;
 
     /** @param recorder null when nothing is written */
     public Replay(InetSocketAddress target, Pacing pacing, Duration timeout, Recorder recorder) {
@@ -186,7 +197,23 @@ public final class Replay {
      *                 sockets), and with a {@code null} pacing requests go out as fast as it allows
      */
     public Replay(InetSocketAddress target, Pacing pacing, Duration timeout, Recorder recorder, Lanes lanes) {
-        this.target = target;
+        this(List.of(target), 0, pacing, timeout, recorder, lanes);
+    }
+
+    /**
+     * @param targets     where requests go, first to {@code i mod targets}, tried again to the next
+     * @param retransmits how many times an unanswered request is sent again (0: never)
+     */
+    public Replay(List<InetSocketAddress> targets, int retransmits, Pacing pacing, Duration timeout,
+                  Recorder recorder, Lanes lanes) {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("a replay needs a target (--to)");
+        }
+        if (retransmits < 0 || retransmits > 100) {
+            throw new IllegalArgumentException("--retransmit must be 0..100");
+        }
+        this.targets = List.copyOf(targets);
+        this.retransmits = retransmits;
         this.pacing = pacing;
         this.timeout = timeout;
         this.recorder = recorder;
@@ -246,12 +273,18 @@ public final class Replay {
                 channels.add(channel);
                 channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
                 channel.setOption(java.net.StandardSocketOptions.SO_SNDBUF, 4 << 20);
-                channel.bind(new InetSocketAddress(target.getAddress().isLoopbackAddress()
-                        ? InetAddress.getLoopbackAddress() : null, 0));
-                channel.connect(target);
+                boolean loopback = targets.stream().allMatch(t -> t.getAddress().isLoopbackAddress());
+                channel.bind(new InetSocketAddress(loopback ? InetAddress.getLoopbackAddress() : null, 0));
+                if (targets.size() == 1) {
+                    channel.connect(targets.get(0)); // answers from that peer only, and its ICMP errors
+                }
                 int window = lanes.window() == 0 ? 0 : Math.max(1, (lanes.window() + n - 1 - k) / n);
-                lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, timeoutNanos, window, channel, target,
-                        recorder, protocol));
+                lanesOfRun.add(new ReplayLane(k, n, count, source, schedule, timeoutNanos, window, channel, targets,
+                        retransmits, recorder, protocol));
+            }
+            running = lanesOfRun;
+            if (stopRequested) {
+                lanesOfRun.forEach(ReplayLane::stop);
             }
             // The clock starts once every socket and lane is ready.
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
@@ -275,6 +308,8 @@ public final class Replay {
             int sent = 0;
             int answered = 0;
             int late = 0;
+            int retransmitted = 0;
+            int answeredAfterRetransmit = 0;
             long lastSent = start;
             long lastAnswered = start;
             for (ReplayLane lane : lanesOfRun) {
@@ -288,10 +323,13 @@ public final class Replay {
                 sent += lane.sent();
                 answered += lane.answered;
                 late += lane.late;
+                retransmitted += lane.retransmitted;
+                answeredAfterRetransmit += lane.answeredAfterRetransmit;
                 lastSent = Math.max(lastSent, lane.lastSentNanos);
                 lastAnswered = Math.max(lastAnswered, lane.lastAnsweredNanos);
             }
-            return new Report(sent, answered, late, sent - answered - late, latencies, Duration.ofNanos(end - start),
+            return new Report(sent, answered, late, sent - answered - late, retransmitted, answeredAfterRetransmit,
+                    latencies, Duration.ofNanos(end - start),
                     Duration.ofNanos(lastSent - start), Duration.ofNanos(lastAnswered - start));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -300,6 +338,19 @@ public final class Replay {
             for (DatagramChannel channel : channels) {
                 channel.close();
             }
+        }
+    }
+
+    /**
+     * Ends the sending of a run from another thread, as if its duration were over: what is in flight
+     * is still waited for (and tried again) as at the end of any run. A load that lasts as long as a
+     * test's changes take, not a guessed duration.
+     */
+    public void stop() {
+        stopRequested = true;
+        List<ReplayLane> lanesOfRun = running;
+        if (lanesOfRun != null) {
+            lanesOfRun.forEach(ReplayLane::stop);
         }
     }
 

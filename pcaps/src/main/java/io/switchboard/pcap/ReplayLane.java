@@ -10,6 +10,7 @@ import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntToLongFunction;
@@ -27,6 +28,12 @@ import org.HdrHistogram.Histogram;
  * its id (first sent, first matched for equal ids); an answer without readable id, or with an id
  * never sent, takes the oldest request without readable id (arrival order, for protocols the codecs
  * do not know).
+ *
+ * <p>With retransmissions (a client of several directors), a request unanswered after the timeout is
+ * sent again, the same bytes, to the next target, as a GGSN or NAS retries another director address:
+ * the try becomes a new entry (so that entries stay in the order of their deadlines, which expiry
+ * walks), taking over the request's number, transaction and first send time; the old entry is
+ * unlinked, and any answer with the id, to either try, answers the request.
  */
 final class ReplayLane implements Runnable {
 
@@ -40,6 +47,8 @@ final class ReplayLane implements Runnable {
     private static final byte ANSWERED = 1;
     private static final byte LATE = 2;
     private static final byte EXPIRED = 3;
+    /** Tried again as a newer entry, which carries the request on. */
+    private static final byte RETRIED = 4;
     private static final int BURST = 64;
     private static final int SLOTS = 1 << 16;
 
@@ -53,7 +62,8 @@ final class ReplayLane implements Runnable {
     private final long timeoutNanos;
     private final int window;
     private final DatagramChannel channel;
-    private final InetSocketAddress target;
+    private final List<InetSocketAddress> targets;
+    private final int retransmits;
     private final InetSocketAddress local;
     private final Replay.Recorder recorder;
     private final MessageDirection.TransactionIdReader ids;
@@ -64,20 +74,29 @@ final class ReplayLane implements Runnable {
     private final ByteBuffer inBuffer = ByteBuffer.allocateDirect(Template.MAX_LENGTH);
     private final ByteBuf inView = Unpooled.wrappedBuffer(inBuffer);
 
-    // The lane's requests by number j (request index + j * lanes).
+    // The lane's entries by number j, one per datagram sent: the request (its index in the run), its
+    // transaction number, its try (0 first) and when its first try was due, this try's send time.
+    private int[] request = new int[1024];
+    private int[] transaction = new int[1024];
+    private byte[] tries = new byte[1024];
+    private long[] firstAt = new long[1024];
     private long[] sentAt = new long[1024];
     private long[] txid = new long[1024];
     private int[] nextInSlot = new int[1024];
     private byte[] state = new byte[1024];
     private final int[] head = new int[SLOTS + 1];
     private final int[] tail = new int[SLOTS + 1];
+    private int entries;
     private int sent;
     private int oldestOpen;
     private int inFlight;
+    private volatile boolean stopped;
 
     final Histogram latencies = new Histogram(TimeUnit.HOURS.toNanos(1), 3);
     int answered;
     int late;
+    int retransmitted;
+    int answeredAfterRetransmit;
     long lastSentNanos;
     long lastAnsweredNanos;
     IOException failure;
@@ -88,10 +107,13 @@ final class ReplayLane implements Runnable {
      *                     null to send as soon as the window allows (closed loop)
      * @param count        requests in the whole run (over all lanes)
      * @param window       most requests in flight on this lane; 0 for no bound
+     * @param targets      where request i goes first ({@code i mod targets}) and, tried again, next
+     * @param retransmits  how many times a request unanswered after the timeout is sent again
+     * @param channel      connected to the target when there is one, else unconnected
      */
     ReplayLane(int index, int lanes, int count, Source source, IntToLongFunction schedule, long timeoutNanos,
-               int window, DatagramChannel channel, InetSocketAddress target, Replay.Recorder recorder,
-               SignalingProtocol protocol) throws IOException {
+               int window, DatagramChannel channel, List<InetSocketAddress> targets, int retransmits,
+               Replay.Recorder recorder, SignalingProtocol protocol) throws IOException {
         this.index = index;
         this.lanes = lanes;
         this.count = count;
@@ -100,7 +122,8 @@ final class ReplayLane implements Runnable {
         this.timeoutNanos = timeoutNanos;
         this.window = window;
         this.channel = channel;
-        this.target = target;
+        this.targets = List.copyOf(targets);
+        this.retransmits = retransmits;
         this.local = (InetSocketAddress) channel.getLocalAddress();
         this.recorder = recorder;
         this.ids = new MessageDirection.TransactionIdReader(protocol);
@@ -112,6 +135,11 @@ final class ReplayLane implements Runnable {
     void begin(long startNanos, long deadlineNanos) {
         this.startNanos = startNanos;
         this.deadlineNanos = deadlineNanos;
+    }
+
+    /** Sends no more requests (see {@link Replay#stop}). */
+    void stop() {
+        stopped = true;
     }
 
     int sent() {
@@ -137,7 +165,7 @@ final class ReplayLane implements Runnable {
             long wait = Long.MAX_VALUE; // until the next request is due
             for (int burst = 0; sending && burst < BURST; burst++) {
                 long due = schedule == null ? now : startNanos + schedule.applyAsLong(next);
-                if (deadlineNanos != 0 && pastDeadline(due, now)) {
+                if (stopped || deadlineNanos != 0 && pastDeadline(due, now)) {
                     sending = false;
                     break;
                 }
@@ -198,16 +226,35 @@ final class ReplayLane implements Runnable {
     }
 
     private long oldestDeadline() {
-        return oldestOpen < sent ? sentAt[oldestOpen] + timeoutNanos : Long.MAX_VALUE;
+        return oldestOpen < entries ? sentAt[oldestOpen] + timeoutNanos : Long.MAX_VALUE;
     }
 
     private void send(int i, long due) throws IOException {
-        int j = sent;
-        int length = source.write(i, j, out);
+        sent++;
+        inFlight++;
+        transmit(i, entries, 0, due, due);
+    }
+
+    /** Entry {@code j}'s request sent again as a new entry, to the next target. */
+    private void retransmit(int j, long now) throws IOException {
+        unlink(slot(txid[j]), j);
+        state[j] = RETRIED;
+        retransmitted++;
+        transmit(request[j], transaction[j], tries[j] + 1, firstAt[j], now);
+    }
+
+    /** Writes request {@code i} as a new entry (try {@code attempt}) and sends it to its target. */
+    private void transmit(int i, int tx, int attempt, long first, long at) throws IOException {
+        int j = entries++;
+        int length = source.write(i, tx, out);
         ensureCapacity(j + 1);
         outView.setIndex(0, length);
         long id = ids.read(outView);
-        sentAt[j] = due;
+        request[j] = i;
+        transaction[j] = tx;
+        tries[j] = (byte) attempt;
+        firstAt[j] = first;
+        sentAt[j] = at;
         txid[j] = id;
         state[j] = PENDING;
         nextInSlot[j] = -1;
@@ -218,18 +265,21 @@ final class ReplayLane implements Runnable {
             nextInSlot[tail[slot]] = j;
         }
         tail[slot] = j;
-        sent++;
-        inFlight++;
         outBuffer.clear();
         outBuffer.put(out, 0, length).flip();
+        InetSocketAddress to = targets.get(Math.floorMod(i + attempt, targets.size()));
         try {
-            channel.write(outBuffer);
+            if (channel.isConnected()) {
+                channel.write(outBuffer);
+            } else {
+                channel.send(outBuffer, to);
+            }
         } catch (PortUnreachableException e) {
             // the peer is not listening (yet): the request is lost
         }
         lastSentNanos = System.nanoTime();
         if (recorder != null) {
-            record(true, Arrays.copyOf(out, length));
+            record(true, to, Arrays.copyOf(out, length));
         }
     }
 
@@ -242,13 +292,14 @@ final class ReplayLane implements Runnable {
         int n = 0;
         while (true) {
             inBuffer.clear();
-            int length;
+            InetSocketAddress from;
             try {
-                length = channel.read(inBuffer);
+                from = (InetSocketAddress) channel.receive(inBuffer);
             } catch (PortUnreachableException e) {
                 continue; // an ICMP error for an earlier request
             }
-            if (length <= 0) {
+            int length = inBuffer.position();
+            if (from == null || length == 0) {
                 return n;
             }
             n++;
@@ -258,7 +309,7 @@ final class ReplayLane implements Runnable {
             if (recorder != null) {
                 byte[] copy = new byte[length];
                 inView.getBytes(0, copy);
-                record(false, copy);
+                record(false, from, copy);
             }
         }
     }
@@ -271,12 +322,15 @@ final class ReplayLane implements Runnable {
         if (j < 0) {
             return;
         }
-        long latency = now - sentAt[j];
-        if (state[j] == PENDING && latency <= timeoutNanos) {
+        // In time for this try, or before the client gave up on it (expiry has not tried it again yet).
+        if (state[j] == PENDING && (now - sentAt[j] <= timeoutNanos || tries[j] < retransmits)) {
             state[j] = ANSWERED;
             answered++;
+            if (tries[j] > 0) {
+                answeredAfterRetransmit++;
+            }
             inFlight--;
-            latencies.recordValue(Math.max(0, latency));
+            latencies.recordValue(Math.max(0, now - firstAt[j])); // over every try
             lastAnsweredNanos = now;
         } else {
             if (state[j] == PENDING) {
@@ -289,8 +343,19 @@ final class ReplayLane implements Runnable {
 
     /** Unlinks and returns the oldest open request of {@code slot} with {@code id} (any id for arrival order), or -1. */
     private int take(int slot, long id) {
-        for (int j = head[slot], previous = -1; j >= 0; previous = j, j = nextInSlot[j]) {
-            if (slot != SLOTS && txid[j] != id) {
+        for (int j = head[slot]; j >= 0; j = nextInSlot[j]) {
+            if (slot == SLOTS || txid[j] == id) {
+                unlink(slot, j);
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /** Unlinks entry {@code j} from the chain of {@code slot}. */
+    private void unlink(int slot, int j) {
+        for (int k = head[slot], previous = -1; k >= 0; previous = k, k = nextInSlot[k]) {
+            if (k != j) {
                 continue;
             }
             if (previous < 0) {
@@ -301,15 +366,20 @@ final class ReplayLane implements Runnable {
             if (tail[slot] == j) {
                 tail[slot] = previous;
             }
-            return j;
+            return;
         }
-        return -1;
     }
 
-    /** Requests past their timeout leave the window (an answer may still come, late). */
-    private void expire(long now) {
-        while (oldestOpen < sent && (state[oldestOpen] != PENDING || now - sentAt[oldestOpen] - timeoutNanos > 0)) {
-            if (state[oldestOpen] == PENDING) {
+    /**
+     * Requests past their timeout are tried again while they have tries left; else they leave the
+     * window (an answer may still come, late).
+     */
+    private void expire(long now) throws IOException {
+        while (oldestOpen < entries
+                && (state[oldestOpen] != PENDING || now - sentAt[oldestOpen] - timeoutNanos > 0)) {
+            if (state[oldestOpen] == PENDING && tries[oldestOpen] < retransmits) {
+                retransmit(oldestOpen, now);
+            } else if (state[oldestOpen] == PENDING) {
                 state[oldestOpen] = EXPIRED;
                 inFlight--;
             }
@@ -322,19 +392,23 @@ final class ReplayLane implements Runnable {
             return;
         }
         int size = Math.max(n, sentAt.length * 2);
+        request = Arrays.copyOf(request, size);
+        transaction = Arrays.copyOf(transaction, size);
+        tries = Arrays.copyOf(tries, size);
+        firstAt = Arrays.copyOf(firstAt, size);
         sentAt = Arrays.copyOf(sentAt, size);
         txid = Arrays.copyOf(txid, size);
         nextInSlot = Arrays.copyOf(nextInSlot, size);
         state = Arrays.copyOf(state, size);
     }
 
-    private void record(boolean request, byte[] payload) {
+    private void record(boolean outgoing, InetSocketAddress peer, byte[] payload) {
         synchronized (recorder) {
             try {
-                if (request) {
-                    recorder.sent(local, target, payload);
+                if (outgoing) {
+                    recorder.sent(local, peer, payload);
                 } else {
-                    recorder.received(target, local, payload);
+                    recorder.received(peer, local, payload);
                 }
             } catch (IOException e) {
                 if (recordFailure == null) {

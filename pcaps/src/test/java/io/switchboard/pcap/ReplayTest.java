@@ -31,6 +31,7 @@ class ReplayTest {
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicInteger mostHeld = new AtomicInteger();
     private final AtomicInteger received = new AtomicInteger();
+    private final java.util.concurrent.CountDownLatch fifty = new java.util.concurrent.CountDownLatch(50);
 
     @BeforeEach
     void startResponder() throws Exception {
@@ -42,6 +43,7 @@ class ReplayTest {
                     DatagramPacket p = new DatagramPacket(new byte[2048], 2048);
                     socket.receive(p);
                     received.incrementAndGet();
+                    fifty.countDown();
                     mostHeld.accumulateAndGet(held.incrementAndGet(), Math::max);
                     byte[] answer = java.util.Arrays.copyOf(p.getData(), p.getLength());
                     answer[1] = 2; // Echo Response, same sequence
@@ -87,6 +89,26 @@ class ReplayTest {
     }
 
     @Test
+    void aRunForAnHourEndsWhenStoppedAndWaitsForWhatIsInFlight() throws Exception {
+        Replay replay = new Replay((InetSocketAddress) socket.getLocalSocketAddress(), null, Duration.ofSeconds(1),
+                null, new Replay.Lanes(2, 4));
+        Thread stopper = new Thread(() -> {
+            try {
+                fifty.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            replay.stop();
+        });
+        stopper.start();
+        Replay.Report report = replay.run(SignalingProtocol.GTPV2, Duration.ofHours(1), template());
+        stopper.join();
+        assertThat(report.sent()).isGreaterThanOrEqualTo(50).isEqualTo(received.get());
+        assertThat(report.answered()).isEqualTo(report.sent());
+        assertThat(report.lost()).isZero();
+    }
+
+    @Test
     void openLoopSendsTheCountAtTheRateWithoutWaitingForAnswers() throws Exception {
         Replay replay = new Replay((InetSocketAddress) socket.getLocalSocketAddress(), Replay.Pacing.fixedRate(2000),
                 Duration.ofSeconds(1), null, new Replay.Lanes(2, 0));
@@ -109,7 +131,7 @@ class ReplayTest {
             // which the responder's default socket buffer holds). The timeout (5 s, counted from when
             // each was due) leaves their answers in time.
             ReplayLane lane = new ReplayLane(0, 1, Integer.MAX_VALUE, template()::write, i -> i * 10_000_000L,
-                    TimeUnit.SECONDS.toNanos(5), 0, channel, target, null, SignalingProtocol.GTPV2);
+                    TimeUnit.SECONDS.toNanos(5), 0, channel, List.of(target), 0, null, SignalingProtocol.GTPV2);
             long start = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
             lane.begin(start, start + TimeUnit.SECONDS.toNanos(1));
             lane.run();

@@ -112,6 +112,9 @@ final class ClusterStatus {
                 .put("configDigest", digest)
                 .put("configDigestsAgree", digests().size() == 1)
                 .put("slot", member == null ? 0 : member.slot().index())
+                // Every partition's backups in place: a member may now leave (or fail) without a loss,
+                // the condition a rolling upgrade waits for before it stops the next node.
+                .put("safe", member == null || member.hazelcast().getPartitionService().isClusterSafe())
                 .put("members", members)
                 .put("stickyEntries", sticky)
                 .put("counters", counters);

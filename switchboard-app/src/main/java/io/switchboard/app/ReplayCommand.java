@@ -29,8 +29,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code switchboard replay CAPTURE --to HOST:PORT}: sends a capture's requests to a live director
- * or any peer and reports what was answered (see {@link Replay}). Exit 0 when every request was
- * answered in time, 1 when some were lost or late, 2 on bad input.
+ * or any peer and reports what was answered (see {@link Replay}). With several {@code --to} and
+ * {@code --retransmit N}, it is the client of a farm behind several directors: requests spread over
+ * the targets, and one unanswered after {@code --timeout} goes again to the next. Exit 0 when every
+ * request was answered in time, 1 when some were lost or late, 2 on bad input.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Send the requests of a capture to a director or peer; match answers; report loss and latency.")
@@ -39,8 +41,14 @@ final class ReplayCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CAPTURE", description = "capture file (.pcap or .pcapng)")
     Path capture;
 
-    @Option(names = "--to", required = true, paramLabel = "HOST:PORT", description = "where to send the requests")
-    String to;
+    @Option(names = "--to", required = true, split = ",", paramLabel = "HOST:PORT",
+            description = "where to send the requests; repeatable (or a comma list): requests spread over them")
+    List<String> to;
+
+    @Option(names = "--retransmit", paramLabel = "N", defaultValue = "0",
+            description = "send a request unanswered after --timeout again, to the next --to, up to N times"
+                    + " (default ${DEFAULT-VALUE})")
+    int retransmit;
 
     @Option(names = "--port", paramLabel = "PORT",
             description = "replay the datagrams sent to this port (default: the port of the capture's first signaling request)")
@@ -95,7 +103,10 @@ final class ReplayCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try {
-            InetSocketAddress target = target(to);
+            List<InetSocketAddress> targets = new ArrayList<>();
+            for (String t : to) {
+                targets.add(target(t));
+            }
             Duration wait = Durations.parse(timeout);
             if (wait.isNegative() || wait.isZero()) {
                 throw new IllegalArgumentException("--timeout must be positive");
@@ -110,11 +121,11 @@ final class ReplayCommand implements Callable<Integer> {
             Replay.Requests requests = Replay.read(capture, port);
             err.printf("replay: %d request(s) to port %d%s from %s to %s%n", requests.requests().size(),
                     requests.port(), requests.protocol() == null ? "" : " (" + requests.protocol().label() + ")",
-                    capture, to);
+                    capture, String.join(", ", to));
             err.flush();
             Replay.Report report;
             try (PcapWriter writer = write == null ? null : PcapWriter.create(write)) {
-                Replay replay = new Replay(target, pacing, wait, writer == null ? null : recorder(writer),
+                Replay replay = new Replay(targets, retransmit, pacing, wait, writer == null ? null : recorder(writer),
                         new Replay.Lanes(sockets, window));
                 if (duration == null) {
                     if (!vary.isEmpty() || secret != null) {

@@ -233,6 +233,39 @@ class ReplayNodeIT {
         assertThat(report().get("lost").asInt()).isEqualTo(30);
     }
 
+    /**
+     * The client of two directors, one of which stopped: {@code --to} twice (once as a comma list)
+     * and {@code --retransmit 1}; the requests the stopped one got first are answered by the other.
+     */
+    @Test
+    void severalTargetsAndARetransmissionToTheNext() throws Exception {
+        AtomicInteger answering = new AtomicInteger();
+        DatagramSocket aaa = responder(answering);
+        DatagramSocket stopped = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0)); // never answers
+        closing.add(stopped);
+        Path capture = dir.resolve("radius.pcap");
+        try (PcapWriter writer = PcapWriter.create(capture)) {
+            for (int i = 0; i < 20; i++) {
+                writer.udp(InetAddress.getByName("198.51.100.1"), 40000, InetAddress.getByName("192.0.2.1"), 1812,
+                        WhatIfCommandTest.accessRequest(i, "user" + i, "4420000000" + (100 + i)));
+            }
+        }
+        int status = execute("replay", capture.toString(), "--to", "127.0.0.1:" + stopped.getLocalPort()
+                + ",127.0.0.1:" + aaa.getLocalPort(), "--retransmit", "1", "--rate", "1000", "--timeout", "300ms");
+        assertThat(status).as(err.toString()).isZero();
+        JsonNode report = report();
+        assertThat(report.get("sent").asInt()).isEqualTo(20);
+        assertThat(report.get("answered").asInt()).isEqualTo(20);
+        assertThat(report.get("retransmitted").asInt()).isEqualTo(10);
+        assertThat(report.get("answered_after_retransmit").asInt()).isEqualTo(10);
+        assertThat(answering.get()).isEqualTo(20);
+
+        out.getBuffer().setLength(0);
+        assertThat(execute("replay", capture.toString(), "--to", "127.0.0.1:" + stopped.getLocalPort(), "--to",
+                "127.0.0.1:" + aaa.getLocalPort(), "--rate", "1000", "--timeout", "300ms")).isEqualTo(1);
+        assertThat(report().get("lost").asInt()).as("without --retransmit").isEqualTo(10);
+    }
+
     @Test
     void badInputIsNamedWithoutAStackTrace() {
         assertThat(execute("replay", dir.resolve("none.pcap").toString(), "--to", "127.0.0.1:1812")).isEqualTo(2);
