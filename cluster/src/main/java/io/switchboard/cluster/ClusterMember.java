@@ -358,6 +358,27 @@ public final class ClusterMember implements AutoCloseable {
         };
     }
 
+    /**
+     * Waits until the partitions that moved to this member when it joined have arrived (Hazelcast's
+     * cluster safety: no migration under way, every backup in place), at most {@code atMost}. A table's
+     * copy made while partitions migrate can miss the entries of a partition in motion (the map's
+     * iterator walks partition by partition), and a subscriber whose binding the copy missed would be
+     * placed afresh at its first request here: so the tables are opened once this returns.
+     *
+     * @return whether the cluster was safe in time
+     */
+    public boolean awaitSafe(java.time.Duration atMost) {
+        long until = System.nanoTime() + atMost.toNanos();
+        while (!hazelcast.getPartitionService().isClusterSafe()) {
+            if (System.nanoTime() - until >= 0) {
+                return false;
+            }
+            // No event to wait on: Hazelcast's own forceLocalMemberToBeSafe polls likewise.
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        return true;
+    }
+
     /** Leaves the cluster gracefully: partitions this member owns are handed over first. */
     @Override
     public void close() {

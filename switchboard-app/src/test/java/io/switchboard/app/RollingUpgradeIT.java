@@ -1,7 +1,6 @@
 package io.switchboard.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import io.switchboard.pcap.Replay;
@@ -81,19 +80,13 @@ class RollingUpgradeIT {
             }
             assertThat(gtpBefore).hasSize(LoadUnderChange.IMSIS);
             assertThat(radiusBefore).hasSize(LoadUnderChange.STATIONS);
-            // A known defect (README "Rolling upgrade", Limits): in 5 of 12 runs here one binding of
-            // 200 leaves the cluster's table while partitions migrate to a joining node, and the
-            // subscriber's next request is placed afresh. Until it is fixed, a moved binding aborts
-            // the test (reported as skipped, naming the keys) instead of failing the suite; a lost
-            // request fails it above. Replace the four assumptions with assertThat once it is fixed.
-            assumeThat(changed(gtpBefore, gtpAfter)).as("known defect: IMSI bindings moved").isEmpty();
-            assumeThat(changed(radiusBefore, radiusAfter)).as("known defect: station bindings moved").isEmpty();
-            // The same defect shows as a request placed afresh whose claim lost (the binding stayed): one
-            // request at another real.
-            assumeThat(cluster.servedByMoreThanOne(LoadUnderChange.GTP)).as("known defect: IMSIs at two PGWs")
-                    .isEmpty();
-            assumeThat(cluster.servedByMoreThanOne(LoadUnderChange.RADIUS)).as("known defect: stations at two AAAs")
-                    .isEmpty();
+            // No binding moved, and no request was placed afresh at another real (a joining node copies
+            // the tables once its partitions have arrived; gtp-inspect never ends a binding with a
+            // session a create replaced).
+            assertThat(changed(gtpBefore, gtpAfter)).as("IMSI bindings moved").isEmpty();
+            assertThat(changed(radiusBefore, radiusAfter)).as("station bindings moved").isEmpty();
+            assertThat(cluster.servedByMoreThanOne(LoadUnderChange.GTP)).as("IMSIs at two PGWs").isEmpty();
+            assertThat(cluster.servedByMoreThanOne(LoadUnderChange.RADIUS)).as("stations at two AAAs").isEmpty();
             assertThat(gtpAfter).as("IMSI bindings through %s after the last restart", last.name)
                     .isEqualTo(gtpBefore);
             assertThat(radiusAfter).as("Calling-Station-Id bindings through %s", last.name).isEqualTo(radiusBefore);

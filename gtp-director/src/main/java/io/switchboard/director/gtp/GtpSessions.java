@@ -185,13 +185,13 @@ final class GtpSessions {
         perReal.opened(session.real());
         long previous = subscribers.opened(session);
         if (replacedV0 != null) {
-            closed(replacedV0);
+            closed(replacedV0, false);
         } else if (previous != GtpSubscribers.NONE) {
             // Looked up in this node's index of the sessions it learnt or (in a cluster) read at the
             // last recount: a replacement that reaches another node before the original's session
             // reached this one ends with its idle time instead.
             GtpSession old = sessions.get(previous);
-            if (old != null && GtpSubscribers.sameBearer(session, old) && end(old)) {
+            if (old != null && GtpSubscribers.sameBearer(session, old) && end(old, false)) {
                 metrics.sessionReplaced();
             }
         }
@@ -199,18 +199,26 @@ final class GtpSessions {
 
     /** A session ended (Delete, idleness, restart of its real): gone from the table, on every node. */
     boolean end(GtpSession session) {
+        return end(session, true);
+    }
+
+    /** @param unstick whether the subscriber's binding may end with it (not when a create replaced it) */
+    private boolean end(GtpSession session, boolean unstick) {
         if (table(session).remove(session.directorTeid())) {
-            closed(session);
+            closed(session, unstick);
             return true;
         }
         return false;
     }
 
-    private void closed(GtpSession session) {
+    private void closed(GtpSession session, boolean unstick) {
         perReal.closed(session.real());
         // The IMSI's last session (in a farm) ended: its binding ends too (unless configured otherwise).
+        // Never with a session a create replaced: the subscriber holds the new one, whatever this node's
+        // count says. In a cluster the count is a recount of the shared table on the sweeper's thread,
+        // which can miss a create racing it; trusting it there moved a live subscriber's binding.
         StickyBindings table = sticky;
-        if (subscribers.closed(session) && options.unstickOnDelete() && table != null) {
+        if (subscribers.closed(session) && unstick && options.unstickOnDelete() && table != null) {
             table.remove(GtpPlugin.imsiKey(session.binding()));
         }
     }
