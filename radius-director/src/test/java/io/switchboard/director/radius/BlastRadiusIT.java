@@ -21,6 +21,8 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.radius.RadiusOptions.Tristate;
+import io.switchboard.director.testing.PcapFile;
+import io.switchboard.director.testing.Tshark;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -51,7 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  * here), radclient (which verifies every answer's authenticators) and a NAS of our own as clients,
  * and a small real stand-in ({@link RadiusDirectorIT.Responder}) that answers without a
  * Message-Authenticator, as a server from before 2024 does. Every Access-* answer the NAS receives
- * is checked to carry a Message-Authenticator first whose HMAC this test computes itself.
+ * is checked to carry a Message-Authenticator first whose HMAC this test computes itself, and, as
+ * tshark decodes them, to carry it first.
  *
  * <p>Virtual servers (client 127.0.0.1 each): {@code strict} (require true, limit true) in front of
  * the AAA that requires one; {@code limited} (require false, limit true) and {@code lenient} (both
@@ -202,6 +205,44 @@ class BlastRadiusIT {
         assertThat(metrics("lenient").forwardedCount() - forwarded).as("forwarded once").isEqualTo(1);
         String log = Files.readString(dirs[1].resolve("log").resolve("radius.log"));
         assertThat(log.split("cli 49151dup", -1)).as(log).hasSize(2);
+    }
+
+    /**
+     * What the NAS receives, as tshark decodes it (its RADIUS dissector, not this code's): an
+     * Access-Accept and an Access-Reject from each AAA, the request signed or not, each with a
+     * Message-Authenticator as its first attribute.
+     */
+    @Test
+    void everyAccessAnswerTheNasGetsCarriesAMessageAuthenticatorFirstAsTsharkDecodesIt() throws Exception {
+        PcapFile seen = new PcapFile();
+        String[][] cases = {{"strict", "testpw", "y"}, {"strict", "wrong", "y"}, {"lenient", "testpw", "n"},
+            {"lenient", "wrong", "n"}, {"lenient", "testpw", "y"}};
+        int id = 100;
+        try (DatagramSocket nas = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            for (String[] c : cases) {
+                List<RadiusAttribute> more = new ArrayList<>();
+                if (c[2].equals("y")) {
+                    more.add(RadiusPackets.messageAuthenticator());
+                }
+                ByteBuf packet = RadiusPackets.accessRequest(id++, CLIENT_SECRET, "tshark-" + id, c[1], more);
+                byte[] bytes = ByteBufUtil.getBytes(packet);
+                packet.release();
+                byte[] answer = exchange(nas, c[0], bytes);
+                seen.add(director.localAddress(c[0]), (InetSocketAddress) nas.getLocalSocketAddress(), answer);
+            }
+        }
+        Path capture = work.resolve("to-nas.pcap");
+        seen.write(capture);
+        List<List<String>> rows = Tshark.fields(capture, List.of("-d", "udp.port==" + director.localAddress("strict")
+                .getPort() + ",radius", "-d", "udp.port==" + director.localAddress("lenient").getPort() + ",radius"),
+                "radius.code", "radius.avp.type", "radius.Message_Authenticator");
+        assertThat(rows).hasSize(cases.length);
+        assertThat(rows).extracting(r -> r.get(0)).containsExactly("2", "3", "2", "3", "2");
+        for (List<String> row : rows) {
+            assertThat(row.get(1)).as("attribute types in order").startsWith("80,");
+            assertThat(row.get(1).split(",")).as("one Message-Authenticator").containsOnlyOnce("80");
+            assertThat(row.get(2)).hasSize(32);
+        }
     }
 
     // ---- helpers ----
