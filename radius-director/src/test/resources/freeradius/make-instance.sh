@@ -6,9 +6,13 @@
 # Calling-Station-Id) to DIR/log/radius.log and every accounting request to DIR/log/radacct/.
 # Starts nothing: run `freeradius -f -d DIR -n radiusd -l DIR/log/radius.log` afterwards.
 #
-# usage: make-instance.sh DIR NAME ADDRESS AUTH_PORT ACCT_PORT SECRET [CLIENTS]
+# REQUIRE_MA is the client's require_message_authenticator (no by default); LIMIT_PROXY_STATE, when
+# given, its limit_proxy_state (FreeRADIUS 3.2.5 and later: older versions do not know it).
+#
+# usage: make-instance.sh DIR NAME ADDRESS AUTH_PORT ACCT_PORT SECRET [CLIENTS [REQUIRE_MA [LIMIT_PROXY_STATE]]]
 set -euo pipefail
-dir=$1 name=$2 address=$3 auth_port=$4 acct_port=$5 secret=$6 clients=${7:-127.0.0.0/8}
+dir=$1 name=$2 address=$3 auth_port=$4 acct_port=$5 secret=$6 clients=${7:-127.0.0.0/8} require_ma=${8:-no}
+limit_proxy_state=${9:-}
 src=/etc/freeradius/3.0
 [ -d "$src" ] || { echo "make-instance.sh: $src missing (apt-get install freeradius)" >&2; exit 2; }
 rm -rf "$dir"
@@ -34,7 +38,8 @@ cat > "$dir/clients.conf" <<CLIENTS
 client director {
 	ipaddr = $clients
 	secret = $secret
-	require_message_authenticator = no
+	require_message_authenticator = $require_ma
+${limit_proxy_state:+	limit_proxy_state = $limit_proxy_state}
 }
 CLIENTS
 

@@ -126,4 +126,9 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     public int reassignLimit() {
         return plugin.reassignLimit();
     }
+
+    @Override
+    public int responseGrowth() {
+        return plugin.responseGrowth();
+    }
 }

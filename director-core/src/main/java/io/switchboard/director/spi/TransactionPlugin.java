@@ -68,11 +68,23 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     long responseTransactionId(ByteBuf response) throws DecodeException;
 
     /**
-     * Rewrites an answer for the client: the client's own transaction id back (and re-signing).
+     * Rewrites an answer for the client: the client's own transaction id back (and re-signing). It
+     * may lengthen the answer in place by up to {@link #responseGrowth()} octets.
      *
      * @param context what {@link #prepareRequest} returned for this transaction
      */
     void prepareResponse(ByteBuf response, long clientTransactionId, C context) throws DecodeException;
+
+    /**
+     * How many octets {@link #prepareResponse} may add to an answer (RADIUS inserts a
+     * Message-Authenticator of 18 against BlastRADIUS). Above 0 the engine hands it each answer to a
+     * pending request in a buffer with that much room, copying one that has none (with recvmmsg an
+     * answer is a slice of the batch buffer exactly as long as the datagram); a failure indication
+     * for a triggering request (GTP only) gets none. 0 by default: the others rewrite in place.
+     */
+    default int responseGrowth() {
+        return 0;
+    }
 
     /**
      * Looks at an answer before it is relayed (cause codes, session learning) and may rewrite it in

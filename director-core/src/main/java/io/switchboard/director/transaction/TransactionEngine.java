@@ -351,17 +351,34 @@ public final class TransactionEngine {
         } finally {
             request.release();
         }
+        ByteBuf relayed = withRoom(answer);
         try {
-            plugin.prepareResponse(answer, request.clientTransaction().id(), request.context());
-        } catch (DecodeException e) {
-            refused(request.real(), from, e, "cannot be relayed");
-            return;
+            try {
+                plugin.prepareResponse(relayed, request.clientTransaction().id(), request.context());
+            } catch (DecodeException e) {
+                refused(request.real(), from, e, "cannot be relayed");
+                return;
+            }
+            if (request.fanOut() != null) {
+                request.fanOut().relayed = true;
+            }
+            scope.metrics().relayed();
+            clients.toClient(relayed.retain(), request.clientTransaction().client());
+        } finally {
+            if (relayed != answer) {
+                relayed.release();
+            }
         }
-        if (request.fanOut() != null) {
-            request.fanOut().relayed = true;
+    }
+
+    /** The answer, or a copy of it with the room the plug-in may grow it by ({@link TransactionPlugin#responseGrowth}). */
+    private ByteBuf withRoom(ByteBuf answer) {
+        int growth = plugin.responseGrowth();
+        if (growth == 0 || answer.maxWritableBytes() >= growth) {
+            return answer;
         }
-        scope.metrics().relayed();
-        clients.toClient(answer.retain(), request.clientTransaction().client());
+        return answer.alloc().buffer(answer.readableBytes() + growth).writeBytes(answer, answer.readerIndex(),
+                answer.readableBytes());
     }
 
     /** An answer that is not relayed because it cannot be read: counted as malformed, logged, told. */

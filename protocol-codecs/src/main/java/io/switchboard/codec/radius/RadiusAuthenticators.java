@@ -1,6 +1,8 @@
 package io.switchboard.codec.radius;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.codec.DecodeException;
+import io.switchboard.codec.DropReason;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import javax.crypto.Mac;
@@ -163,6 +165,65 @@ public final class RadiusAuthenticators {
     public static void resignResponse(RadiusView packet, int identifier, byte[] requestAuthenticator, byte[] secret) {
         packet.rewriteIdentifier(identifier);
         signResponse(packet, requestAuthenticator, secret);
+    }
+
+    /**
+     * Makes a Message-Authenticator the packet's first attribute, in place: moved there if it is
+     * elsewhere, inserted there (zeroed, to be signed) if there is none, which lengthens the packet by
+     * {@link RadiusView#MESSAGE_AUTHENTICATOR_LENGTH} octets and drops any padding past the Length.
+     * First, because a forged answer's chosen-prefix collision lives in the attributes before the
+     * HMAC: with the HMAC first there is nothing for the attacker to choose ahead of it (BlastRADIUS,
+     * CVE-2024-3596; draft-ietf-radext-deprecating-radius requires it first in Access-Accept, -Reject
+     * and -Challenge). Nothing moves when it is already first (a FreeRADIUS 3.2.5 answer).
+     *
+     * @return a view of the packet as it now is
+     * @throws DecodeException           ({@code oversized}) if an insertion would pass {@link RadiusView#MAX_LENGTH}
+     * @throws IndexOutOfBoundsException if an insertion does not fit the buffer's maximum capacity
+     */
+    public static RadiusView messageAuthenticatorFirst(RadiusView packet) throws DecodeException {
+        int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+        if (ma == RadiusView.HEADER_LENGTH) {
+            return packet;
+        }
+        ByteBuf buf = packet.buffer();
+        int base = packet.base();
+        int first = base + RadiusView.HEADER_LENGTH;
+        int length = packet.length();
+        if (ma > 0) {
+            // The attributes ahead of it shift right over its place; it goes in front of them.
+            shiftRight(buf, first, ma - RadiusView.HEADER_LENGTH, RadiusView.MESSAGE_AUTHENTICATOR_LENGTH);
+        } else {
+            if (length + RadiusView.MESSAGE_AUTHENTICATOR_LENGTH > RadiusView.MAX_LENGTH) {
+                throw new DecodeException(DropReason.OVERSIZED,
+                        "no room for a Message-Authenticator in " + length + " octets");
+            }
+            buf.writerIndex(base + length);
+            buf.ensureWritable(RadiusView.MESSAGE_AUTHENTICATOR_LENGTH);
+            buf.writerIndex(base + length + RadiusView.MESSAGE_AUTHENTICATOR_LENGTH);
+            shiftRight(buf, first, length - RadiusView.HEADER_LENGTH, RadiusView.MESSAGE_AUTHENTICATOR_LENGTH);
+            length += RadiusView.MESSAGE_AUTHENTICATOR_LENGTH;
+            buf.setShort(base + 2, length);
+        }
+        buf.setByte(first, RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+        buf.setByte(first + 1, RadiusView.MESSAGE_AUTHENTICATOR_LENGTH);
+        buf.setZero(first + 2, 16);
+        return RadiusView.wrap(buf);
+    }
+
+    /**
+     * Moves {@code length} octets at {@code from} to {@code from + by}, last octets first so that the
+     * overlap is safe on every kind of buffer (a direct buffer's bulk copy promises no order).
+     */
+    private static void shiftRight(ByteBuf buf, int from, int length, int by) {
+        int i = length;
+        while (i >= 8) {
+            i -= 8;
+            buf.setLong(from + by + i, buf.getLong(from + i));
+        }
+        while (i > 0) {
+            i--;
+            buf.setByte(from + by + i, buf.getByte(from + i));
+        }
     }
 
     private static void writeMessageAuthenticator(RadiusView packet, byte[] authenticatorField, byte[] secret) {

@@ -51,6 +51,14 @@ public final class RadiusCode extends OctetCode implements Comparable<RadiusCode
         return code == 4 || code == 40 || code == 43;
     }
 
+    /**
+     * Whether this code answers an Access-Request (Access-Accept, Access-Reject, Access-Challenge): the
+     * answers BlastRADIUS forges, which must carry a Message-Authenticator (CVE-2024-3596).
+     */
+    public static boolean isAccessAnswer(int code) {
+        return code == 2 || code == 3 || code == 11;
+    }
+
     /** Whether packets with this code are requests (their authenticator is not a response authenticator). */
     public static boolean isRequest(int code) {
         return code == 1 || code == 4 || code == 12 || code == 13 || code == 40 || code == 43;

@@ -225,6 +225,80 @@ class RadiusAuthenticatorsTest {
                 authenticator)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * A Message-Authenticator first (draft-ietf-radext-deprecating-radius: the first attribute of an
+     * Access-Accept, -Reject or -Challenge, against BlastRADIUS): inserted after the 20-octet header
+     * when absent (Length + 18, RFC 3579 §3.2; padding past the Length dropped), moved there when
+     * elsewhere (padding, which RFC 2865 §3 has receivers ignore, left), the other attributes in their order; over heap and direct buffers, whose bulk copy
+     * differs. Signed afterwards, it verifies.
+     */
+    @Test
+    void aMessageAuthenticatorIsPutFirstInsertedOrMoved() throws Exception {
+        byte[] request = Hex.bytes(vector("ACCESS_REQUEST"));
+        byte[] requestAuthenticator = Arrays.copyOfRange(request, 4, 20);
+        byte[] attributes = {18, 9, 'w', 'e', 'l', 'c', 'o', 'm', 'e', 25, 4, 'c', 'l'}; // Reply-Message, Class
+        byte[] ma = new byte[18];
+        ma[0] = 80;
+        ma[1] = 18;
+        byte[][] layouts = {attributes, concat(attributes, ma), concat(ma, attributes),
+            concat(Arrays.copyOf(attributes, 9), ma, Arrays.copyOfRange(attributes, 9, 13))};
+        for (byte[] layout : layouts) {
+            byte[] packet = concat(new byte[] {2, 7, 0, 0}, new byte[16], layout);
+            packet[3] = (byte) packet.length;
+            for (boolean direct : new boolean[] {false, true}) {
+                ByteBuf buf = direct ? PooledByteBufAllocator.DEFAULT.directBuffer(packet.length + 4)
+                        : Unpooled.buffer(packet.length + 4);
+                try {
+                    buf.writeBytes(packet).writeZero(3); // padding past the Length
+                    RadiusView view = RadiusAuthenticators.messageAuthenticatorFirst(RadiusView.wrap(buf));
+                    RadiusAuthenticators.signResponse(view, requestAuthenticator, RadiusVectors.SECRET);
+                    byte[] all = ByteBufUtil.getBytes(buf);
+                    byte[] out = Arrays.copyOf(all, ((all[2] & 0xff) << 8) | (all[3] & 0xff));
+                    assertThat(out).hasSize(20 + 18 + attributes.length);
+                    if (layout == attributes) {
+                        assertThat(all).as("inserted: the padding is gone").hasSize(out.length);
+                    }
+                    assertThat(out[20]).isEqualTo((byte) 80);
+                    assertThat(out[21]).isEqualTo((byte) 18);
+                    assertThat(Arrays.copyOfRange(out, 38, out.length)).isEqualTo(attributes);
+                    byte[] zeroed = out.clone();
+                    System.arraycopy(requestAuthenticator, 0, zeroed, 4, 16);
+                    Arrays.fill(zeroed, 22, 38, (byte) 0);
+                    javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacMD5");
+                    hmac.init(new javax.crypto.spec.SecretKeySpec(RadiusVectors.SECRET, "HmacMD5"));
+                    assertThat(Arrays.copyOfRange(out, 22, 38)).isEqualTo(hmac.doFinal(zeroed));
+                    assertThat(RadiusAuthenticators.verifyResponse(RadiusView.wrap(buf), requestAuthenticator,
+                            RadiusVectors.SECRET)).isTrue();
+                } finally {
+                    buf.release();
+                }
+            }
+        }
+    }
+
+    @Test
+    void noMessageAuthenticatorIsInsertedPastTheLargestPacket() throws Exception {
+        byte[] packet = new byte[RadiusView.MAX_LENGTH - 10];
+        packet[0] = 2;
+        packet[2] = (byte) (packet.length >> 8);
+        packet[3] = (byte) packet.length;
+        for (int a = 20; a < packet.length; a += 250) {
+            packet[a] = 18;
+            packet[a + 1] = (byte) Math.min(250, packet.length - a);
+        }
+        ByteBuf buf = Unpooled.buffer().writeBytes(packet);
+        assertThatThrownBy(() -> RadiusAuthenticators.messageAuthenticatorFirst(RadiusView.wrap(buf)))
+                .isInstanceOf(DecodeException.class);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
     /** The vector with its authenticator (if hashed) and Message-Authenticator value zeroed. */
     private static byte[] blanked(byte[] packet) {
         byte[] copy = packet.clone();

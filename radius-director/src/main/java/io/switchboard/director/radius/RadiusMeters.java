@@ -2,12 +2,17 @@ package io.switchboard.director.radius;
 
 import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.MetricSpec.Type;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.codec.radius.RadiusCode;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * The meters of the {@code radius} plug-in ({@link RadiusModule#metrics()}), each tagged
  * {@code vserver}: {@link RadiusPlugin} counts requests and answers by code ({@code other} for a code
- * it has no counter of), {@link RadiusVsaCorrelation} the Accounting-Starts it could not complete.
+ * it has no counter of) and the answers it refused, {@link RadiusVsaCorrelation} the Accounting-Starts
+ * it could not complete, {@link ResponseCache} the retransmissions it recognised.
  */
 final class RadiusMeters {
 
@@ -18,8 +23,33 @@ final class RadiusMeters {
     static final MetricSpec VSA_NOT_ADDED = new MetricSpec("switchboard.radius.vsa.not.added", Type.COUNTER,
             "Accounting-Starts forwarded without the correlated VSA, by reason", List.of("reason"));
 
-    static final List<MetricSpec> ALL = List.of(REQUESTS, ANSWERS, VSA_NOT_ADDED);
+    static final MetricSpec ANSWERS_REFUSED = new MetricSpec("switchboard.radius.answers.refused", Type.COUNTER,
+            "RADIUS answers from reals that were not relayed, by reason (radius-missing-message-authenticator:"
+                    + " BlastRADIUS)", List.of("reason"));
+    static final MetricSpec DUPLICATES = new MetricSpec("switchboard.radius.duplicates", Type.COUNTER,
+            "RADIUS requests seen again within the response cache time (RFC 5080 2.2.2), by outcome:"
+                    + " answered-from-cache, or identifier-reused (another authenticator: a new request)",
+            List.of("outcome"));
+
+    static final List<MetricSpec> ALL = List.of(REQUESTS, ANSWERS, VSA_NOT_ADDED, ANSWERS_REFUSED, DUPLICATES);
 
     private RadiusMeters() {
+    }
+
+    /** Counters of {@code meter} per RADIUS code (index), {@code other} for the codes not named. */
+    static Counter[] byCode(MeterRegistry registry, MetricSpec meter, String vserver, RadiusCode... codes) {
+        Counter[] counters = new Counter[256];
+        Arrays.fill(counters, meter.counter().tag("vserver", vserver).tag("code", "other").register(registry));
+        for (RadiusCode code : codes) {
+            counters[code.value()] = meter.counter().tag("vserver", vserver).tag("code", code.name()).register(registry);
+        }
+        return counters;
+    }
+
+    static void count(Counter[] counters, int code) {
+        Counter c = counters[code & 0xff];
+        if (c != null) {
+            c.increment();
+        }
     }
 }

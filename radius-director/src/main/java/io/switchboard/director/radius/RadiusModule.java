@@ -24,6 +24,16 @@ public final class RadiusModule implements PluginModule {
      */
     public static final RealKey<String> SECRET = RealKey.string("secret", "the real's RADIUS secret");
 
+    /**
+     * A real's {@code require-message-authenticator} ({@code true}, {@code false}, {@code auto}; default
+     * {@link RadiusOptions#DEFAULT_REQUIRE}): whether its Access-Accept, -Reject and -Challenge must carry
+     * a Message-Authenticator, as FreeRADIUS's {@code home_server} has it ({@link MessageAuthenticatorPolicy}).
+     */
+    public static final RealKey<RadiusOptions.Tristate> REQUIRE_MESSAGE_AUTHENTICATOR = RealKey.of(
+            "require-message-authenticator", "whether the real's Access-* answers must carry a Message-Authenticator",
+            RadiusOptions.Tristate.class, real -> RadiusOptionsBinder.tristate(real, "require-message-authenticator"),
+            RadiusOptions.Tristate::text);
+
     @Override
     public List<DatagramService> services() {
         return List.of(new RadiusService());
@@ -41,7 +51,7 @@ public final class RadiusModule implements PluginModule {
 
     @Override
     public List<RealKey<?>> realKeys() {
-        return List.of(SECRET);
+        return List.of(SECRET, REQUIRE_MESSAGE_AUTHENTICATOR);
     }
 
     @Override

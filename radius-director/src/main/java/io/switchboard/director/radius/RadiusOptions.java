@@ -21,24 +21,39 @@ import java.util.Optional;
  *                   with 256 identifiers per real (opened as identifiers run out)
  * @param accountingOnOffToAllReals an Accounting-On/Off goes to every real of the farm (the first
  *                   answer is relayed), else to one real like any request
+ * @param duplicates the response cache that answers a client's retransmission of an answered request
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
-        Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals)
-        implements ServiceOptions {
+        Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
+        Duplicates duplicates) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
     public static final int DEFAULT_UPSTREAM_SOCKETS = 64;
     public static final int MAX_UPSTREAM_SOCKETS = 1024;
+    /**
+     * {@code require-message-authenticator} and {@code limit-proxy-state} of a client or real that
+     * names none: FreeRADIUS 3.2.5's {@code auto} for both.
+     */
+    public static final Tristate DEFAULT_REQUIRE = Tristate.AUTO;
+    public static final Tristate DEFAULT_LIMIT_PROXY_STATE = Tristate.AUTO;
 
     public RadiusOptions {
         clients = List.copyOf(clients);
         Objects.requireNonNull(framedIp, "framedIp");
         Objects.requireNonNull(stateIdle, "stateIdle");
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
+        Objects.requireNonNull(duplicates, "duplicates");
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
         }
+    }
+
+    /** The response cache at its defaults. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
+            Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals) {
+        this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals,
+                Duplicates.DEFAULT);
     }
 
     /** Upstream sockets and Accounting-On/Off at their defaults. */
@@ -50,7 +65,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals);
+                accountingOnOffToAllReals, duplicates);
+    }
+
+    /** These options with another response cache. */
+    public RadiusOptions withDuplicates(Duplicates cache) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, cache);
     }
 
     /** Without VSA correlation. */
@@ -80,19 +101,53 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     }
 
     /**
+     * {@code true}, {@code false} or {@code auto} (FreeRADIUS's {@code yes}, {@code no}, {@code auto}):
+     * a BlastRADIUS defence that is on, off, or turned on by what the peer shows it can do
+     * ({@link MessageAuthenticatorPolicy}).
+     */
+    public enum Tristate {
+        ON, OFF, AUTO;
+
+        /** As written in a configuration file. */
+        public String text() {
+            return this == ON ? "true" : this == OFF ? "false" : "auto";
+        }
+    }
+
+    /**
      * A known client network and its shared secret.
      *
      * @param network    the network address (host bits zero) or a single address
      * @param prefixBits 32 (IPv4) or 128 (IPv6) for a single address
+     * @param requireMessageAuthenticator whether its Access-Requests must carry a Message-Authenticator
+     * @param limitProxyState whether an Access-Request with Proxy-State must carry one
      */
-    public record Client(InetAddress network, int prefixBits, String secret) {
+    public record Client(InetAddress network, int prefixBits, String secret, Tristate requireMessageAuthenticator,
+            Tristate limitProxyState) {
 
         public Client {
             Objects.requireNonNull(network, "network");
             Objects.requireNonNull(secret, "secret");
+            Objects.requireNonNull(requireMessageAuthenticator, "requireMessageAuthenticator");
+            Objects.requireNonNull(limitProxyState, "limitProxyState");
             if (prefixBits < 0 || prefixBits > network.getAddress().length * 8) {
                 throw new IllegalArgumentException("prefix /" + prefixBits + " for " + network.getHostAddress());
             }
+        }
+
+        /** The BlastRADIUS defences at their defaults ({@link #DEFAULT_REQUIRE}, {@link #DEFAULT_LIMIT_PROXY_STATE}). */
+        public Client(InetAddress network, int prefixBits, String secret) {
+            this(network, prefixBits, secret, DEFAULT_REQUIRE, DEFAULT_LIMIT_PROXY_STATE);
+        }
+
+        /** This client with other BlastRADIUS defences. */
+        public Client withDefences(Tristate require, Tristate limit) {
+            return new Client(network, prefixBits, secret, require, limit);
+        }
+
+        /** {@code ADDRESS/BITS}, for logs. */
+        public String label() {
+            return network.getHostAddress() + "/" + prefixBits;
         }
 
         public byte[] secretBytes() {
@@ -118,7 +173,8 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
 
         @Override
         public String toString() {
-            return "Client[" + network.getHostAddress() + "/" + prefixBits + ", secret=***]";
+            return "Client[" + label() + ", secret=***, require-message-authenticator="
+                    + requireMessageAuthenticator.text() + ", limit-proxy-state=" + limitProxyState.text() + "]";
         }
     }
 
@@ -136,5 +192,33 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     public record FramedIp(boolean learn, boolean purgeOnStop, boolean purgeOnAccountingOnOff) {
 
         public static final FramedIp DEFAULT = new FramedIp(true, true, true);
+    }
+
+    /**
+     * The response cache of RFC 5080 §2.2.2: a client's retransmission (same address, port, identifier
+     * and Request Authenticator) of a request already answered gets the same answer again, from the
+     * cache, instead of going to a real a second time.
+     *
+     * @param cacheTime  how long an answer is kept: RFC 5080 §2.2.2 asks for 5 to 30 seconds
+     *                   (FreeRADIUS's {@code cleanup_delay} is 5)
+     * @param maxEntries at most this many answers are kept (rounded up to a power of two; 0: no cache).
+     *                   Each is kept whole (at most 4096 octets, RFC 2865 §3)
+     */
+    public record Duplicates(Duration cacheTime, int maxEntries) {
+
+        public static final Duration DEFAULT_CACHE_TIME = Duration.ofSeconds(5);
+        public static final int DEFAULT_MAX_ENTRIES = 65_536;
+        public static final int MAX_ENTRIES = 1 << 22;
+        public static final Duplicates DEFAULT = new Duplicates(DEFAULT_CACHE_TIME, DEFAULT_MAX_ENTRIES);
+
+        public Duplicates {
+            Objects.requireNonNull(cacheTime, "cacheTime");
+            if (cacheTime.isNegative() || cacheTime.isZero()) {
+                throw new IllegalArgumentException("cache time must be positive: " + cacheTime);
+            }
+            if (maxEntries < 0 || maxEntries > MAX_ENTRIES) {
+                throw new IllegalArgumentException("max entries 0.." + MAX_ENTRIES + ": " + maxEntries);
+            }
+        }
     }
 }

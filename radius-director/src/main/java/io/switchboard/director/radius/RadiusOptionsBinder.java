@@ -6,6 +6,7 @@ import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Section;
+import io.switchboard.director.config.bind.YamlNode;
 import io.switchboard.director.spi.OptionsBinder;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -15,13 +16,15 @@ import java.util.Optional;
 
 /**
  * {@code service: radius}: the virtual server's {@code clients:} (each {@code address} or
- * {@code subnet}, with its {@code secret}) and its {@code radius:} block.
+ * {@code subnet}, with its {@code secret} and BlastRADIUS defences) and its {@code radius:} block.
  */
 public final class RadiusOptionsBinder implements OptionsBinder {
 
-    public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret");
+    public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
+            "require-message-authenticator", "limit-proxy-state");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off");
+            "upstream-sockets", "accounting-on-off", "duplicates");
+    public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
     public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
 
@@ -51,6 +54,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         Optional<RadiusOptions.VsaCorrelation> vsa = Optional.empty();
         int upstreamSockets = RadiusOptions.DEFAULT_UPSTREAM_SOCKETS;
         boolean onOffToAll = true;
+        RadiusOptions.Duplicates duplicates = RadiusOptions.Duplicates.DEFAULT;
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
@@ -76,6 +80,15 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                     r.error(r.pathOf("accounting-on-off"), "must be all-reals or one-real, not '" + onOff.get() + "'");
                 }
                 onOffToAll = onOff.map("all-reals"::equals).orElse(true);
+                Optional<Section> cache = r.has("duplicates") ? r.section("duplicates", DUPLICATES_KEYS)
+                        : Optional.empty();
+                if (cache.isPresent()) {
+                    RadiusOptions.Duplicates d = RadiusOptions.Duplicates.DEFAULT;
+                    duplicates = new RadiusOptions.Duplicates(
+                            cache.get().positiveDuration("cache-time").orElse(d.cacheTime()),
+                            cache.get().integer("max-entries", 0, RadiusOptions.Duplicates.MAX_ENTRIES)
+                                    .orElse(d.maxEntries()));
+                }
                 Optional<Section> framed = radius.get().has("framed-ip")
                         ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
                 if (framed.isPresent()) {
@@ -89,7 +102,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         if (errors.size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll));
+        return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
+                duplicates));
     }
 
     /** {@code ADDRESS/PREFIX}; reported at {@code key} of {@code s} when malformed. */
@@ -103,6 +117,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     }
 
     private Optional<RadiusOptions.Client> client(Section c) {
+        int before = c.errors().size();
         Optional<String> secret = c.require("secret", "required") ? c.string("secret") : Optional.empty();
         InetAddress network = null;
         int prefix = -1;
@@ -125,9 +140,35 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 prefix = subnet.get().prefixLength();
             }
         }
-        if (network == null || secret.isEmpty()) {
+        Optional<RadiusOptions.Tristate> require = tristate(c, "require-message-authenticator");
+        Optional<RadiusOptions.Tristate> limit = tristate(c, "limit-proxy-state");
+        if (network == null || secret.isEmpty() || c.errors().size() > before) {
             return Optional.empty();
         }
-        return Optional.of(new RadiusOptions.Client(network, prefix, secret.get()));
+        return Optional.of(new RadiusOptions.Client(network, prefix, secret.get(),
+                require.orElse(RadiusOptions.DEFAULT_REQUIRE), limit.orElse(RadiusOptions.DEFAULT_LIMIT_PROXY_STATE)));
+    }
+
+    /**
+     * {@code true}, {@code false} or {@code auto} at {@code key}: empty when absent or (reported by
+     * path) something else.
+     */
+    static Optional<RadiusOptions.Tristate> tristate(Section s, String key) {
+        Optional<YamlNode> node = s.node(key);
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (node.get() instanceof YamlNode.Scalar scalar) {
+            if (scalar.kind() == YamlNode.Kind.BOOLEAN) {
+                String text = scalar.text().toLowerCase(java.util.Locale.ROOT);
+                boolean on = text.equals("true") || text.equals("yes") || text.equals("on");
+                return Optional.of(on ? RadiusOptions.Tristate.ON : RadiusOptions.Tristate.OFF);
+            }
+            if (scalar.kind() == YamlNode.Kind.STRING && scalar.text().equals("auto")) {
+                return Optional.of(RadiusOptions.Tristate.AUTO);
+            }
+        }
+        s.error(s.pathOf(key), "must be true, false or auto");
+        return Optional.empty();
     }
 }

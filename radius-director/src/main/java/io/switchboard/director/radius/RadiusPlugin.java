@@ -41,7 +41,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * in place for the real's secret (User-Password re-hidden when the secrets differ). Answers: the
  * real's Response Authenticator (and Message-Authenticator) must verify with the real's secret and
  * the forwarded request's authenticator; the answer is then re-signed for the client with its own
- * identifier and authenticator. No other byte changes.
+ * identifier and authenticator, with a Message-Authenticator first in an Access-Accept, -Reject or
+ * -Challenge ({@link MessageAuthenticatorPolicy}: what clients and reals must sign against
+ * BlastRADIUS). A client's retransmission of an answered request is answered from the
+ * {@link ResponseCache}. No other byte changes.
  *
  * <p>Shared by all event loops of the virtual server: its own state (State of open EAP conversations,
  * Framed-IP-Addresses learned per client) lives in concurrent maps.
@@ -73,7 +76,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     /** Per code: admitted requests, verified answers (index = RADIUS code; null until attach). */
     private volatile io.micrometer.core.instrument.Counter[] requestCounters = new io.micrometer.core.instrument.Counter[256];
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
-    /** Accounting-Starts forwarded without the correlated VSA, by why (null until attach). */
+    /** What clients and reals must sign (BlastRADIUS; null until attach). */
+    private volatile MessageAuthenticatorPolicy policy;
+    /** Answers sent, for clients' retransmissions (RFC 5080 §2.2.2; null until attach). */
+    private volatile ResponseCache responses;
 
     /**
      * State of an Access-Challenge → the key of its conversation (encoded), until it expires; shared,
@@ -85,8 +91,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     /** What the answer needs of its request. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
-            byte[] realSecret, RealView real, InetAddress client, int code, long statusType, long framedIp,
-            StickyKey key) {
+            byte[] realSecret, RealView real, InetAddress client, int clientPort, int code, long statusType,
+            long framedIp, StickyKey key) {
     }
 
     RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
@@ -114,29 +120,13 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.vsaCorrelation = vsa == null ? null : new RadiusVsaCorrelation(vsa,
                 VsaStore.of(context.sticky(), context.tables(), group, ticker), context.registry(), name);
         this.states = HeldValues.open(context.tables(), "radius/eap-states/" + name, HeldValues.OCTETS, ticker);
-        this.requestCounters = counters(context.registry(), RadiusMeters.REQUESTS,
+        this.requestCounters = RadiusMeters.byCode(context.registry(), RadiusMeters.REQUESTS, name,
                 RadiusCode.ACCESS_REQUEST, RadiusCode.ACCOUNTING_REQUEST);
-        this.answerCounters = counters(context.registry(), RadiusMeters.ANSWERS, RadiusCode.ACCESS_ACCEPT,
-                RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE, RadiusCode.ACCOUNTING_RESPONSE);
-    }
-
-    private io.micrometer.core.instrument.Counter[] counters(io.micrometer.core.instrument.MeterRegistry registry,
-            io.switchboard.director.spi.MetricSpec meter, RadiusCode... codes) {
-        io.micrometer.core.instrument.Counter[] counters = new io.micrometer.core.instrument.Counter[256];
-        io.micrometer.core.instrument.Counter other = meter.counter().tag("vserver", name).tag("code", "other")
-                .register(registry);
-        java.util.Arrays.fill(counters, other);
-        for (RadiusCode code : codes) {
-            counters[code.value()] = meter.counter().tag("vserver", name).tag("code", code.name()).register(registry);
-        }
-        return counters;
-    }
-
-    private static void count(io.micrometer.core.instrument.Counter[] counters, int code) {
-        io.micrometer.core.instrument.Counter c = counters[code & 0xff];
-        if (c != null) {
-            c.increment();
-        }
+        this.answerCounters = RadiusMeters.byCode(context.registry(), RadiusMeters.ANSWERS, name,
+                RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
+                RadiusCode.ACCOUNTING_RESPONSE);
+        this.policy = new MessageAuthenticatorPolicy(name, clients, context.registry());
+        this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
@@ -166,6 +156,11 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
         RadiusView view = RadiusView.wrap(datagram);
         StickyKey key = admit(view, datagram, sender);
+        ResponseCache cache = responses;
+        ByteBuf answered = cache == null ? null : cache.answer(datagram, sender, alloc, ticker.nanos());
+        if (answered != null) {
+            return new Decision.AnswerLocally(answered);
+        }
         StickyBinding routed = routed(view);
         return new Decision.Direct(key, clientTransactionId(datagram),
                 routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true);
@@ -197,7 +192,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             throw new DecodeException(BAD_MESSAGE_AUTHENTICATOR,
                     "Message-Authenticator does not verify with the client's secret");
         }
-        count(requestCounters, code);
+        policy.admitRequest(client, view, ma >= 0);
+        RadiusMeters.count(requestCounters, code);
         return key(view, sender.getAddress());
     }
 
@@ -306,7 +302,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         if (!options.accountingOnOffToAllReals() || view.code() != RadiusCode.ACCOUNTING_REQUEST.value()) {
             return false;
         }
-        long status = view.acctStatusType();
+        return isOnOff(view.acctStatusType());
+    }
+
+    private static boolean isOnOff(long status) {
         return status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF;
     }
 
@@ -348,8 +347,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
         long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
-        return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(), code,
-                statusType, framedIp, key);
+        return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(),
+                client.getPort(), code, statusType, framedIp, key);
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -382,15 +381,31 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             throw new DecodeException(BAD_ANSWER, RadiusCode.valueOf(view.code())
                     + " does not verify with the secret of " + request.real.id());
         }
+        policy.admitAnswer(request.real, view);
         learn(view, request);
-        count(answerCounters, view.code());
+        RadiusMeters.count(answerCounters, view.code());
         if (!Arrays.equals(request.realSecret, request.clientSecret)
                 || !Arrays.equals(request.forwardedAuthenticator, request.clientAuthenticator)) {
             SaltedAttributes.reencrypt(view, request.realSecret, request.forwardedAuthenticator, request.clientSecret,
                     request.clientAuthenticator);
         }
-        RadiusAuthenticators.resignResponse(view, (int) (clientTransactionId & 0xff), request.clientAuthenticator,
-                request.clientSecret);
+        if (RadiusCode.isAccessAnswer(view.code())) {
+            // Every Access-* relayed carries one, first, whether the real sent one (BlastRADIUS).
+            view = RadiusAuthenticators.messageAuthenticatorFirst(view);
+        }
+        int identifier = (int) (clientTransactionId & 0xff);
+        RadiusAuthenticators.resignResponse(view, identifier, request.clientAuthenticator, request.clientSecret);
+        if (!(options.accountingOnOffToAllReals() && isOnOff(request.statusType))) {
+            // A fanned-out Accounting-On/Off has its own retransmissions: to the reals yet to answer.
+            responses.store(request.client, request.clientPort, identifier, request.clientAuthenticator, response,
+                    ticker.nanos());
+        }
+    }
+
+    /** Room for the Message-Authenticator {@link #prepareResponse} puts first in an Access-* answer. */
+    @Override
+    public int responseGrowth() {
+        return RadiusView.MESSAGE_AUTHENTICATOR_LENGTH;
     }
 
     /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */

@@ -609,6 +609,9 @@ class RadiusPluginTest {
                 } else {
                     AnswerTo answer = answers.get(random.nextInt(answers.size()));
                     request = answer.request();
+                    // The same request again, once its cache time has passed, is a new one (RFC 5080
+                    // §2.2.2); within it, it would be answered from the cache and not reach the real.
+                    now.addAndGet(RadiusOptions.Duplicates.DEFAULT_CACHE_TIME.toNanos() + 1);
                     EngineHarness.ToReal sent = sendValid(engine, request, sliced);
                     ByteBuf forwarded = Unpooled.wrappedBuffer(sent.bytes());
                     bytes = io.switchboard.director.testing.Mutations.mutate(bytesOf(answer(answer.code(), forwarded,

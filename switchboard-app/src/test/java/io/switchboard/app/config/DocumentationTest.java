@@ -53,6 +53,7 @@ class DocumentationTest {
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
                 ConfigBinder.ROUTE_HEALTH_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
                 RadiusOptionsBinder.FRAMED_IP_KEYS, ConfigBinder.ROUTE_MAP_KEYS, RadiusOptionsBinder.VSA_KEYS,
+                RadiusOptionsBinder.DUPLICATES_KEYS,
                 DispatchedBinder.FIREWALL_FARM_KEYS, DispatchedBinder.FIREWALL_KEYS, DispatchedBinder.VPN_FARM_KEYS,
                 DispatchedBinder.VPN_REAL_KEYS, DispatchedBinder.LINK_KEYS);
         for (List<String> keys : keySets) {

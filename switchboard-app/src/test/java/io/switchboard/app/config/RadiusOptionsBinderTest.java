@@ -91,9 +91,10 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[1]: give either address or subnet",
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
-                "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret)",
+                "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret,"
+                        + " require-message-authenticator, limit-proxy-state)",
                 "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, vsa-correlation,"
-                        + " upstream-sockets, accounting-on-off)",
+                        + " upstream-sockets, accounting-on-off, duplicates)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
     }
 
@@ -133,6 +134,53 @@ class RadiusOptionsBinderTest {
     }
 
     @Test
+    void theBlastRadiusDefencesAndTheResponseCacheBindAndAreChecked() throws Exception {
+        SwitchboardConfig config = LOADER.parse("""
+                farms:
+                  aaa:
+                    reals:
+                      - { address: 127.0.0.2, port: 1812, secret: s, require-message-authenticator: true }
+                      - { address: 127.0.0.3, port: 1812, secret: s, require-message-authenticator: auto }
+                      - { address: 127.0.0.4, port: 1812, secret: s }
+                virtual-servers:
+                  a:
+                    listen: 127.0.0.10:1812
+                    service: radius
+                    farm: aaa
+                    clients:
+                      - { subnet: 10.0.0.0/8, secret: s, require-message-authenticator: true, limit-proxy-state: false }
+                      - { address: 127.0.0.1, secret: s }
+                    radius: { duplicates: { cache-time: 30s, max-entries: 1024 } }
+                """);
+        RadiusOptions a = config.virtualServers().get("a").options(RadiusOptions.class);
+        assertThat(a.clients().get(0).requireMessageAuthenticator()).isEqualTo(RadiusOptions.Tristate.ON);
+        assertThat(a.clients().get(0).limitProxyState()).isEqualTo(RadiusOptions.Tristate.OFF);
+        assertThat(a.clients().get(1).requireMessageAuthenticator()).isEqualTo(RadiusOptions.Tristate.AUTO);
+        assertThat(a.clients().get(1).limitProxyState()).isEqualTo(RadiusOptions.Tristate.AUTO);
+        assertThat(a.duplicates()).isEqualTo(new RadiusOptions.Duplicates(Duration.ofSeconds(30), 1024));
+        var reals = config.farms().get("aaa").reals();
+        assertThat(reals.get(0).value(RadiusModule.REQUIRE_MESSAGE_AUTHENTICATOR)).contains(RadiusOptions.Tristate.ON);
+        assertThat(reals.get(1).value(RadiusModule.REQUIRE_MESSAGE_AUTHENTICATOR)).contains(RadiusOptions.Tristate.AUTO);
+        assertThat(reals.get(2).value(RadiusModule.REQUIRE_MESSAGE_AUTHENTICATOR)).isEmpty();
+        assertThat(errors("""
+                farms:
+                  aaa:
+                    reals: [ { address: 127.0.0.2, port: 1812, secret: s, require-message-authenticator: sometimes } ]
+                virtual-servers:
+                  a:
+                    listen: 127.0.0.10:1812
+                    service: radius
+                    farm: aaa
+                    clients: [ { address: 127.0.0.1, secret: s, limit-proxy-state: 1 } ]
+                    radius: { duplicates: { cache-time: 0s, max-entries: -1, size: 3 } }
+                """)).contains(
+                "farms.aaa.reals[0].require-message-authenticator: must be true, false or auto",
+                "virtual-servers.a.clients[0].limit-proxy-state: must be true, false or auto",
+                "virtual-servers.a.radius.duplicates.size: unknown key (known: cache-time, max-entries)",
+                "virtual-servers.a.radius.duplicates.max-entries: must be 0..4194304");
+    }
+
+    @Test
     void theRouteMapIsTheFarmsNotTheVirtualServers() {
         // It moved to farms.<name>.route-map (ConfigLoaderTest.RouteMap): here it is an unknown key.
         assertThat(errors(FARMS + """
@@ -147,7 +195,7 @@ class RadiusOptionsBinderTest {
                       route-map:
                         - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
                 """)).containsExactly("virtual-servers.acct.radius.route-map: unknown key (known: framed-ip,"
-                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off)");
+                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates)");
     }
 
     @Test
