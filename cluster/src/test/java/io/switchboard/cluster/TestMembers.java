@@ -17,7 +17,7 @@ public final class TestMembers implements AutoCloseable {
     public static void tune(Config config) {
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
-        config.setProperty("hazelcast.partition.count", System.getProperty("experiment.partitions", "31"));
+        config.setProperty("hazelcast.partition.count", "31");
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
     }
 

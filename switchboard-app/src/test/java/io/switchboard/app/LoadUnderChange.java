@@ -131,6 +131,13 @@ final class LoadUnderChange implements AutoCloseable {
         InetSocketAddress vip(int port) {
             return new InetSocketAddress(address, port);
         }
+
+        /** {@code POST /api/v1/config} with {@code yaml}: the status and the JSON answer. */
+        HttpResponse<String> reload(String yaml) throws IOException, InterruptedException {
+            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/api/v1/config"))
+                    .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/yaml")
+                    .POST(HttpRequest.BodyPublishers.ofString(yaml)).build(), HttpResponse.BodyHandlers.ofString());
+        }
     }
 
     private final Path dir;
@@ -152,6 +159,20 @@ final class LoadUnderChange implements AutoCloseable {
 
     List<SimulatedSignalingBackend> backends(String vserver) {
         return vserver.equals(GTP) ? pgws : aaas;
+    }
+
+    /** Starts one more SIMULATED PGW ({@link #GTP}) or AAA server on {@code address}, counted like the others. */
+    SimulatedSignalingBackend addBackend(String vserver, String address) throws IOException {
+        SimulatedSignalingBackend backend = new SimulatedSignalingBackend(vserver.equals(GTP)
+                ? SimulatedSignalingBackend.Kind.PGW : SimulatedSignalingBackend.Kind.AAA,
+                new InetSocketAddress(address, 0), SECRET);
+        backends(vserver).add(backend);
+        return backend;
+    }
+
+    /** The port both virtual servers of the nodes listen on: GTP's, or RADIUS's. */
+    int port(String vserver) {
+        return vserver.equals(GTP) ? gtpPort : radiusPort;
     }
 
     /** Starts the simulated backends and {@code count} nodes, and waits until they form a safe cluster. */
