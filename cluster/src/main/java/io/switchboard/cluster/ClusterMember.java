@@ -48,6 +48,19 @@ import java.util.UUID;
 public final class ClusterMember implements AutoCloseable {
 
     /**
+     * Where {@link #safe} runs Hazelcast's blocking check: daemon threads, at most one per member at a
+     * time (a check of one member of a test's JVM never waits for another's).
+     */
+    private static final java.util.concurrent.ExecutorService SAFE_CHECKS =
+            java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "cluster-safe-check");
+                t.setDaemon(true);
+                return t;
+            });
+    /** The safety check under way or last made; guarded by this. */
+    private java.util.concurrent.CompletableFuture<Boolean> safeCheck;
+
+    /**
      * The JVM options Hazelcast wants for its fastest paths (it warns at start without them): for
      * whoever starts a node in a JVM of its own. The same list is in the cluster module's pom.
      */
@@ -359,17 +372,44 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Waits until the partitions that moved to this member when it joined have arrived (Hazelcast's
-     * cluster safety: no migration under way, every backup in place), at most {@code atMost}. A table's
-     * copy made while partitions migrate can miss the entries of a partition in motion (the map's
-     * iterator walks partition by partition), and a subscriber whose binding the copy missed would be
-     * placed afresh at its first request here: so the tables are opened once this returns.
+     * Whether the cluster is safe (Hazelcast's cluster safety: no migration under way, every backup in
+     * place: a member may leave or fail now without a loss), answered within {@code within}. Hazelcast's
+     * check asks every member and, while a member that died is still listed (until its heartbeat times
+     * out), retries against it for up to a minute; a caller (the admin API, a rolling upgrade's wait)
+     * must not hang on it, and a cluster that cannot answer in time is not safe. One check runs at a
+     * time, on a thread of its own; callers meanwhile share it.
+     */
+    public boolean safe(java.time.Duration within) {
+        java.util.concurrent.CompletableFuture<Boolean> check;
+        synchronized (this) {
+            if (safeCheck == null || safeCheck.isDone()) {
+                safeCheck = java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> hazelcast.getPartitionService().isClusterSafe(), SAFE_CHECKS);
+            }
+            check = safeCheck;
+        }
+        try {
+            return check.get(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Waits until the partitions that moved to this member when it joined have arrived ({@link #safe}),
+     * at most {@code atMost}. A table's copy made while partitions migrate can miss the entries of a
+     * partition in motion (the map's iterator walks partition by partition), and a subscriber whose
+     * binding the copy missed would be placed afresh at its first request here: so the tables are
+     * opened once this returns.
      *
      * @return whether the cluster was safe in time
      */
     public boolean awaitSafe(java.time.Duration atMost) {
         long until = System.nanoTime() + atMost.toNanos();
-        while (!hazelcast.getPartitionService().isClusterSafe()) {
+        while (!safe(java.time.Duration.ofSeconds(1))) {
             if (System.nanoTime() - until >= 0) {
                 return false;
             }

@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ClusterStatus {
 
+    /** How long {@code /api/v1/cluster} waits for the cluster's safety check; past it, not safe. */
+    private static final java.time.Duration SAFE_WITHIN = java.time.Duration.ofSeconds(1);
+
     private static final Logger LOG = LoggerFactory.getLogger(ClusterStatus.class);
     static final String VERSION = "0.1.0";
     static final String VERSION_ATTRIBUTE = "switchboard.version";
@@ -114,7 +117,7 @@ final class ClusterStatus {
                 .put("slot", member == null ? 0 : member.slot().index())
                 // Every partition's backups in place: a member may now leave (or fail) without a loss,
                 // the condition a rolling upgrade waits for before it stops the next node.
-                .put("safe", member == null || member.hazelcast().getPartitionService().isClusterSafe())
+                .put("safe", member == null || member.safe(SAFE_WITHIN))
                 .put("members", members)
                 .put("stickyEntries", sticky)
                 .put("counters", counters);
