@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
-import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -13,9 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,40 +25,13 @@ class GtpAdminApiIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
-    private DatagramSocket ggsn;
-    private Thread ggsnThread;
+    private GgsnStandIn ggsn;
     private Node node;
     private URI base;
 
-    /** A GGSN stand-in: answers each Create PDP Context Request with cause 128 and TEID-C 0x00abcdef. */
-    private void serve() {
-        while (!ggsn.isClosed()) {
-            try {
-                DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-                ggsn.receive(in);
-                byte[] req = Arrays.copyOf(in.getData(), in.getLength());
-                if (req.length < 12 || req[1] != 16) {
-                    continue;
-                }
-                // TS 29.060 §7.3.2: header (type 17, TEID 0x2000, the request's sequence), Cause 128,
-                // TEID Control Plane, GSN Address 10.9.8.7.
-                ByteBuffer b = ByteBuffer.allocate(26);
-                b.put((byte) 0x32).put((byte) 17).putShort((short) 18).putInt(0x2000).put(req[8]).put(req[9])
-                        .put((byte) 0).put((byte) 0).put(new byte[] {1, (byte) 128}).put((byte) 17).putInt(0x00abcdef)
-                        .put(new byte[] {(byte) 133, 0, 4, 10, 9, 8, 7});
-                ggsn.send(new DatagramPacket(b.array(), 26, in.getSocketAddress()));
-            } catch (IOException e) {
-                // closed
-            }
-        }
-    }
-
     @BeforeEach
     void start() throws Exception {
-        ggsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-        ggsnThread = new Thread(this::serve, "ggsn-stand-in");
-        ggsnThread.setDaemon(true);
-        ggsnThread.start();
+        ggsn = new GgsnStandIn();
         String yaml = """
                 admin: { listen: 127.0.0.1:0 }
                 farms:
@@ -76,7 +46,7 @@ class GtpAdminApiIT {
                     farm: ggsn
                     sticky: { key: imsi, idle: 1h }
                     gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
-                """.formatted(ggsn.getLocalPort());
+                """.formatted(ggsn.port());
         Services services = Services.discover();
         node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
         node.startAndWait();
@@ -89,7 +59,6 @@ class GtpAdminApiIT {
             node.close();
         }
         ggsn.close();
-        ggsnThread.join(2000);
     }
 
     private JsonNode get(String path, int status) throws Exception {
@@ -101,7 +70,7 @@ class GtpAdminApiIT {
 
     @Test
     void imsiBindingsAndSessionsAreVisible() throws Exception {
-        String real = "127.0.0.1:" + ggsn.getLocalPort();
+        String real = "127.0.0.1:" + ggsn.port();
         get("/api/v1/sticky/imsi/262420000000001", 404);
         assertThat(get("/api/v1/sessions", 200)).isEmpty();
 
@@ -132,7 +101,7 @@ class GtpAdminApiIT {
     /** A session pinned to a draining real counts as what is left, and its deadline releases it. */
     @Test
     void aDrainsDeadlineReleasesTheSessionsPinnedToTheReal() throws Exception {
-        String real = "127.0.0.1:" + ggsn.getLocalPort();
+        String real = "127.0.0.1:" + ggsn.port();
         byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x35, 0, 0,
             2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf2};
         try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {

@@ -9,9 +9,6 @@ import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,11 +35,9 @@ class LiveFarmsIT {
     java.nio.file.Path dir;
 
     private final List<SimulatedUdpBackend> backends = new ArrayList<>();
-    private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private final List<SimulatedUdpClient> clients = new ArrayList<>();
     private Node node;
-    private URI base;
     private InetSocketAddress vip;
     /** Requests asked through the virtual server, each answered (ask throws otherwise). */
     private int asked;
@@ -56,7 +51,6 @@ class LiveFarmsIT {
         Services services = Services.discover();
         node = new Node(new ConfigLoader(services.available()).parse(yaml), yaml, services);
         node.startAndWait();
-        base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         vip = node.director().localAddress("echo");
     }
 
@@ -92,10 +86,7 @@ class LiveFarmsIT {
     }
 
     private HttpResponse<String> call(String method, String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/yaml")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        return new AdminClient(node.adminAddress(), TOKEN).call(method, path, body, "application/yaml");
     }
 
     private JsonNode reload(String yaml) throws Exception {

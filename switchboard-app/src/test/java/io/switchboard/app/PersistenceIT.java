@@ -7,20 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
-import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,47 +62,19 @@ class PersistenceIT {
     @TempDir
     Path dir;
     private final List<SimulatedUdpBackend> backends = new ArrayList<>();
-    private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
-    private DatagramSocket ggsn;
-    private Thread ggsnThread;
+    private GgsnStandIn ggsn;
     private String yaml;
     private Node node;
-
-    /** A GGSN stand-in: answers each Create PDP Context Request with cause 128 and TEID-C 0x00abcdef. */
-    private void serve() {
-        while (!ggsn.isClosed()) {
-            try {
-                DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-                ggsn.receive(in);
-                byte[] req = Arrays.copyOf(in.getData(), in.getLength());
-                if (req.length < 12 || req[1] != 16) {
-                    continue;
-                }
-                // TS 29.060 §7.3.2: header (type 17, TEID 0x2000, the request's sequence), Cause 128,
-                // TEID Control Plane, GSN Address 10.9.8.7.
-                ByteBuffer b = ByteBuffer.allocate(26);
-                b.put((byte) 0x32).put((byte) 17).putShort((short) 18).putInt(0x2000).put(req[8]).put(req[9])
-                        .put((byte) 0).put((byte) 0).put(new byte[] {1, (byte) 128}).put((byte) 17).putInt(0x00abcdef)
-                        .put(new byte[] {(byte) 133, 0, 4, 10, 9, 8, 7});
-                ggsn.send(new DatagramPacket(b.array(), 26, in.getSocketAddress()));
-            } catch (IOException e) {
-                // closed
-            }
-        }
-    }
 
     @BeforeEach
     void start() throws Exception {
         for (String name : List.of("one", "two")) {
             backends.add(new SimulatedUdpBackend(name, new InetSocketAddress("127.0.0.1", 0)));
         }
-        ggsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-        ggsnThread = new Thread(this::serve, "ggsn-stand-in");
-        ggsnThread.setDaemon(true);
-        ggsnThread.start();
+        ggsn = new GgsnStandIn();
         yaml = CONFIG.formatted(dir.resolve("state.snapshot"), backends.get(0).address().getPort(),
-                backends.get(1).address().getPort(), ggsn.getLocalPort());
+                backends.get(1).address().getPort(), ggsn.port());
     }
 
     @AfterEach
@@ -118,7 +84,6 @@ class PersistenceIT {
         }
         backends.forEach(SimulatedUdpBackend::close);
         ggsn.close();
-        ggsnThread.join(2000);
     }
 
     private void startNode() throws Exception {
@@ -128,9 +93,7 @@ class PersistenceIT {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        URI base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new AdminClient(node.adminAddress(), null).call("GET", path, null, null);
     }
 
     private JsonNode getJson(String path) throws Exception {
@@ -160,7 +123,7 @@ class PersistenceIT {
     }
 
     private String metric(String name) throws Exception {
-        return get("/metrics").body().lines().filter(l -> l.startsWith(name + " ")).findFirst().orElse("");
+        return new AdminClient(node.adminAddress(), null).metric(name + " ");
     }
 
     @Test
@@ -185,7 +148,7 @@ class PersistenceIT {
             sgsn.receive(in);
             assertThat(in.getData()[1]).as("Create PDP Context Response").isEqualTo((byte) 17);
         }
-        String real = "127.0.0.1:" + ggsn.getLocalPort();
+        String real = "127.0.0.1:" + ggsn.port();
         assertThat(getJson("/api/v1/sessions?real=" + real)).hasSize(1);
 
         node.shutdown(Duration.ofSeconds(2));

@@ -9,9 +9,6 @@ import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,10 +50,8 @@ class RealDrainIT {
 
     private final List<SimulatedUdpBackend> backends = new ArrayList<>();
     private final List<SimulatedUdpClient> bound = new ArrayList<>();
-    private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private Node node;
-    private URI base;
     private InetSocketAddress vip;
     private String one;
 
@@ -70,7 +65,6 @@ class RealDrainIT {
         Services services = Services.discover();
         node = new Node(new ConfigLoader(services.available()).parse(yaml), yaml, services);
         node.startAndWait();
-        base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         vip = node.director().localAddress("echo");
         for (int i = 0; i < BOUND; i++) {
             SimulatedUdpClient client = new SimulatedUdpClient(new InetSocketAddress("127.0.0." + (50 + i), 0), vip);
@@ -89,10 +83,7 @@ class RealDrainIT {
     }
 
     private HttpResponse<String> call(String method, String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        return new AdminClient(node.adminAddress(), TOKEN).call(method, path, body, "application/json");
     }
 
     private JsonNode drain() throws Exception {

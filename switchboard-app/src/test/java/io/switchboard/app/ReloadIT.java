@@ -11,8 +11,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +55,6 @@ class ReloadIT {
     Path dir;
 
     private final List<SimulatedUdpBackend> backends = new ArrayList<>();
-    private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private Node node;
     private URI base;
@@ -94,17 +91,11 @@ class ReloadIT {
     }
 
     private HttpResponse<String> call(String method, String path, String body, String contentType) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + TOKEN)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        if (contentType != null) {
-            b.header("Content-Type", contentType);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new AdminClient(node.adminAddress(), TOKEN).call(method, path, body, contentType);
     }
 
     private HttpResponse<String> post(String yaml) throws Exception {
-        return call("POST", "/api/v1/config", yaml, "application/yaml");
+        return new AdminClient(node.adminAddress(), TOKEN).reload(yaml);
     }
 
     private JsonNode real(String id) throws Exception {

@@ -11,9 +11,6 @@ import io.switchboard.sim.SimulatedUdpClient;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,12 +56,10 @@ class VirtualServerReloadIT {
                 farm: spare
             """;
 
-    private final HttpClient http = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private SimulatedUdpBackend pair;
     private SimulatedUdpBackend spare;
     private Node node;
-    private URI base;
     private InetSocketAddress vip;
 
     @BeforeEach
@@ -75,7 +70,6 @@ class VirtualServerReloadIT {
         Services services = Services.discover();
         node = new Node(new ConfigLoader(services.available()).parse(yaml), yaml, services);
         node.startAndWait();
-        base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         vip = node.director().localAddress("echo");
     }
 
@@ -104,16 +98,11 @@ class VirtualServerReloadIT {
     }
 
     private HttpResponse<String> send(String yaml) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve("/api/v1/config"))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + TOKEN)
-                .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return new AdminClient(node.adminAddress(), TOKEN).reload(yaml);
     }
 
     private String metric(String prefix) throws Exception {
-        String metrics = http.send(HttpRequest.newBuilder(base.resolve("/metrics"))
-                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString()).body();
-        return metrics.lines().filter(l -> l.startsWith(prefix)).findFirst().orElse("");
+        return new AdminClient(node.adminAddress(), TOKEN).metric(prefix);
     }
 
     private static List<String> paths(JsonNode changes) {
