@@ -207,6 +207,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
                       EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
         writes.increment();
         inFlight.increment();
+        removals.afterRemovals(key, () -> submit(key, sent, change));
+    }
+
+    private void submit(StickyKey key, LocalBinding sent, EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
         try {
             map.submitToKey(key, change).whenCompleteAsync((holding, failure) -> {
                 inFlight.decrement();

@@ -1,6 +1,8 @@
 package io.switchboard.cluster;
 
 import io.switchboard.director.sticky.StickyKey;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,6 +17,8 @@ final class Removals {
 
     private final ConcurrentHashMap<StickyKey, Integer> onTheirWay = new ConcurrentHashMap<>();
     private volatile Set<StickyKey> duringCatchUp;
+    /** What waits for a key's removals to be answered ({@link #afterRemovals}); changed under onTheirWay's key lock. */
+    private final ConcurrentHashMap<StickyKey, List<Runnable>> deferred = new ConcurrentHashMap<>();
 
     /** Before a removal of this node leaves the replica: on its way to the owner. */
     void sent(StickyKey key) {
@@ -24,7 +28,38 @@ final class Removals {
     /** The owner answered a removal of this node (or it failed). */
     void answered(StickyKey key) {
         applied(key); // first: a catch-up that begins after the next line reads the removal from the map
-        onTheirWay.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
+        List<Runnable> due = new ArrayList<>(0);
+        onTheirWay.computeIfPresent(key, (k, n) -> {
+            if (n > 1) {
+                return n - 1;
+            }
+            List<Runnable> waiting = deferred.remove(k); // under the key's lock, as afterRemovals adds
+            if (waiting != null) {
+                due.addAll(waiting);
+            }
+            return null;
+        });
+        due.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs {@code send} (a claim, rebind or refresh of {@code key}) once no removal of the key by this
+     * node is on its way any more: at once when none is. A removal (a drain's deadline, a restart's
+     * purge) and a claim of the same key that the next request makes right after are sent by
+     * different threads, and the owner may receive the claim first: it would find the old binding
+     * live, answer with it, and the removal would then end the binding the replica had just taken
+     * back — the subscriber placed twice. Sent after the removal, the claim binds.
+     */
+    void afterRemovals(StickyKey key, Runnable send) {
+        boolean[] deferredNow = {false};
+        onTheirWay.computeIfPresent(key, (k, n) -> {
+            deferred.computeIfAbsent(k, x -> new ArrayList<>(1)).add(send);
+            deferredNow[0] = true;
+            return n;
+        });
+        if (!deferredNow[0]) {
+            send.run();
+        }
     }
 
     /** A removal applied in the cluster: a catch-up running now may hold an older snapshot of the key. */

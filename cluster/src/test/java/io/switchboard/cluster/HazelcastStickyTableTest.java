@@ -221,6 +221,50 @@ class HazelcastStickyTableTest {
         assertThat(a.stats().expired() + b.stats().expired()).isZero();
     }
 
+    /**
+     * A drain's deadline releases a real's bindings while the subscribers' next requests claim new
+     * ones at once, from other threads: the claims wait for the release ({@code Removals.afterRemovals})
+     * and then bind, in the map and the replica. In this JVM the release is answered before a claim
+     * overtakes it either way, so this shows the waiting claims are all sent, not the race itself:
+     * {@code ReloadUnderLoadIT} met that one (a claim answered with the old binding, which the release
+     * then ended: the subscriber placed twice).
+     */
+    @Test
+    void aClaimRightAfterAReleaseOfTheSameKeyBindsEverywhere() throws Exception {
+        // One member, as a lone clustered node: the release fans out to the partition threads from
+        // Hazelcast's own, the claims go to them straight.
+        ClusterMember memberA = members.start();
+        HazelcastStickyTable a = table(memberA, LONG_IDLE);
+        int n = 2_000;
+        for (int i = 0; i < n; i++) {
+            a.bindIfAbsent(imsi(i), R1, now());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> map(memberA).size() == n && a.size() == n);
+
+        assertThat(a.removeBoundTo("ggsn", R1.real())).isEqualTo(n);
+        Thread[] claimers = new Thread[2];
+        for (int t = 0; t < claimers.length; t++) {
+            int first = t;
+            claimers[t] = new Thread(() -> {
+                for (int i = first; i < n; i += claimers.length) {
+                    a.bindIfAbsent(imsi(i), R2, now());
+                }
+            });
+            claimers[t].start();
+        }
+        for (Thread claimer : claimers) {
+            claimer.join();
+        }
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(map(memberA).values()).hasSize(n).containsOnly(R2);
+            assertThat(countHeld(a, n)).isEqualTo(n);
+        });
+        for (int i = 0; i < n; i++) {
+            assertThat(a.lookup(imsi(i), now())).isEqualTo(R2);
+        }
+    }
+
     @Test
     void rebindAndRemovalsReachEveryMember() {
         HazelcastStickyTable a = table(members.start(), LONG_IDLE);
