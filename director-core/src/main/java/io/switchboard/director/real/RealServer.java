@@ -300,6 +300,18 @@ public final class RealServer implements RealView {
         }
     }
 
+    /** A status check answered a zombie ({@link RealState#zombie()}): back in service at once. */
+    public boolean revive() {
+        for (RealState s = state.get(); s.zombie(); s = state.get()) {
+            failures.reset();
+            if (move(s, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
+                LOG.info("real {} of farm {} answered a status check ({} -> in service)", id, farm, s);
+                return true;
+            }
+        }
+        return false;
+    }
+
     public boolean probesFailing() {
         return probesFailing;
     }
