@@ -26,7 +26,10 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
     public static final ProbeType TYPE = ProbeType.of("radius", List.of("secret", "user", "password",
             "check-interval", "zombie-period", "answers-to-alive"), RadiusCheck::bind);
 
-    /** FreeRADIUS bounds {@code zombie_period} to 1..120 s and {@code check_interval} to at most 120 s. */
+    /**
+     * The longest {@code check-interval} and {@code zombie-period}: the top of FreeRADIUS 3's useful
+     * ranges, and FreeRADIUS 4's bound of {@code zombie_period}. Shorter than its useful ranges is allowed.
+     */
     static final Duration MAX_PERIOD = Duration.ofSeconds(120);
 
     /** Without status checks. */
@@ -82,7 +85,7 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
     private static Optional<Duration> bounded(Section s, String key) {
         Optional<Duration> d = s.positiveDuration(key);
         if (d.isPresent() && d.get().compareTo(MAX_PERIOD) > 0) {
-            s.error(s.pathOf(key), "at most " + MAX_PERIOD.toSeconds() + "s (FreeRADIUS's bound)");
+            s.error(s.pathOf(key), "at most " + MAX_PERIOD.toSeconds() + "s");
             return Optional.empty();
         }
         return d;

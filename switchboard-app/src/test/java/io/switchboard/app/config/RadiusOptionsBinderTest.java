@@ -232,7 +232,7 @@ class RadiusOptionsBinderTest {
                   v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }],
                        radius: { status-server: maybe } }
                 """)).containsExactly(
-                "probes.a.zombie-period: at most 120s (FreeRADIUS's bound)",
+                "probes.a.zombie-period: at most 120s",
                 "probes.b.check-interval: must be greater than zero",
                 "probes.b.answers-to-alive: must be 1..10",
                 "virtual-servers.v.radius.status-server: must be auto, access, accounting or off");
