@@ -302,14 +302,11 @@ public final class RealServer implements RealView {
 
     /** A status check answered a zombie ({@link RealState#zombie()}): back in service at once. */
     public boolean revive() {
-        for (RealState s = state.get(); s.zombie(); s = state.get()) {
-            failures.reset();
-            if (move(s, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL)) {
-                LOG.info("real {} of farm {} answered a status check ({} -> in service)", id, farm, s);
-                return true;
-            }
+        RealState from = failures.revive(state, this::move, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL);
+        if (from != null) {
+            LOG.info("real {} of farm {} answered a status check ({} -> in service)", id, farm, from);
         }
-        return false;
+        return from != null;
     }
 
     public boolean probesFailing() {
