@@ -270,10 +270,13 @@ public final class ProbeScheduler {
                         LOG.warn("real {} of farm {}: probe {} unanswered for the zombie period {}: dead ({})",
                                 real.id(), real.farm(), probe.config.name(), zombies.zombiePeriod(), why);
                     }
-                } else if (!probe.down && probe.consecutiveFailures >= probe.config.failures()) {
-                    probe.down = true;
-                    LOG.warn("real {} of farm {}: probe {} failed {} times in a row ({})", real.id(), real.farm(),
-                            probe.config.name(), probe.config.failures(), why);
+                } else {
+                    probe.zombieSinceNanos = 0; // out of the zombie states some other way: a later zombie starts afresh
+                    if (!probe.down && probe.consecutiveFailures >= probe.config.failures()) {
+                        probe.down = true;
+                        LOG.warn("real {} of farm {}: probe {} failed {} times in a row ({})", real.id(), real.farm(),
+                                probe.config.name(), probe.config.failures(), why);
+                    }
                 }
             }
             verdict();
