@@ -32,6 +32,11 @@ public interface ProbeCheck {
      */
     Probe probe(Vertx vertx, Duration timeout, RealRestartListener restarts);
 
+    /** Zombie and dead reals as FreeRADIUS's status checks judge them; empty (the default) for none. */
+    default Optional<ZombieChecks> zombies() {
+        return Optional.empty();
+    }
+
     /** ICMP echo (IOS {@code probe ping}). */
     record Ping() implements ProbeCheck {
         @Override

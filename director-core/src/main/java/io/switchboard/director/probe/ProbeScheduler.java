@@ -5,11 +5,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.ZombieChecks;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.real.RealServer;
+import io.switchboard.director.real.RealState;
 import io.switchboard.director.real.ServerFarm;
 import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * probe and real has finished (so a slow real never has checks piling up). A real whose checks of
  * one probe fail {@code failures} times in a row is PROBE_FAILED; once every probe of its farm
  * passes again it is restored (IOS: a real failing any probe is failed; all must pass).
+ *
+ * <p>A probe with status checks ({@link ZombieChecks}) judges a real failed in band (a zombie) instead
+ * of counting failures: one answer revives it, none for the zombie period makes it PROBE_FAILED
+ * (dead), and a dead real needs {@code answersToAlive} answers in a row; a zombie or dead real is
+ * checked at the check interval.
  *
  * <p>A reload changes the probes in place ({@link #reconfigure}): each (real, probe) whose probe is
  * unchanged keeps running with its count of failures; one whose probe changed, was removed, or whose
@@ -114,20 +122,51 @@ public final class ProbeScheduler {
         retired.forEach(Probe::close);
     }
 
-    /** One probe of one real: the check it runs and its consecutive failures. */
+    /** One probe of one real: the check it runs, its verdict and the runs of results that make it. */
     private static final class RealProbe {
         final ProbeConfig config;
         final Probe check;
+        /** The probe's status checks, or null. */
+        final ZombieChecks zombies;
         final Counter passed;
         final Counter failed;
         int consecutiveFailures;
+        int consecutivePasses;
+        /** Failing the real: set by a run of failures (or a zombie period), cleared by a run of passes. */
+        boolean down;
+        /** When a check first found the real a zombie without an answer since (0: not a zombie). */
+        long zombieSinceNanos;
+        /** When the last check started; read only once {@link #checked}. */
+        long lastCheckNanos;
+        boolean checked;
         volatile boolean stopped;
 
         RealProbe(ProbeConfig config, Probe check, Counter passed, Counter failed) {
             this.config = config;
             this.check = check;
+            this.zombies = config.check().zombies().orElse(null);
             this.passed = passed;
             this.failed = failed;
+        }
+
+        private Duration checkInterval() {
+            return zombies == null ? config.interval() : zombies.checkInterval().orElse(config.interval());
+        }
+
+        /**
+         * The timer between ticks: the shorter of the interval and the check interval, so that a real
+         * turning zombie is checked at the check interval from then on, not an interval later.
+         */
+        long tickMillis() {
+            Duration check = checkInterval();
+            return (check.compareTo(config.interval()) < 0 ? check : config.interval()).toMillis();
+        }
+
+        /** Whether a check is due at this tick: the check interval apart while the real is a zombie or dead. */
+        boolean due(RealServer real, long nowNanos) {
+            RealState s = real.state();
+            Duration every = s.zombie() || s == RealState.PROBE_FAILED ? checkInterval() : config.interval();
+            return !checked || nowNanos - lastCheckNanos >= every.toNanos();
         }
     }
 
@@ -183,6 +222,13 @@ public final class ProbeScheduler {
                 return;
             }
             ProbeConfig config = probe.config;
+            long now = System.nanoTime();
+            if (probe.zombies != null && !probe.due(real, now)) {
+                vertx.setTimer(probe.tickMillis(), t -> run(probe));
+                return;
+            }
+            probe.checked = true;
+            probe.lastCheckNanos = now;
             InetSocketAddress target = config.port().isPresent()
                     ? new InetSocketAddress(real.address().getAddress(), config.port().getAsInt()) : real.address();
             probe.check.check(real, target)
@@ -190,7 +236,7 @@ public final class ProbeScheduler {
                     .onComplete(result -> {
                         record(probe, result.succeeded(), result.succeeded() ? null : result.cause().getMessage());
                         if (running && !probe.stopped) {
-                            vertx.setTimer(config.interval().toMillis(), t -> run(probe));
+                            vertx.setTimer(probe.tickMillis(), t -> run(probe));
                         }
                     });
         }
@@ -199,15 +245,38 @@ public final class ProbeScheduler {
             if (probe.stopped) {
                 return; // a check of a probe a reload stopped (or closed) says nothing any more
             }
+            ZombieChecks zombies = probe.zombies;
             if (ok) {
                 probe.passed.increment();
                 probe.consecutiveFailures = 0;
+                probe.consecutivePasses++;
+                probe.zombieSinceNanos = 0;
+                if (zombies != null) {
+                    real.revive();
+                }
+                if (probe.down && probe.consecutivePasses >= (zombies == null ? 1 : zombies.answersToAlive())) {
+                    probe.down = false;
+                }
             } else {
                 probe.failed.increment();
+                probe.consecutivePasses = 0;
                 probe.consecutiveFailures++;
-                if (probe.consecutiveFailures == probe.config.failures()) {
-                    LOG.warn("real {} of farm {}: probe {} failed {} times in a row ({})", real.id(), real.farm(),
-                            probe.config.name(), probe.config.failures(), why);
+                if (zombies != null && real.state().zombie()) {
+                    // A zombie is judged by time without an answer, not by a count (FreeRADIUS zombie_period).
+                    long now = System.nanoTime();
+                    probe.zombieSinceNanos = probe.zombieSinceNanos == 0 ? now : probe.zombieSinceNanos;
+                    if (!probe.down && now - probe.zombieSinceNanos >= zombies.zombiePeriod().toNanos()) {
+                        probe.down = true;
+                        LOG.warn("real {} of farm {}: probe {} unanswered for the zombie period {}: dead ({})",
+                                real.id(), real.farm(), probe.config.name(), zombies.zombiePeriod(), why);
+                    }
+                } else {
+                    probe.zombieSinceNanos = 0; // out of the zombie states some other way: a later zombie starts afresh
+                    if (!probe.down && probe.consecutiveFailures >= probe.config.failures()) {
+                        probe.down = true;
+                        LOG.warn("real {} of farm {}: probe {} failed {} times in a row ({})", real.id(), real.farm(),
+                                probe.config.name(), probe.config.failures(), why);
+                    }
                 }
             }
             verdict();
@@ -216,7 +285,7 @@ public final class ProbeScheduler {
         private void verdict() {
             boolean failing = false;
             for (RealProbe p : current) {
-                failing |= p.consecutiveFailures >= p.config.failures();
+                failing |= p.down;
             }
             if (failing != real.probesFailing()) {
                 real.probesFailing(failing);

@@ -105,6 +105,17 @@ final class RealFailures {
         return null;
     }
 
+    /** Moves a zombie ({@link RealState#zombie()}) to {@code to}; the state it left, or null when it was none. */
+    RealState revive(AtomicReference<RealState> state, Moves moves, RealState to) {
+        for (RealState s = state.get(); s.zombie(); s = state.get()) {
+            reset();
+            if (moves.move(s, to)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     /** Whether a FAILED real's retry timer ran out at {@code nowNanos}. */
     boolean retryDue(long nowNanos) {
         return nowNanos - failedAtNanos >= retryNanos;

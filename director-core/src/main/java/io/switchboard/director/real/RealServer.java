@@ -300,6 +300,15 @@ public final class RealServer implements RealView {
         }
     }
 
+    /** A status check answered a zombie ({@link RealState#zombie()}): back in service at once. */
+    public boolean revive() {
+        RealState from = failures.revive(state, this::move, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL);
+        if (from != null) {
+            LOG.info("real {} of farm {} answered a status check ({} -> in service)", id, farm, from);
+        }
+        return from != null;
+    }
+
     public boolean probesFailing() {
         return probesFailing;
     }

@@ -15,6 +15,11 @@ package io.switchboard.director.real;
  * <p>DRAINING keeps what the real serves (its sticky bindings, its sessions) and takes nothing new;
  * failed probes move it to PROBE_FAILED, and passing again brings it back to DRAINING. Past its
  * drain's deadline the real serves no bound clients either ({@code RealServer#servesBoundClients}).
+ *
+ * <p>A probe with status checks ({@link io.switchboard.director.config.ZombieChecks}, FreeRADIUS's
+ * {@code home_server}) reads FAILED, READY_TO_TEST and TESTING as "zombie" ({@link #zombie()}): one
+ * answer revives it (OPERATIONAL), none for the zombie period makes it "dead" (PROBE_FAILED), and a
+ * dead real needs several answers in a row to come back.
  */
 public enum RealState {
     OPERATIONAL(true, true),
@@ -48,6 +53,11 @@ public enum RealState {
     /** May subscribers already bound to this real still be sent to it? */
     public boolean servesBoundClients() {
         return servesBoundClients;
+    }
+
+    /** Failed in band, up to its test request: FreeRADIUS's "zombie" ({@link io.switchboard.director.config.ZombieChecks}). */
+    public boolean zombie() {
+        return this == FAILED || this == READY_TO_TEST || this == TESTING;
     }
 
     /** The name as IOS prints it. */

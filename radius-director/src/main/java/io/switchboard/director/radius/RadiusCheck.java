@@ -1,6 +1,7 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.ZombieChecks;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.probe.Probe;
 import io.switchboard.director.probe.RealRestartListener;
@@ -15,13 +16,26 @@ import java.util.Optional;
  * Access-Accept whose Response Authenticator verifies with {@code secret}; or, with {@code user}
  * and {@code password}, an Access-Request answered by an Access-Accept or Access-Reject that
  * verifies (the server is alive either way). An empty {@code secret} means each real's own
- * {@code secret}.
+ * {@code secret}. With {@code zombie-period}, {@code check-interval} or {@code answers-to-alive},
+ * the probe judges zombie and dead reals as FreeRADIUS's {@code home_server} does ({@link ZombieChecks}).
  */
-public record RadiusCheck(String secret, Optional<String> user, Optional<String> password) implements ProbeCheck {
+public record RadiusCheck(String secret, Optional<String> user, Optional<String> password,
+        Optional<ZombieChecks> zombies) implements ProbeCheck {
 
     /** {@code type: radius}. */
-    public static final ProbeType TYPE = ProbeType.of("radius", List.of("secret", "user", "password"),
-            RadiusCheck::bind);
+    public static final ProbeType TYPE = ProbeType.of("radius", List.of("secret", "user", "password",
+            "check-interval", "zombie-period", "answers-to-alive"), RadiusCheck::bind);
+
+    /**
+     * The longest {@code check-interval} and {@code zombie-period}: the top of FreeRADIUS 3's useful
+     * ranges, and FreeRADIUS 4's bound of {@code zombie_period}. Shorter than its useful ranges is allowed.
+     */
+    static final Duration MAX_PERIOD = Duration.ofSeconds(120);
+
+    /** Without status checks. */
+    public RadiusCheck(String secret, Optional<String> user, Optional<String> password) {
+        this(secret, user, password, Optional.empty());
+    }
 
     @Override
     public String type() {
@@ -35,11 +49,12 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
 
     @Override
     public String toString() {
-        return "Radius[secret=***, user=" + user.orElse("-") + "]";
+        return "Radius[secret=***, user=" + user.orElse("-") + zombies.map(z -> ", " + z).orElse("") + "]";
     }
 
     /** Status-Server, or an Access-Request when {@code user} is given. */
     private static Optional<ProbeCheck> bind(Section s) {
+        int before = s.errors().size();
         // Without a secret of its own, the probe uses each real's secret.
         Optional<String> secret = s.has("secret") ? s.string("secret") : Optional.of("");
         Optional<String> user = s.string("user");
@@ -48,6 +63,31 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
             s.error(s.pathOf("password"), "only with user (an Access-Request probe)");
             return Optional.empty();
         }
-        return secret.map(value -> new RadiusCheck(value, user, password));
+        Optional<ZombieChecks> zombies = zombies(s);
+        if (s.errors().size() > before) {
+            return Optional.empty();
+        }
+        return secret.map(value -> new RadiusCheck(value, user, password, zombies));
+    }
+
+    /** FreeRADIUS's {@code check_interval}, {@code zombie_period}, {@code num_answers_to_alive}; empty when none is given. */
+    private static Optional<ZombieChecks> zombies(Section s) {
+        if (!s.has("check-interval") && !s.has("zombie-period") && !s.has("answers-to-alive")) {
+            return Optional.empty();
+        }
+        Optional<Duration> interval = bounded(s, "check-interval");
+        Duration period = bounded(s, "zombie-period").orElse(ZombieChecks.DEFAULT_ZOMBIE_PERIOD);
+        int answers = s.integer("answers-to-alive", 1, ZombieChecks.MAX_ANSWERS_TO_ALIVE)
+                .orElse(ZombieChecks.DEFAULT_ANSWERS_TO_ALIVE);
+        return Optional.of(new ZombieChecks(interval, period, answers));
+    }
+
+    private static Optional<Duration> bounded(Section s, String key) {
+        Optional<Duration> d = s.positiveDuration(key);
+        if (d.isPresent() && d.get().compareTo(MAX_PERIOD) > 0) {
+            s.error(s.pathOf(key), "at most " + MAX_PERIOD.toSeconds() + "s");
+            return Optional.empty();
+        }
+        return d;
     }
 }

@@ -31,7 +31,12 @@ final class RadiusMeters {
                     + " answered-from-cache, or identifier-reused (another authenticator: a new request)",
             List.of("outcome"));
 
-    static final List<MetricSpec> ALL = List.of(REQUESTS, ANSWERS, VSA_NOT_ADDED, ANSWERS_REFUSED, DUPLICATES);
+    static final MetricSpec STATUS_SERVER = new MetricSpec("switchboard.radius.status.server", Type.COUNTER,
+            "Status-Servers (RFC 5997) sent to the virtual server, by outcome: answered, or no-real-serves"
+                    + " (not answered, so that the NAS fails over)", List.of("outcome"));
+
+    static final List<MetricSpec> ALL = List.of(REQUESTS, ANSWERS, VSA_NOT_ADDED, ANSWERS_REFUSED, DUPLICATES,
+            STATUS_SERVER);
 
     private RadiusMeters() {
     }

@@ -22,10 +22,11 @@ import java.util.Optional;
  * @param accountingOnOffToAllReals an Accounting-On/Off goes to every real of the farm (the first
  *                   answer is relayed), else to one real like any request
  * @param duplicates the response cache that answers a client's retransmission of an answered request
+ * @param statusServer how a Status-Server sent to the virtual server is answered ({@link StatusServer})
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
-        Duplicates duplicates) implements ServiceOptions {
+        Duplicates duplicates, StatusServerPort statusServer) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
@@ -44,10 +45,50 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         Objects.requireNonNull(stateIdle, "stateIdle");
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
         Objects.requireNonNull(duplicates, "duplicates");
+        Objects.requireNonNull(statusServer, "statusServer");
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
         }
     }
+
+    // ---- Status-Server (RFC 5997) answered by the director: radius-status ----
+
+    /** Status-Server answered as the listen port says ({@link StatusServerPort#AUTO}). */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
+            Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
+            Duplicates duplicates) {
+        this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals, duplicates,
+                StatusServerPort.AUTO);
+    }
+
+    /** These options with another answer to Status-Server. */
+    public RadiusOptions withStatusServer(StatusServerPort port) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, duplicates, port);
+    }
+
+    /**
+     * {@code status-server:} what kind of port the virtual server is, which decides the answer to a
+     * Status-Server sent to it (RFC 5997): {@code access} an Access-Accept, {@code accounting} an
+     * Accounting-Response, {@code off} none (discarded, as a server without RFC 5997 does); {@code auto},
+     * the default, reads the listen port: 1813 (and 1646, its pre-RFC 2866 number) are accounting, any
+     * other is access. A virtual server takes both kinds of request on one port, so only this says.
+     */
+    public enum StatusServerPort {
+        AUTO, ACCESS, ACCOUNTING, OFF;
+
+        /** ACCESS, ACCOUNTING or OFF for a virtual server listening on {@code port}. */
+        public StatusServerPort resolve(int port) {
+            return this != AUTO ? this : port == 1813 || port == 1646 ? ACCOUNTING : ACCESS;
+        }
+
+        /** As written in a configuration file. */
+        public String text() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    // ---- end radius-status ----
 
     /** The response cache at its defaults. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
@@ -65,13 +106,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals, duplicates);
+                accountingOnOffToAllReals, duplicates, statusServer);
     }
 
     /** These options with another response cache. */
     public RadiusOptions withDuplicates(Duplicates cache) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, cache);
+                accountingOnOffToAllReals, cache, statusServer);
     }
 
     /** Without VSA correlation. */

@@ -23,7 +23,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
             "require-message-authenticator", "limit-proxy-state");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off", "duplicates");
+            "upstream-sockets", "accounting-on-off", "duplicates", "status-server");
     public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
     public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
@@ -55,6 +55,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         int upstreamSockets = RadiusOptions.DEFAULT_UPSTREAM_SOCKETS;
         boolean onOffToAll = true;
         RadiusOptions.Duplicates duplicates = RadiusOptions.Duplicates.DEFAULT;
+        RadiusOptions.StatusServerPort statusServer = RadiusOptions.StatusServerPort.AUTO;
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
@@ -89,6 +90,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                             cache.get().integer("max-entries", 0, RadiusOptions.Duplicates.MAX_ENTRIES)
                                     .orElse(d.maxEntries()));
                 }
+                statusServer = statusServer(r).orElse(statusServer);
                 Optional<Section> framed = radius.get().has("framed-ip")
                         ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
                 if (framed.isPresent()) {
@@ -103,7 +105,31 @@ public final class RadiusOptionsBinder implements OptionsBinder {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
-                duplicates));
+                duplicates, statusServer));
+    }
+
+    /**
+     * {@code status-server: auto | access | accounting | off} (YAML reads a bare {@code off} as false);
+     * empty when absent or (reported by path) something else.
+     */
+    private static Optional<RadiusOptions.StatusServerPort> statusServer(Section r) {
+        Optional<YamlNode> node = r.node("status-server");
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (node.get() instanceof YamlNode.Scalar scalar) {
+            String text = scalar.text().toLowerCase(java.util.Locale.ROOT);
+            if (scalar.kind() == YamlNode.Kind.BOOLEAN && (text.equals("off") || text.equals("false") || text.equals("no"))) {
+                return Optional.of(RadiusOptions.StatusServerPort.OFF);
+            }
+            for (RadiusOptions.StatusServerPort port : RadiusOptions.StatusServerPort.values()) {
+                if (scalar.kind() == YamlNode.Kind.STRING && port.text().equals(text)) {
+                    return Optional.of(port);
+                }
+            }
+        }
+        r.error(r.pathOf("status-server"), "must be auto, access, accounting or off");
+        return Optional.empty();
     }
 
     /** {@code ADDRESS/PREFIX}; reported at {@code key} of {@code s} when malformed. */

@@ -78,6 +78,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
     /** What clients and reals must sign (BlastRADIUS; null until attach). */
     private volatile MessageAuthenticatorPolicy policy;
+    /** Answers Status-Server sent to the virtual server (RFC 5997; null until attach). */
+    private volatile StatusServer statusServer;
     /** Answers sent, for clients' retransmissions (RFC 5080 §2.2.2; null until attach). */
     private volatile ResponseCache responses;
 
@@ -127,6 +129,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
                 RadiusCode.ACCOUNTING_RESPONSE);
         this.policy = new MessageAuthenticatorPolicy(name, clients, context.registry());
         this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
+        this.statusServer = new StatusServer(options.statusServer(), context.config().listen().port(), farm,
+                context.registry(), name);
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
@@ -155,6 +159,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     @Override
     public Decision decide(ByteBuf datagram, InetSocketAddress sender, ByteBufAllocator alloc) throws DecodeException {
         RadiusView view = RadiusView.wrap(datagram);
+        if (view.code() == RadiusCode.STATUS_SERVER.value() && statusServer != null) {
+            // RFC 5997: answered here, from the director's view of its farm, never forwarded.
+            return statusServer.answer(view, clientSecrets[knownClient(sender.getAddress())], alloc);
+        }
         StickyKey key = admit(view, datagram, sender);
         ResponseCache cache = responses;
         ByteBuf answered = cache == null ? null : cache.answer(datagram, sender, alloc, ticker.nanos());
@@ -176,10 +184,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             throw new DecodeException(DropReason.UNEXPECTED_MESSAGE,
                     RadiusCode.valueOf(code) + " is not directed by a radius virtual server");
         }
-        int client = clientIndex(sender.getAddress());
-        if (client < 0) {
-            throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + sender.getAddress());
-        }
+        int client = knownClient(sender.getAddress());
         byte[] secret = clientSecrets[client];
         boolean hashed = RadiusCode.hasHashedRequestAuthenticator(code);
         if (hashed && !equalsAt(datagram, view.base() + RadiusView.AUTHENTICATOR_OFFSET,
@@ -262,13 +267,13 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         return StickyKey.of(kind, view.value(a));
     }
 
-    private int clientIndex(InetAddress address) {
+    private int knownClient(InetAddress address) throws DecodeException {
         for (int i = 0; i < clients.length; i++) {
             if (clients[i].matches(address)) {
                 return i;
             }
         }
-        return -1;
+        throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + address);
     }
 
     @Override
@@ -327,11 +332,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     public Context prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         RadiusView view = RadiusView.wrap(request);
-        int index = clientIndex(client.getAddress());
-        if (index < 0) {
-            throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + client.getAddress());
-        }
-        byte[] clientSecret = clientSecrets[index];
+        byte[] clientSecret = clientSecrets[knownClient(client.getAddress())];
         byte[] realSecret = realSecrets.of(real, clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();

@@ -94,7 +94,7 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret,"
                         + " require-message-authenticator, limit-proxy-state)",
                 "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, vsa-correlation,"
-                        + " upstream-sockets, accounting-on-off, duplicates)",
+                        + " upstream-sockets, accounting-on-off, duplicates, status-server)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
     }
 
@@ -195,7 +195,47 @@ class RadiusOptionsBinderTest {
                       route-map:
                         - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
                 """)).containsExactly("virtual-servers.acct.radius.route-map: unknown key (known: framed-ip,"
-                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates)");
+                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates, status-server)");
+    }
+
+    @Test
+    void statusChecksAndTheStatusServerAnswerBind() throws Exception {
+        SwitchboardConfig config = LOADER.parse("""
+                probes:
+                  plain: { type: radius, secret: testing123 }
+                  home-server: { type: radius, secret: testing123, check-interval: 5s, zombie-period: 40s,
+                                 answers-to-alive: 3 }
+                  period-only: { type: radius, zombie-period: 20s }
+                farms:
+                  aaa: { probes: [plain, home-server, period-only], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
+                virtual-servers:
+                  auth: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }] }
+                  acct: { listen: 127.0.0.10:1813, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }],
+                          radius: { status-server: off } }
+                """);
+        assertThat(config.probes().get("plain").check().zombies()).isEmpty();
+        assertThat(config.probes().get("home-server").check().zombies()).contains(new io.switchboard.director.config
+                .ZombieChecks(Optional.of(Duration.ofSeconds(5)), Duration.ofSeconds(40), 3));
+        assertThat(config.probes().get("period-only").check().zombies()).contains(new io.switchboard.director.config
+                .ZombieChecks(Optional.empty(), Duration.ofSeconds(20), 3));
+        assertThat(config.virtualServers().get("auth").options(RadiusOptions.class).statusServer())
+                .isEqualTo(RadiusOptions.StatusServerPort.AUTO);
+        assertThat(config.virtualServers().get("acct").options(RadiusOptions.class).statusServer())
+                .isEqualTo(RadiusOptions.StatusServerPort.OFF);
+        assertThat(errors("""
+                probes:
+                  a: { type: radius, secret: s, zombie-period: 5m }
+                  b: { type: radius, secret: s, check-interval: 0s, answers-to-alive: 11 }
+                farms:
+                  aaa: { probes: [a, b], reals: [{ address: 127.0.0.2, port: 1812, secret: s }] }
+                virtual-servers:
+                  v: { listen: 127.0.0.10:1812, service: radius, farm: aaa, clients: [{ address: 127.0.0.1, secret: s }],
+                       radius: { status-server: maybe } }
+                """)).containsExactly(
+                "probes.a.zombie-period: at most 120s",
+                "probes.b.check-interval: must be greater than zero",
+                "probes.b.answers-to-alive: must be 1..10",
+                "virtual-servers.v.radius.status-server: must be auto, access, accounting or off");
     }
 
     @Test
