@@ -31,8 +31,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The RADIUS plug-in of one virtual server. Requests: only Access-Request and Accounting-Request
@@ -47,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link ResponseCache}. No other byte changes.
  *
  * <p>Shared by all event loops of the virtual server: its own state (State of open EAP conversations,
- * Framed-IP-Addresses learned per client) lives in concurrent maps.
+ * the {@link FramedPrefixes} learnt per client) lives in concurrent maps.
  */
 final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
@@ -86,13 +84,13 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
      * so that a later round reaching another node of a cluster stays on the conversation's real.
      */
     private volatile HeldValues<ByteBuffer> states;
-    /** Framed-IP-Addresses learned per client address, for the purge on Accounting-On/Off. */
-    private final ConcurrentHashMap<InetAddress, Set<StickyKey>> framedByClient = new ConcurrentHashMap<>();
+    /** The Framed-IP table: what answers teach about subscriber addresses. */
+    private final FramedPrefixes framed;
 
     /** What the answer needs of its request. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
             byte[] realSecret, RealView real, InetAddress client, int clientPort, int code, long statusType,
-            long framedIp, StickyKey key) {
+            StickyKey[] framed, StickyKey key) {
     }
 
     RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
@@ -108,6 +106,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         }
         this.stateIdleNanos = options.stateIdle().toNanos();
         this.vsa = options.vsaCorrelation().orElse(null);
+        this.framed = new FramedPrefixes(options.framedIp());
     }
 
     @Override
@@ -346,9 +345,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         RadiusAuthenticators.signRequest(view, realSecret);
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
-        long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(),
-                client.getPort(), code, statusType, framedIp, key);
+                client.getPort(), code, statusType, FramedPrefixes.ofRequest(view), key);
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -408,7 +406,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         return RadiusView.MESSAGE_AUTHENTICATOR_LENGTH;
     }
 
-    /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
+    /** What answers teach: the State of a challenge, and the Framed-IP table ({@link FramedPrefixes}). */
     private void learn(RadiusView answer, Context request) {
         int code = answer.code();
         if (vsaCorrelation != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
@@ -422,51 +420,14 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             return;
         }
         StickyBindings table = sticky;
-        RadiusOptions.FramedIp framed = options.framedIp();
         if (table == null) {
             return;
         }
-        if (code == RadiusCode.ACCESS_ACCEPT.value() && framed.learn()) {
-            long ip = answer.framedIpAddress();
-            if (ip >= 0) {
-                bindFramedIp(table, ip, request);
-            }
+        if (code == RadiusCode.ACCESS_ACCEPT.value()) {
+            framed.accepted(table, answer, request.real, request.client, ticker.nanos());
         } else if (code == RadiusCode.ACCOUNTING_RESPONSE.value()) {
-            long status = request.statusType;
-            if ((status == RadiusAcctStatusType.START || status == RadiusAcctStatusType.INTERIM_UPDATE)
-                    && framed.learn() && request.framedIp >= 0) {
-                bindFramedIp(table, request.framedIp, request);
-            } else if (status == RadiusAcctStatusType.STOP && framed.purgeOnStop() && request.framedIp >= 0) {
-                StickyKey key = framedIpKey(request.framedIp);
-                table.remove(key);
-                Set<StickyKey> learned = framedByClient.get(request.client);
-                if (learned != null) {
-                    learned.remove(key);
-                }
-            } else if ((status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF)
-                    && framed.purgeOnAccountingOnOff()) {
-                Set<StickyKey> learned = framedByClient.remove(request.client);
-                if (learned != null) {
-                    learned.forEach(table::remove);
-                }
-            }
+            framed.accounted(table, request.statusType, request.framed, request.real, request.client, ticker.nanos());
         }
-    }
-
-    private void bindFramedIp(StickyBindings table, long ip, Context request) {
-        StickyKey key = framedIpKey(ip);
-        StickyBinding binding = request.real.binding();
-        long now = ticker.nanos();
-        StickyBinding holding = table.bindIfAbsent(key, binding, now);
-        if (!holding.equals(binding)) {
-            table.rebind(key, holding, binding, now);
-        }
-        framedByClient.computeIfAbsent(request.client, c -> ConcurrentHashMap.newKeySet()).add(key);
-    }
-
-    static StickyKey framedIpKey(long ip) {
-        return StickyKey.of(RadiusModule.FRAMED_IP,
-                new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip});
     }
 
     private void rememberState(byte[] state, StickyKey key) {
