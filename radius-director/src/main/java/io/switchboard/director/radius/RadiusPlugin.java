@@ -198,9 +198,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     /**
      * The route-map ("turbo") predictor of the virtual server's farm: a request whose
-     * Framed-IP-Address lies in one of the farm's prefixes goes to the real of the longest one, while
-     * that real serves. Null otherwise (no Framed-IP-Address, no matching prefix, or the real cannot
-     * serve): the request is then selected like any other, by its sticky keys and the farm's predictor
+     * Framed-IP-Address (or Framed-IPv6-Prefix, {@link FramedPrefixes#routed}) lies in one of the farm's
+     * prefixes goes to the real of the longest one, while that real serves. Null otherwise (no
+     * framed address, no matching prefix, or the real cannot serve): the request is then selected like any other, by its sticky keys and the farm's predictor
      * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
      */
     StickyBinding route(ByteBuf request) throws DecodeException {
@@ -217,8 +217,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         if (table.isEmpty()) {
             return null;
         }
-        long ip = view.framedIpAddress();
-        RealView real = ip < 0 ? null : table.lookupIpv4(ip);
+        RealView real = FramedPrefixes.routed(table, view);
         return real == null || !real.servesBoundClients() ? null : real.binding();
     }
 
@@ -248,14 +247,16 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     }
 
     static StickyKey keyOf(RadiusView view, StickyKind kind) {
+        if (FramedPrefixes.isFramed(kind)) {
+            return FramedPrefixes.keyOf(view, kind);
+        }
         int type = kind.equals(RadiusModule.CALLING_STATION_ID) ? RadiusAttributeType.CALLING_STATION_ID.value()
-                : kind.equals(RadiusModule.USERNAME) ? RadiusAttributeType.USER_NAME.value()
-                : kind.equals(RadiusModule.FRAMED_IP) ? RadiusAttributeType.FRAMED_IP_ADDRESS.value() : -1;
+                : kind.equals(RadiusModule.USERNAME) ? RadiusAttributeType.USER_NAME.value() : -1;
         if (type < 0) {
             return null;
         }
         int a = view.find(type);
-        if (a < 0 || view.valueLength(a) == 0 || (kind.equals(RadiusModule.FRAMED_IP) && view.valueLength(a) != 4)) {
+        if (a < 0 || view.valueLength(a) == 0) {
             return null;
         }
         return StickyKey.of(kind, view.value(a));
