@@ -1,13 +1,13 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.codec.radius.RadiusAcctStatusType;
+import io.switchboard.codec.radius.RadiusAttributeType;
 import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
-import io.switchboard.codec.radius.RadiusAttributeType;
 import io.switchboard.director.predictor.PrefixTable;
 import io.switchboard.director.spi.RealView;
-import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.spi.StickyBindings;
+import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.net.InetAddress;

@@ -199,9 +199,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     /**
      * The route-map ("turbo") predictor of the virtual server's farm: a request whose
      * Framed-IP-Address (or Framed-IPv6-Prefix, {@link FramedPrefixes#routed}) lies in one of the farm's
-     * prefixes goes to the real of the longest one, while that real serves. Null otherwise (no
-     * framed address, no matching prefix, or the real cannot serve): the request is then selected like any other, by its sticky keys and the farm's predictor
-     * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
+     * prefixes goes to the real of the longest one, while that real serves. Null otherwise (no framed
+     * address, no matching prefix, or the real cannot serve): the request is then selected like any
+     * other, by its sticky keys and the farm's predictor (and backup farms). Nothing is written to the
+     * sticky table: the route map is the binding.
      */
     StickyBinding route(ByteBuf request) throws DecodeException {
         return routeMap().isEmpty() ? null : routed(RadiusView.wrap(request));
