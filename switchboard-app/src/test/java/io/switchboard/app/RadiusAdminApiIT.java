@@ -98,6 +98,40 @@ class RadiusAdminApiIT {
     }
 
     @Test
+    void ipv6PrefixKeysAreReadAndDeletedInTheirAddressSlashLengthForm() throws Exception {
+        StickyTable group = node.director().virtualServers().get("radius-acct").selector().sticky();
+        StickyBinding binding = new StickyBinding("aaa-acct", "127.0.0.2:1813");
+        long now = System.nanoTime();
+        group.bindIfAbsent(StickyKey.parse(RadiusModule.FRAMED_IPV6_PREFIX, "2001:db8:1:2::/64"), binding, now);
+        group.bindIfAbsent(StickyKey.parse(RadiusModule.DELEGATED_IPV6_PREFIX, "2001:db8:ff00::/56"), binding, now);
+
+        // The key's '/' URL-encoded in the path; the host bits and the long form name the same prefix.
+        HttpResponse<String> framed = call("GET", "/api/v1/sticky/framed-ipv6-prefix/2001:db8:1:2::5%2F64");
+        assertThat(framed.statusCode()).as(framed.body()).isEqualTo(200);
+        JsonNode list = new ObjectMapper().readTree(framed.body());
+        assertThat(list.findValuesAsText("vserver")).containsExactly("radius-acct", "radius-auth");
+        assertThat(list.get(0).get("kind").asText()).isEqualTo("framed-ipv6-prefix");
+        assertThat(list.get(0).get("key").asText()).isEqualTo("2001:db8:1:2:0:0:0:0/64");
+        assertThat(list.get(0).get("real").asText()).isEqualTo("127.0.0.2:1813");
+        assertThat(call("GET", "/api/v1/sticky/framed-ipv6-prefix/2001:db8:1:2::%2F56").statusCode()).isEqualTo(404);
+        assertThat(call("GET", "/api/v1/sticky/framed-ipv6-prefix/2001:db8:1:2::").statusCode()).isEqualTo(400);
+        assertThat(call("GET", "/api/v1/sticky/framed-ipv6-prefix/2001:db8::%2F129").statusCode()).isEqualTo(400);
+        // Per virtual server, in the query.
+        HttpResponse<String> delegated = call("GET",
+                "/api/v1/sticky/radius-acct?kind=delegated-ipv6-prefix&key=2001:db8:ff00::%2F56");
+        assertThat(delegated.statusCode()).as(delegated.body()).isEqualTo(200);
+        assertThat(delegated.body()).contains("\"kind\" : \"delegated-ipv6-prefix\"").contains("127.0.0.2:1813");
+
+        assertThat(call("DELETE", "/api/v1/sticky/delegated-ipv6-prefix/2001:db8:ff00::%2F56").statusCode())
+                .isEqualTo(204);
+        assertThat(group.lookup(StickyKey.parse(RadiusModule.DELEGATED_IPV6_PREFIX, "2001:db8:ff00::/56"),
+                System.nanoTime())).isNull();
+        assertThat(call("DELETE", "/api/v1/sticky/radius-acct?kind=framed-ipv6-prefix&key=2001:db8:1:2::%2F64")
+                .statusCode()).isEqualTo(204);
+        assertThat(group.size()).isZero();
+    }
+
+    @Test
     void aKeyIsFoundAndDeletedByKindInEveryTableThatHoldsIt() throws Exception {
         StickyTable group = node.director().virtualServers().get("radius-acct").selector().sticky();
         StickyTable own = node.director().virtualServers().get("radius-other").selector().sticky();

@@ -74,9 +74,26 @@ public final class PrefixTable<V> {
         return find(this.ipv4, ipv4 << 32, 0);
     }
 
-    @SuppressWarnings("unchecked")
+    /**
+     * The value of the longest IPv6 prefix that holds the whole of the prefix {@code bits} long at the
+     * first 16 octets of {@code octets} (so one no longer than {@code bits}), or null: where a
+     * subscriber's delegated or framed prefix lies.
+     */
+    public V lookupIpv6(byte[] octets, int bits) {
+        return find(ipv6, word(octets, 0), word(octets, 8), bits);
+    }
+
     private V find(Level[] levels, long high, long low) {
+        return find(levels, high, low, 128);
+    }
+
+    /** Over the levels no longer than {@code maxBits}. */
+    @SuppressWarnings("unchecked")
+    private V find(Level[] levels, long high, long low, int maxBits) {
         for (Level level : levels) {
+            if (level.bits > maxBits) {
+                continue;
+            }
             long h = high & highMask(level.bits);
             long l = low & lowMask(level.bits);
             int lo = 0;

@@ -50,6 +50,42 @@ public final class StickyKind {
             }
         };
 
+        /**
+         * An address prefix, {@code 2001:db8:1::/48}: the address's octets (4 or 16) with the bits past
+         * the length cleared, then the length (so {@code 2001:db8:1::5/48} is the same key). RADIUS's
+         * Framed-IPv6-Prefix and Delegated-IPv6-Prefix.
+         */
+        Format PREFIX = new Format() {
+            @Override
+            public byte[] parse(String text) {
+                int slash = text.indexOf('/');
+                if (slash < 0 || !text.substring(slash + 1).matches("[0-9]{1,3}")) {
+                    throw new IllegalArgumentException("not a prefix (ADDRESS/LENGTH): " + text);
+                }
+                byte[] address = ADDRESS.parse(text.substring(0, slash));
+                int bits = Integer.parseInt(text.substring(slash + 1));
+                if (bits > address.length * 8) {
+                    throw new IllegalArgumentException("prefix length must be 0.." + address.length * 8 + ": " + text);
+                }
+                byte[] value = java.util.Arrays.copyOf(address, address.length + 1);
+                for (int i = 0; i < address.length; i++) {
+                    int keep = Math.max(0, Math.min(8, bits - i * 8));
+                    value[i] &= (byte) (0xff00 >> keep);
+                }
+                value[address.length] = (byte) bits;
+                return value;
+            }
+
+            @Override
+            public String print(byte[] value) {
+                if (value.length != 5 && value.length != 17) {
+                    return HexFormat.of().formatHex(value);
+                }
+                return ADDRESS.print(java.util.Arrays.copyOf(value, value.length - 1)) + "/"
+                        + (value[value.length - 1] & 0xff);
+            }
+        };
+
         /** The bytes of a string (digits of an IMSI, a RADIUS string attribute), UTF-8. */
         Format TEXT = new Format() {
             @Override

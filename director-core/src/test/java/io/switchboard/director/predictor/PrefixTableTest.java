@@ -68,6 +68,29 @@ class PrefixTableTest {
     }
 
     @Test
+    void aSubscribersPrefixFallsIntoTheLongestTablePrefixThatHoldsAllOfIt() {
+        PrefixTable<String> t = table("2001:db8::/32", "32", "2001:db8:1::/48", "48", "2001:db8:1:2::/64", "64",
+                "2001:db8:1:2:8000::/72", "72", "10.0.0.0/8", "ten");
+        // A /64 lies in the /64, the /48 and the /32; the /72 lies in it, not it in the /72.
+        assertThat(t.lookupIpv6(v6("2001:db8:1:2::"), 64)).isEqualTo("64");
+        assertThat(t.lookupIpv6(v6("2001:db8:1:2:8000::"), 64)).isEqualTo("64");
+        assertThat(t.lookupIpv6(v6("2001:db8:1:2:8000::"), 72)).isEqualTo("72");
+        // A /56 around the /64: only the /48 holds it whole.
+        assertThat(t.lookupIpv6(v6("2001:db8:1::"), 56)).isEqualTo("48");
+        assertThat(t.lookupIpv6(v6("2001:db8:9::"), 64)).isEqualTo("32");
+        assertThat(t.lookupIpv6(v6("2001:db8::"), 16)).isNull();
+        assertThat(t.lookupIpv6(v6("2001:db9::"), 64)).isNull();
+        // The octets past the sixteenth (a prefix length, in the sticky key's form) are not read.
+        byte[] keyForm = java.util.Arrays.copyOf(v6("2001:db8:1:2::"), 17);
+        keyForm[16] = 64;
+        assertThat(t.lookupIpv6(keyForm, 128)).isEqualTo("64");
+    }
+
+    private static byte[] v6(String literal) {
+        return ip(literal).getAddress();
+    }
+
+    @Test
     void theHostBitsOfAPrefixDoNotMatter() {
         // Subnet clears them: 10.1.2.3/16 is 10.1.0.0/16.
         assertThat(table("10.1.2.3/16", "b").lookup(ip("10.1.99.1"))).isEqualTo("b");

@@ -128,6 +128,25 @@ class StickyKeyTest {
     }
 
     @Test
+    void aPrefixKeyIsTheMaskedAddressAndItsLength() {
+        StickyKind prefix = StickyKind.of("framed-ipv6-prefix", StickyKind.Format.PREFIX);
+        StickyKey key = StickyKey.parse(prefix, "2001:db8:1:2::/64");
+        byte[] expected = java.util.Arrays.copyOf(
+                java.util.HexFormat.of().parseHex("20010db8000100020000000000000000"), 17);
+        expected[16] = 64;
+        assertThat(key.value()).isEqualTo(expected);
+        assertThat(key.toString()).isEqualTo("2001:db8:1:2:0:0:0:0/64");
+        // Host bits and the long form: the same key.
+        assertThat(StickyKey.parse(prefix, "2001:0db8:0001:0002:0000:0000:0000:0001/64")).isEqualTo(key);
+        assertThat(StickyKey.parse(prefix, key.toString())).isEqualTo(key);
+        assertThat(StickyKey.parse(prefix, "2001:db8:1:2::/56")).isNotEqualTo(key);
+        assertThat(StickyKey.parse(prefix, "10.1.2.3/24").toString()).isEqualTo("10.1.2.0/24");
+        for (String bad : new String[] {"2001:db8::", "2001:db8::/129", "10.0.0.0/33", "2001:db8::/x", "host/64"}) {
+            assertThatThrownBy(() -> StickyKey.parse(prefix, bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void valueIsACopy() {
         StickyKey key = StickyKey.parse(TestKinds.IMSI, "0010101");
         key.value()[0] = 'X';

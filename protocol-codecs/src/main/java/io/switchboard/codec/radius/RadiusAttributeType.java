@@ -36,6 +36,8 @@ public final class RadiusAttributeType extends OctetCode implements Comparable<R
     public static final RadiusAttributeType EAP_MESSAGE = named(79, "EAP-Message");              // RFC 3579 §3.1
     public static final RadiusAttributeType MESSAGE_AUTHENTICATOR = named(80, "Message-Authenticator"); // RFC 3579 §3.2
     public static final RadiusAttributeType ERROR_CAUSE = named(101, "Error-Cause");             // RFC 5176 §3.5
+    public static final RadiusAttributeType FRAMED_IPV6_PREFIX = named(97, "Framed-IPv6-Prefix"); // RFC 3162 §2.3
+    public static final RadiusAttributeType DELEGATED_IPV6_PREFIX = named(123, "Delegated-IPv6-Prefix"); // RFC 4818 §3
 
     static {
         CODES.complete(value -> new RadiusAttributeType(value, "Attr-" + value, false));

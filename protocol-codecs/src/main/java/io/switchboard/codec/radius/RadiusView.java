@@ -270,6 +270,62 @@ public final class RadiusView {
         return a < 0 || attributeLength(a) != 6 ? -1 : buf.getUnsignedInt(base + a + 2);
     }
 
+    /** Octets of {@link #ipv6Prefix}: the 16 of the prefix, then its length in bits. */
+    public static final int IPV6_PREFIX_LENGTH = 17;
+
+    /**
+     * The IPv6 prefix the attribute at {@code offset} carries in the layout of RFC 3162 §2.3
+     * (Framed-IPv6-Prefix; also RFC 4818 §3 Delegated-IPv6-Prefix): Reserved (1), Prefix-Length (1,
+     * 0..128), then the Prefix, up to 16 octets, at least those that hold Prefix-Length bits. Returned
+     * as {@link #IPV6_PREFIX_LENGTH} octets: the prefix padded to 16 with zeros and its bits past
+     * Prefix-Length cleared (RFC 3162 §2.3: they "must be zero"; a sender that sets them still means
+     * the same prefix), then Prefix-Length. So one prefix has one form however many octets the
+     * sender used (a /64 may come in 8 or 16). Null when the value is shorter than 2 or longer than
+     * 18 octets (Length 4..20, RFC 3162 §2.3), Prefix-Length exceeds 128, or the Prefix is too short
+     * for it. Reserved is not checked (RFC 8044 §3.11: ignored on receipt).
+     */
+    public byte[] ipv6Prefix(int offset) {
+        int length = valueLength(offset);
+        if (length < 2 || length > 18) {
+            return null;
+        }
+        int bits = buf.getUnsignedByte(base + offset + 3);
+        int octets = length - 2;
+        if (bits > 128 || octets * 8 < bits) {
+            return null;
+        }
+        byte[] out = new byte[IPV6_PREFIX_LENGTH];
+        buf.getBytes(base + offset + 4, out, 0, octets);
+        for (int i = 0; i < 16; i++) {
+            int keep = Math.max(0, Math.min(8, bits - i * 8));
+            out[i] &= (byte) (0xff00 >> keep);
+        }
+        out[16] = (byte) bits;
+        return out;
+    }
+
+    /** The first well-formed Framed-IPv6-Prefix (RFC 3162 §2.3) as {@link #ipv6Prefix} has it, or null. */
+    public byte[] framedIpv6Prefix() {
+        return ipv6PrefixOf(RadiusAttributeType.FRAMED_IPV6_PREFIX.value());
+    }
+
+    /** The first well-formed Delegated-IPv6-Prefix (RFC 4818 §3) as {@link #ipv6Prefix} has it, or null. */
+    public byte[] delegatedIpv6Prefix() {
+        return ipv6PrefixOf(RadiusAttributeType.DELEGATED_IPV6_PREFIX.value());
+    }
+
+    private byte[] ipv6PrefixOf(int type) {
+        for (int a = firstAttribute(); a >= 0; a = nextAttribute(a)) {
+            if (attributeType(a) == type) {
+                byte[] prefix = ipv6Prefix(a);
+                if (prefix != null) {
+                    return prefix;
+                }
+            }
+        }
+        return null;
+    }
+
     /** Acct-Status-Type (RFC 2866 §5.1), or -1 if absent or not 4 octets. See {@link RadiusAcctStatusType}. */
     public long acctStatusType() {
         int a = find(RadiusAttributeType.ACCT_STATUS_TYPE.value());

@@ -13,6 +13,11 @@ public final class RadiusModule implements PluginModule {
 
     /** Framed-IP-Address (attribute 8): the subscriber's IPv4 address. */
     public static final StickyKind FRAMED_IP = StickyKind.of("framed-ip", StickyKind.Format.ADDRESS);
+    /** Framed-IPv6-Prefix (attribute 97, RFC 3162 §2.3): the prefix of the subscriber's link, {@code 2001:db8:1:2::/64}. */
+    public static final StickyKind FRAMED_IPV6_PREFIX = StickyKind.of("framed-ipv6-prefix", StickyKind.Format.PREFIX);
+    /** Delegated-IPv6-Prefix (attribute 123, RFC 4818): the prefix delegated to the subscriber's router (DHCPv6-PD). */
+    public static final StickyKind DELEGATED_IPV6_PREFIX = StickyKind.of("delegated-ipv6-prefix",
+            StickyKind.Format.PREFIX);
     /** Calling-Station-Id (attribute 31): the MSISDN in 3GPP, the MSID in CDMA. */
     public static final StickyKind CALLING_STATION_ID = StickyKind.of("calling-station-id", StickyKind.Format.TEXT);
     /** User-Name (attribute 1). */
@@ -41,7 +46,7 @@ public final class RadiusModule implements PluginModule {
 
     @Override
     public List<StickyKind> stickyKinds() {
-        return List.of(FRAMED_IP, CALLING_STATION_ID, USERNAME);
+        return List.of(FRAMED_IP, FRAMED_IPV6_PREFIX, DELEGATED_IPV6_PREFIX, CALLING_STATION_ID, USERNAME);
     }
 
     @Override

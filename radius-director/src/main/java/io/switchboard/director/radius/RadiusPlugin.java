@@ -31,8 +31,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The RADIUS plug-in of one virtual server. Requests: only Access-Request and Accounting-Request
@@ -47,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link ResponseCache}. No other byte changes.
  *
  * <p>Shared by all event loops of the virtual server: its own state (State of open EAP conversations,
- * Framed-IP-Addresses learned per client) lives in concurrent maps.
+ * the {@link FramedPrefixes} learnt per client) lives in concurrent maps.
  */
 final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
@@ -88,13 +86,13 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
      * so that a later round reaching another node of a cluster stays on the conversation's real.
      */
     private volatile HeldValues<ByteBuffer> states;
-    /** Framed-IP-Addresses learned per client address, for the purge on Accounting-On/Off. */
-    private final ConcurrentHashMap<InetAddress, Set<StickyKey>> framedByClient = new ConcurrentHashMap<>();
+    /** The Framed-IP table: what answers teach about subscriber addresses. */
+    private final FramedPrefixes framed;
 
     /** What the answer needs of its request. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
             byte[] realSecret, RealView real, InetAddress client, int clientPort, int code, long statusType,
-            long framedIp, StickyKey key) {
+            StickyKey[] framed, StickyKey key) {
     }
 
     RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
@@ -110,6 +108,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         }
         this.stateIdleNanos = options.stateIdle().toNanos();
         this.vsa = options.vsaCorrelation().orElse(null);
+        this.framed = new FramedPrefixes(options.framedIp());
     }
 
     @Override
@@ -204,10 +203,11 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     /**
      * The route-map ("turbo") predictor of the virtual server's farm: a request whose
-     * Framed-IP-Address lies in one of the farm's prefixes goes to the real of the longest one, while
-     * that real serves. Null otherwise (no Framed-IP-Address, no matching prefix, or the real cannot
-     * serve): the request is then selected like any other, by its sticky keys and the farm's predictor
-     * (and backup farms). Nothing is written to the sticky table: the route map is the binding.
+     * Framed-IP-Address (or Framed-IPv6-Prefix, {@link FramedPrefixes#routed}) lies in one of the farm's
+     * prefixes goes to the real of the longest one, while that real serves. Null otherwise (no framed
+     * address, no matching prefix, or the real cannot serve): the request is then selected like any
+     * other, by its sticky keys and the farm's predictor (and backup farms). Nothing is written to the
+     * sticky table: the route map is the binding.
      */
     StickyBinding route(ByteBuf request) throws DecodeException {
         return routeMap().isEmpty() ? null : routed(RadiusView.wrap(request));
@@ -223,8 +223,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         if (table.isEmpty()) {
             return null;
         }
-        long ip = view.framedIpAddress();
-        RealView real = ip < 0 ? null : table.lookupIpv4(ip);
+        RealView real = FramedPrefixes.routed(table, view);
         return real == null || !real.servesBoundClients() ? null : real.binding();
     }
 
@@ -254,14 +253,16 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     }
 
     static StickyKey keyOf(RadiusView view, StickyKind kind) {
+        if (FramedPrefixes.isFramed(kind)) {
+            return FramedPrefixes.keyOf(view, kind);
+        }
         int type = kind.equals(RadiusModule.CALLING_STATION_ID) ? RadiusAttributeType.CALLING_STATION_ID.value()
-                : kind.equals(RadiusModule.USERNAME) ? RadiusAttributeType.USER_NAME.value()
-                : kind.equals(RadiusModule.FRAMED_IP) ? RadiusAttributeType.FRAMED_IP_ADDRESS.value() : -1;
+                : kind.equals(RadiusModule.USERNAME) ? RadiusAttributeType.USER_NAME.value() : -1;
         if (type < 0) {
             return null;
         }
         int a = view.find(type);
-        if (a < 0 || view.valueLength(a) == 0 || (kind.equals(RadiusModule.FRAMED_IP) && view.valueLength(a) != 4)) {
+        if (a < 0 || view.valueLength(a) == 0) {
             return null;
         }
         return StickyKey.of(kind, view.value(a));
@@ -347,9 +348,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         RadiusAuthenticators.signRequest(view, realSecret);
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
-        long framedIp = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.framedIpAddress() : -1;
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(),
-                client.getPort(), code, statusType, framedIp, key);
+                client.getPort(), code, statusType, FramedPrefixes.ofRequest(view), key);
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -409,7 +409,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         return RadiusView.MESSAGE_AUTHENTICATOR_LENGTH;
     }
 
-    /** What answers teach: the State of a challenge, and Framed-IP-Address bindings. */
+    /** What answers teach: the State of a challenge, and the Framed-IP table ({@link FramedPrefixes}). */
     private void learn(RadiusView answer, Context request) {
         int code = answer.code();
         if (vsaCorrelation != null && code == RadiusCode.ACCESS_ACCEPT.value()) {
@@ -423,51 +423,14 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             return;
         }
         StickyBindings table = sticky;
-        RadiusOptions.FramedIp framed = options.framedIp();
         if (table == null) {
             return;
         }
-        if (code == RadiusCode.ACCESS_ACCEPT.value() && framed.learn()) {
-            long ip = answer.framedIpAddress();
-            if (ip >= 0) {
-                bindFramedIp(table, ip, request);
-            }
+        if (code == RadiusCode.ACCESS_ACCEPT.value()) {
+            framed.accepted(table, answer, request.real, request.client, ticker.nanos());
         } else if (code == RadiusCode.ACCOUNTING_RESPONSE.value()) {
-            long status = request.statusType;
-            if ((status == RadiusAcctStatusType.START || status == RadiusAcctStatusType.INTERIM_UPDATE)
-                    && framed.learn() && request.framedIp >= 0) {
-                bindFramedIp(table, request.framedIp, request);
-            } else if (status == RadiusAcctStatusType.STOP && framed.purgeOnStop() && request.framedIp >= 0) {
-                StickyKey key = framedIpKey(request.framedIp);
-                table.remove(key);
-                Set<StickyKey> learned = framedByClient.get(request.client);
-                if (learned != null) {
-                    learned.remove(key);
-                }
-            } else if ((status == RadiusAcctStatusType.ACCOUNTING_ON || status == RadiusAcctStatusType.ACCOUNTING_OFF)
-                    && framed.purgeOnAccountingOnOff()) {
-                Set<StickyKey> learned = framedByClient.remove(request.client);
-                if (learned != null) {
-                    learned.forEach(table::remove);
-                }
-            }
+            framed.accounted(table, request.statusType, request.framed, request.real, request.client, ticker.nanos());
         }
-    }
-
-    private void bindFramedIp(StickyBindings table, long ip, Context request) {
-        StickyKey key = framedIpKey(ip);
-        StickyBinding binding = request.real.binding();
-        long now = ticker.nanos();
-        StickyBinding holding = table.bindIfAbsent(key, binding, now);
-        if (!holding.equals(binding)) {
-            table.rebind(key, holding, binding, now);
-        }
-        framedByClient.computeIfAbsent(request.client, c -> ConcurrentHashMap.newKeySet()).add(key);
-    }
-
-    static StickyKey framedIpKey(long ip) {
-        return StickyKey.of(RadiusModule.FRAMED_IP,
-                new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip});
     }
 
     private void rememberState(byte[] state, StickyKey key) {

@@ -18,7 +18,8 @@ import java.util.List;
 public final class RadiusService implements DatagramService {
 
     private static final ServiceSpec SPEC = ServiceSpec.udp("radius", EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH, PredictorKind.ROUTE_MAP),
-            RadiusModule.FRAMED_IP, RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME)
+            RadiusModule.FRAMED_IP, RadiusModule.FRAMED_IPV6_PREFIX, RadiusModule.DELEGATED_IPV6_PREFIX,
+            RadiusModule.CALLING_STATION_ID, RadiusModule.USERNAME)
             .withOptions(new RadiusOptionsBinder());
 
     /** The key order used when a virtual server keeps no sticky table (only for hashing). */

@@ -356,8 +356,8 @@ class RadiusPluginTest {
 
     @Test
     void framedIpLearnedFromStartAndAcceptPurgedByStopAndAccountingOn() throws Exception {
-        StickyKey ip1 = RadiusPlugin.framedIpKey(0x0a010203L);
-        StickyKey ip2 = RadiusPlugin.framedIpKey(0x0a010204L);
+        StickyKey ip1 = FramedPrefixes.framedIpKey(0x0a010203L);
+        StickyKey ip2 = FramedPrefixes.framedIpKey(0x0a010204L);
         account(RadiusAcctStatusType.START, "10.1.2.3");
         assertThat(table.lookup(ip1, now.get())).isNotNull();
         assertThat(table.lookup(ip1, now.get()).real()).isEqualTo(real.id());

@@ -266,7 +266,8 @@ final class ConfigBinder {
 
     /**
      * The farm's {@code route-map}: given exactly when the predictor is {@code route-map}. Each
-     * prefix an IPv4 network (the RADIUS director matches it against the Framed-IP-Address), given
+     * prefix an IPv4 or IPv6 network (the RADIUS director matches the Framed-IP-Address and the
+     * Framed-IPv6-Prefix against them), given
      * once, routed to a real of the farm. Holds the valid entries only, none with another predictor.
      *
      * @param reals the farm's reals, or null when some could not be read (membership is not checked)

@@ -16,7 +16,8 @@ import java.util.Optional;
 
 /**
  * Binds a farm's {@code route-map} (predictor {@code route-map}: a list of {@code { prefix, real }},
- * IPv4 prefixes matched against the Framed-IP-Address, each real one of the farm's). All problems go
+ * IPv4 prefixes matched against the Framed-IP-Address and IPv6 ones against the Framed-IPv6-Prefix,
+ * each real one of the farm's). All problems go
  * to the error list given at construction.
  */
 final class RouteMapBinder {
@@ -76,11 +77,6 @@ final class RouteMapBinder {
         return r.string("prefix").flatMap(text -> {
             try {
                 Subnet prefix = AddressLiterals.parseSubnet(text);
-                if (prefix.network().getAddress().length != 4) {
-                    error(r.pathOf("prefix"), "must be an IPv4 prefix (it is matched against the Framed-IP-Address,"
-                            + " which is IPv4)");
-                    return Optional.empty();
-                }
                 if (AddressLiterals.hasHostBits(text)) {
                     error(r.pathOf("prefix"), "'" + text + "' has bits set below the prefix (the network is "
                             + prefix + ")");

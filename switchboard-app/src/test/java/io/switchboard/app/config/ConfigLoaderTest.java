@@ -781,20 +781,24 @@ class ConfigLoaderTest {
                           - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
                           - { prefix: 10.1.2.0/24, real: 127.0.0.3:1813 }
                           - { prefix: 0.0.0.0/0, real: 127.0.0.3:1813 }
+                          - { prefix: "2001:db8:8::/48", real: 127.0.0.3:1813 }
                     """ + RADIUS_SERVER);
             FarmConfig aaa = config.farms().get("aaa");
             assertThat(aaa.predictor()).isEqualTo(PredictorKind.ROUTE_MAP);
             assertThat(aaa.routeMap()).containsExactly(
                     entry(new io.switchboard.director.config.Subnet(ip("10.1.0.0"), 16), new Endpoint(ip("127.0.0.2"), 1813)),
                     entry(new io.switchboard.director.config.Subnet(ip("10.1.2.0"), 24), new Endpoint(ip("127.0.0.3"), 1813)),
-                    entry(new io.switchboard.director.config.Subnet(ip("0.0.0.0"), 0), new Endpoint(ip("127.0.0.3"), 1813)));
+                    entry(new io.switchboard.director.config.Subnet(ip("0.0.0.0"), 0), new Endpoint(ip("127.0.0.3"), 1813)),
+                    // IPv6: matched against the Framed-IPv6-Prefix.
+                    entry(new io.switchboard.director.config.Subnet(ip("2001:db8:8::"), 48),
+                            new Endpoint(ip("127.0.0.3"), 1813)));
         }
 
         @Test
         void everyBadEntryIsReportedAtItsPath() {
             assertThat(errors(AAA + """
                         route-map:
-                          - { prefix: "2001:db8::/32", real: 127.0.0.2:1813 }
+                          - { prefix: "2001:db8::1/32", real: 127.0.0.2:1813 }
                           - { prefix: 10.1.2.3/16, real: 127.0.0.2:1813 }
                           - { prefix: 10.1.0.0/33, real: 127.0.0.2:1813 }
                           - { prefix: 10.1.0.0, real: 127.0.0.2:1813 }
@@ -806,8 +810,8 @@ class ConfigLoaderTest {
                           - { prefix: 10.5.0.0/16, real: 127.0.0.3:1813 }
                           - 10.6.0.0/16
                     """ + RADIUS_SERVER)).containsExactly(
-                    "farms.aaa.route-map[0].prefix: must be an IPv4 prefix (it is matched against the"
-                            + " Framed-IP-Address, which is IPv4)",
+                    "farms.aaa.route-map[0].prefix: '2001:db8::1/32' has bits set below the prefix (the network is"
+                            + " 2001:db8:0:0:0:0:0:0/32)",
                     "farms.aaa.route-map[1].prefix: '10.1.2.3/16' has bits set below the prefix (the network is"
                             + " 10.1.0.0/16)",
                     "farms.aaa.route-map[2].prefix: '10.1.0.0/33': prefix longer than the address",
@@ -888,7 +892,8 @@ class ConfigLoaderTest {
         @Test
         void otherServicesMustNameTheirKey() {
             assertThat(stickyErrors("radius", "{ idle: 5m }")).containsExactly("virtual-servers.v.sticky.key:"
-                    + " required for service 'radius' (allowed: framed-ip, calling-station-id, username)");
+                    + " required for service 'radius' (allowed: framed-ip, framed-ipv6-prefix, delegated-ipv6-prefix,"
+                    + " calling-station-id, username)");
             assertThat(stickyErrors("gtp", "{ idle: 5m }"))
                     .containsExactly("virtual-servers.v.sticky.key: required for service 'gtp' (allowed: imsi)");
         }
@@ -900,7 +905,8 @@ class ConfigLoaderTest {
                             + " (allowed: client-address)");
             assertThat(stickyErrors("radius", "{ keys: [username, msid], idle: 5m }")).containsExactly(
                     "virtual-servers.v.sticky.keys[1]: sticky key 'msid' is not allowed for service 'radius'"
-                            + " (allowed: framed-ip, calling-station-id, username)");
+                            + " (allowed: framed-ip, framed-ipv6-prefix, delegated-ipv6-prefix, calling-station-id,"
+                            + " username)");
             assertThat(stickyErrors("ipmobile", "{ idle: 5m }"))
                     .containsExactly("virtual-servers.v.sticky: service 'ipmobile' does not support sticky");
             assertThat(sticky("asn", "{ key: msid, idle: 5m }").orElseThrow().keys()).containsExactly(AsnModule.MSID);
@@ -920,7 +926,7 @@ class ConfigLoaderTest {
         void unknownKeyName() {
             assertThat(stickyErrors("gtp", "{ key: imis, idle: 5m }")).containsExactly(
                     "virtual-servers.v.sticky.key: unknown sticky key 'imis' (known: client-address, imsi,"
-                            + " framed-ip, calling-station-id, username, msid)");
+                            + " framed-ip, framed-ipv6-prefix, delegated-ipv6-prefix, calling-station-id, username, msid)");
         }
 
         @Test
