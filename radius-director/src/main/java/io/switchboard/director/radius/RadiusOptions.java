@@ -22,10 +22,11 @@ import java.util.Optional;
  * @param accountingOnOffToAllReals an Accounting-On/Off goes to every real of the farm (the first
  *                   answer is relayed), else to one real like any request
  * @param duplicates the response cache that answers a client's retransmission of an answered request
+ * @param daeSessions the sessions learnt from accounting for Dynamic Authorization ({@code radius-dae}), if any
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
-        Duplicates duplicates) implements ServiceOptions {
+        Duplicates duplicates, Optional<DaeSessions> daeSessions) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
@@ -44,10 +45,45 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         Objects.requireNonNull(stateIdle, "stateIdle");
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
         Objects.requireNonNull(duplicates, "duplicates");
+        daeSessions = daeSessions == null ? Optional.empty() : daeSessions;
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
         }
     }
+
+    // ---- Dynamic Authorization (issue 20 point 3) ----
+
+    /** Without sessions learnt for Dynamic Authorization. */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
+            Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
+            Duplicates duplicates) {
+        this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals, duplicates,
+                Optional.empty());
+    }
+
+    /** These options learning the NAS of each session for Dynamic Authorization. */
+    public RadiusOptions withDaeSessions(DaeSessions sessions) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, duplicates, Optional.of(sessions));
+    }
+
+    /**
+     * {@code radius: {dae-sessions: ...}}: each Accounting-Start and Interim-Update teaches the NAS of
+     * its session, each Stop forgets it, in the table a {@code radius-dae} virtual server routes CoA- and
+     * Disconnect-Requests by (RFC 5176). The table is the virtual server's sticky group's (or its own name's).
+     *
+     * @param hold how long a session is remembered after its last Start or Interim-Update (its Stop may be lost)
+     */
+    public record DaeSessions(Duration hold) {
+
+        public static final Duration DEFAULT_HOLD = Duration.ofHours(24);
+
+        public DaeSessions {
+            Objects.requireNonNull(hold, "hold");
+        }
+    }
+
+    // ---- end of Dynamic Authorization ----
 
     /** The response cache at its defaults. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
@@ -65,13 +101,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals, duplicates);
+                accountingOnOffToAllReals, duplicates, daeSessions);
     }
 
     /** These options with another response cache. */
     public RadiusOptions withDuplicates(Duplicates cache) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, cache);
+                accountingOnOffToAllReals, cache, daeSessions);
     }
 
     /** Without VSA correlation. */

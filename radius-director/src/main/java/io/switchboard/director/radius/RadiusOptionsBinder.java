@@ -23,7 +23,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
             "require-message-authenticator", "limit-proxy-state");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off", "duplicates");
+            "upstream-sockets", "accounting-on-off", "duplicates", "dae-sessions");
+    public static final List<String> DAE_SESSIONS_KEYS = List.of("hold");
     public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
     public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
@@ -45,7 +46,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 }
                 for (int i = 0; i < items.size(); i++) {
                     String path = ConfigPath.index(vs.pathOf("clients"), i);
-                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(this::client).ifPresent(clients::add);
+                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(RadiusOptionsBinder::client).ifPresent(clients::add);
                 }
             });
         }
@@ -55,6 +56,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         int upstreamSockets = RadiusOptions.DEFAULT_UPSTREAM_SOCKETS;
         boolean onOffToAll = true;
         RadiusOptions.Duplicates duplicates = RadiusOptions.Duplicates.DEFAULT;
+        Optional<RadiusOptions.DaeSessions> daeSessions = Optional.empty();
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
@@ -89,6 +91,10 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                             cache.get().integer("max-entries", 0, RadiusOptions.Duplicates.MAX_ENTRIES)
                                     .orElse(d.maxEntries()));
                 }
+                if (r.has("dae-sessions")) {
+                    daeSessions = r.section("dae-sessions", DAE_SESSIONS_KEYS).map(d -> new RadiusOptions.DaeSessions(
+                            d.positiveDuration("hold").orElse(RadiusOptions.DaeSessions.DEFAULT_HOLD)));
+                }
                 Optional<Section> framed = radius.get().has("framed-ip")
                         ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
                 if (framed.isPresent()) {
@@ -103,7 +109,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
-                duplicates));
+                duplicates, daeSessions));
     }
 
     /** {@code ADDRESS/PREFIX}; reported at {@code key} of {@code s} when malformed. */
@@ -116,7 +122,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         }
     }
 
-    private Optional<RadiusOptions.Client> client(Section c) {
+    /** One entry of {@code clients:} (also a {@code radius-dae} virtual server's NAS entries). */
+    static Optional<RadiusOptions.Client> client(Section c) {
         int before = c.errors().size();
         Optional<String> secret = c.require("secret", "required") ? c.string("secret") : Optional.empty();
         InetAddress network = null;

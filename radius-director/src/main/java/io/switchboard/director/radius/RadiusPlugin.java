@@ -78,6 +78,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     private volatile io.micrometer.core.instrument.Counter[] answerCounters = new io.micrometer.core.instrument.Counter[256];
     /** What clients and reals must sign (BlastRADIUS; null until attach). */
     private volatile MessageAuthenticatorPolicy policy;
+    /** The NAS of each session, for a radius-dae virtual server (null: not learnt). */
+    private volatile DaeSessions daeSessions;
     /** Answers sent, for clients' retransmissions (RFC 5080 §2.2.2; null until attach). */
     private volatile ResponseCache responses;
 
@@ -127,6 +129,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
                 RadiusCode.ACCOUNTING_RESPONSE);
         this.policy = new MessageAuthenticatorPolicy(name, clients, context.registry());
         this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
+        this.daeSessions = options.daeSessions().map(d -> DaeSessions.of(context.farms(), context.tables(), group,
+                ticker)).orElse(null);
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
@@ -160,6 +164,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         ByteBuf answered = cache == null ? null : cache.answer(datagram, sender, alloc, ticker.nanos());
         if (answered != null) {
             return new Decision.AnswerLocally(answered);
+        }
+        if (daeSessions != null) {
+            daeSessions.learn(view, sender.getAddress(), options.daeSessions().get().hold().toNanos());
         }
         StickyBinding routed = routed(view);
         return new Decision.Direct(key, clientTransactionId(datagram),
