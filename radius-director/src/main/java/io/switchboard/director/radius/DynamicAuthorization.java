@@ -116,6 +116,11 @@ final class DynamicAuthorization implements TransactionPlugin<Object>, RealReque
         return c[code.value()] == null ? 0 : c[code.value()].count();
     }
 
+    /** The sessions it routes by, for tests. */
+    DaeSessions sessions() {
+        return sessions;
+    }
+
     // ---- from the AAA and the NAS ----
 
     /**
