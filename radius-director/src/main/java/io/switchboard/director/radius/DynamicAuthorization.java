@@ -180,8 +180,9 @@ final class DynamicAuthorization implements TransactionPlugin<Object>, RealReque
 
     /**
      * The NAS a request is for: its session's (RFC 5176 §3: by the session identification attributes
-     * it carries), or — when it names no session, only its NAS — the NAS-IP-Address it names (RFC 8559
-     * §3: a proxy routes by the NAS identification); null when neither is known.
+     * it carries), or — when it names no session, only its NAS — the NAS-IP-Address it names (one of
+     * RFC 5176 §3's NAS identification attributes); null when neither is known. Operator-Name, by which
+     * RFC 8559 routes between operators' proxies, names no NAS here and is relayed as it is.
      */
     private InetAddress nasOf(RadiusView view) {
         DaeSessions.Session session = sessions.find(view);
