@@ -14,9 +14,12 @@ import java.util.EnumSet;
  */
 public final class RadiusDaeService implements DatagramService {
 
-    /** The farm's predictor selects nothing (the reals send, the NAS is the session's): any is accepted. */
+    /**
+     * The farm's predictor selects nothing here (the reals send; the NAS is the session's): the
+     * radius service's are accepted, so that the farm may be the accounting virtual server's.
+     */
     private static final ServiceSpec SPEC = ServiceSpec.udp("radius-dae",
-            EnumSet.allOf(PredictorKind.class))
+            EnumSet.of(PredictorKind.ROUNDROBIN, PredictorKind.HASH, PredictorKind.ROUTE_MAP))
             .withOptions(new DaeOptionsBinder());
 
     @Override
