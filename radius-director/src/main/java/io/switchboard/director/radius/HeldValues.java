@@ -57,6 +57,11 @@ final class HeldValues<K> {
         }
     }
 
+    /** Lets go of {@code key}'s value before it lapses (an ended session); one asynchronous cluster write. */
+    void remove(K key) {
+        values.remove(key);
+    }
+
     /** The value held for {@code key}, or null (none, or lapsed). */
     byte[] get(K key) {
         Held held = values.get(key);

@@ -12,7 +12,8 @@ import java.util.List;
  * The meters of the {@code radius} plug-in ({@link RadiusModule#metrics()}), each tagged
  * {@code vserver}: {@link RadiusPlugin} counts requests and answers by code ({@code other} for a code
  * it has no counter of) and the answers it refused, {@link RadiusVsaCorrelation} the Accounting-Starts
- * it could not complete, {@link ResponseCache} the retransmissions it recognised.
+ * it could not complete, {@link ResponseCache} the retransmissions it recognised,
+ * {@link DynamicAuthorization} the DAE requests and answers it relayed or answered.
  */
 final class RadiusMeters {
 
@@ -35,8 +36,16 @@ final class RadiusMeters {
             "Status-Servers (RFC 5997) sent to the virtual server, by outcome: answered, or no-real-serves"
                     + " (not answered, so that the NAS fails over)", List.of("outcome"));
 
+    static final MetricSpec DAE_REQUESTS = new MetricSpec("switchboard.radius.dae.requests", Type.COUNTER,
+            "CoA- and Disconnect-Requests from AAA reals that verified (RFC 5176), by code and outcome: relayed"
+                    + " to the session's NAS, or answered with a NAK: session-not-found (Error-Cause 503),"
+                    + " not-routable (502)", List.of("code", "outcome"));
+    static final MetricSpec DAE_ANSWERS = new MetricSpec("switchboard.radius.dae.answers", Type.COUNTER,
+            "CoA- and Disconnect-ACKs and -NAKs from NASes that verified and were relayed to the AAA, by code",
+            List.of("code"));
+
     static final List<MetricSpec> ALL = List.of(REQUESTS, ANSWERS, VSA_NOT_ADDED, ANSWERS_REFUSED, DUPLICATES,
-            STATUS_SERVER);
+            STATUS_SERVER, DAE_REQUESTS, DAE_ANSWERS);
 
     private RadiusMeters() {
     }

@@ -8,7 +8,10 @@ import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.spi.DatagramService;
 import java.util.List;
 
-/** RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes, probed by Status-Server. */
+/**
+ * RADIUS authentication and accounting: {@code radius}, sticky by subscriber attributes, probed by
+ * Status-Server; and Dynamic Authorization toward the NASes: {@code radius-dae}.
+ */
 public final class RadiusModule implements PluginModule {
 
     /** Framed-IP-Address (attribute 8): the subscriber's IPv4 address. */
@@ -41,7 +44,7 @@ public final class RadiusModule implements PluginModule {
 
     @Override
     public List<DatagramService> services() {
-        return List.of(new RadiusService());
+        return List.of(new RadiusService(), new RadiusDaeService());
     }
 
     @Override

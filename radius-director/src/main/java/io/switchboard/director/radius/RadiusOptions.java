@@ -23,10 +23,12 @@ import java.util.Optional;
  *                   answer is relayed), else to one real like any request
  * @param duplicates the response cache that answers a client's retransmission of an answered request
  * @param statusServer how a Status-Server sent to the virtual server is answered ({@link StatusServer})
+ * @param daeSessions the sessions learnt from accounting for Dynamic Authorization ({@code radius-dae}), if any
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
-        Duplicates duplicates, StatusServerPort statusServer) implements ServiceOptions {
+        Duplicates duplicates, StatusServerPort statusServer, Optional<DaeSessions> daeSessions)
+        implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
@@ -46,25 +48,24 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         vsaCorrelation = vsaCorrelation == null ? Optional.empty() : vsaCorrelation;
         Objects.requireNonNull(duplicates, "duplicates");
         Objects.requireNonNull(statusServer, "statusServer");
+        daeSessions = daeSessions == null ? Optional.empty() : daeSessions;
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
         }
     }
 
-    // ---- Status-Server (RFC 5997) answered by the director: radius-status ----
-
-    /** Status-Server answered as the listen port says ({@link StatusServerPort#AUTO}). */
+    /** Status-Server answered as the listen port says ({@link StatusServerPort#AUTO}), no Dynamic Authorization sessions. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
             Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
             Duplicates duplicates) {
         this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals, duplicates,
-                StatusServerPort.AUTO);
+                StatusServerPort.AUTO, Optional.empty());
     }
 
     /** These options with another answer to Status-Server. */
     public RadiusOptions withStatusServer(StatusServerPort port) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, port);
+                accountingOnOffToAllReals, duplicates, port, daeSessions);
     }
 
     /**
@@ -90,6 +91,32 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
 
     // ---- end radius-status ----
 
+    // ---- Dynamic Authorization (issue 20 point 3) ----
+
+    /** These options learning the NAS of each session for Dynamic Authorization. */
+    public RadiusOptions withDaeSessions(DaeSessions sessions) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, duplicates, statusServer, Optional.of(sessions));
+    }
+
+    /**
+     * {@code radius: {dae-sessions: ...}}: each Accounting-Start and Interim-Update teaches the NAS of
+     * its session, each Stop forgets it, in the table a {@code radius-dae} virtual server routes CoA- and
+     * Disconnect-Requests by (RFC 5176). The table is the virtual server's sticky group's (or its own name's).
+     *
+     * @param hold how long a session is remembered after its last Start or Interim-Update (its Stop may be lost)
+     */
+    public record DaeSessions(Duration hold) {
+
+        public static final Duration DEFAULT_HOLD = Duration.ofHours(24);
+
+        public DaeSessions {
+            Objects.requireNonNull(hold, "hold");
+        }
+    }
+
+    // ---- end of Dynamic Authorization ----
+
     /** The response cache at its defaults. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
             Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals) {
@@ -106,13 +133,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals, duplicates, statusServer);
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions);
     }
 
     /** These options with another response cache. */
     public RadiusOptions withDuplicates(Duplicates cache) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, cache, statusServer);
+                accountingOnOffToAllReals, cache, statusServer, daeSessions);
     }
 
     /** Without VSA correlation. */

@@ -23,7 +23,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
             "require-message-authenticator", "limit-proxy-state");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off", "duplicates", "status-server");
+            "upstream-sockets", "accounting-on-off", "duplicates", "status-server", "dae-sessions");
+    public static final List<String> DAE_SESSIONS_KEYS = List.of("hold");
     public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
     public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
     public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
@@ -45,7 +46,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 }
                 for (int i = 0; i < items.size(); i++) {
                     String path = ConfigPath.index(vs.pathOf("clients"), i);
-                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(this::client).ifPresent(clients::add);
+                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(RadiusOptionsBinder::client).ifPresent(clients::add);
                 }
             });
         }
@@ -56,6 +57,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         boolean onOffToAll = true;
         RadiusOptions.Duplicates duplicates = RadiusOptions.Duplicates.DEFAULT;
         RadiusOptions.StatusServerPort statusServer = RadiusOptions.StatusServerPort.AUTO;
+        Optional<RadiusOptions.DaeSessions> daeSessions = Optional.empty();
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
@@ -91,6 +93,10 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                                     .orElse(d.maxEntries()));
                 }
                 statusServer = statusServer(r).orElse(statusServer);
+                if (r.has("dae-sessions")) {
+                    daeSessions = r.section("dae-sessions", DAE_SESSIONS_KEYS).map(d -> new RadiusOptions.DaeSessions(
+                            d.positiveDuration("hold").orElse(RadiusOptions.DaeSessions.DEFAULT_HOLD)));
+                }
                 Optional<Section> framed = radius.get().has("framed-ip")
                         ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
                 if (framed.isPresent()) {
@@ -105,7 +111,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
-                duplicates, statusServer));
+                duplicates, statusServer, daeSessions));
     }
 
     /**
@@ -142,7 +148,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         }
     }
 
-    private Optional<RadiusOptions.Client> client(Section c) {
+    /** One entry of {@code clients:} (also a {@code radius-dae} virtual server's NAS entries). */
+    static Optional<RadiusOptions.Client> client(Section c) {
         int before = c.errors().size();
         Optional<String> secret = c.require("secret", "required") ? c.string("secret") : Optional.empty();
         InetAddress network = null;

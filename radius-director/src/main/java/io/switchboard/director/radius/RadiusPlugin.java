@@ -78,6 +78,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     private volatile MessageAuthenticatorPolicy policy;
     /** Answers Status-Server sent to the virtual server (RFC 5997; null until attach). */
     private volatile StatusServer statusServer;
+    /** The NAS of each session, for a radius-dae virtual server (null: not learnt). */
+    private volatile DaeSessions daeSessions;
     /** Answers sent, for clients' retransmissions (RFC 5080 §2.2.2; null until attach). */
     private volatile ResponseCache responses;
 
@@ -130,6 +132,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
         this.statusServer = new StatusServer(options.statusServer(), context.config().listen().port(), farm,
                 context.registry(), name);
+        this.daeSessions = options.daeSessions().map(d -> DaeSessions.of(context.farms(), context.tables(), group,
+                ticker)).orElse(null);
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
@@ -167,6 +171,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         ByteBuf answered = cache == null ? null : cache.answer(datagram, sender, alloc, ticker.nanos());
         if (answered != null) {
             return new Decision.AnswerLocally(answered);
+        }
+        if (daeSessions != null) {
+            daeSessions.learn(view, sender.getAddress(), options.daeSessions().get().hold().toNanos());
         }
         StickyBinding routed = routed(view);
         return new Decision.Direct(key, clientTransactionId(datagram),

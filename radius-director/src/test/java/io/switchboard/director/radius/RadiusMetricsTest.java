@@ -37,7 +37,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
-/** The meters the {@code radius} plug-in registers are the ones {@link RadiusModule} declares. */
+/** The meters the {@code radius} and {@code radius-dae} plug-ins register are the ones {@link RadiusModule} declares. */
 class RadiusMetricsTest {
 
     private static final InetSocketAddress NAS = new InetSocketAddress(addr("127.0.0.20"), 40000);
@@ -76,6 +76,13 @@ class RadiusMetricsTest {
         accept.release();
 
         assertThat(engine.toClients()).as("the Access-Accept relayed").hasSize(1);
+        // The radius-dae listener registers the DAE counters.
+        DatagramService dae = module.services().get(1);
+        VirtualServerConfig daeVs = new VirtualServerConfig("dae", new Endpoint(addr("127.0.0.1"), 3799),
+                dae.spec().name(), "aaa", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true,
+                new DaeOptions(List.of(new DaeOptions.Nas(options.clients().get(0), 3799)), "radius-auth"));
+        dae.create(daeVs, registry).attach(new PluginContext(daeVs, null, farms, ticker, registry, NodeSlot.SINGLE,
+                SharedTables.IN_MEMORY));
         DeclaredMeters.assertDeclared(module, registry);
     }
 }

@@ -676,7 +676,7 @@ class ConfigLoaderTest {
                     virtual-servers:
                       gtp-c: { listen: 127.0.0.1:2123, service: gtpv2, farm: ggsn }
                     """)).containsExactly("virtual-servers.gtp-c.service: unknown service 'gtpv2'"
-                    + " (known: udp, tcp, gtp, gtp-inspect, radius, ipmobile, asn)");
+                    + " (known: udp, tcp, gtp, gtp-inspect, radius, radius-dae, ipmobile, asn)");
         }
 
         @Test
@@ -726,7 +726,7 @@ class ConfigLoaderTest {
                     + " route-map: [{ prefix: 10.1.0.0/16, real: 10.0.0.1:1 }] }\n"
                     + "  web: { reals: [{ address: 10.0.0.2, port: 1 }] }\n"
                     + "virtual-servers:\n  w: { listen: 127.0.0.1:0, service: udp, farm: web }\n")).containsExactly(
-                    "farms.spare.predictor: 'route-map' needs the radius service, which is not available in this build");
+                    "farms.spare.predictor: 'route-map' needs the radius or radius-dae service, which is not available in this build");
         }
 
         @Test

@@ -3,6 +3,7 @@ package io.switchboard.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.switchboard.director.config.PredictorKind;
+import io.switchboard.director.radius.DaeOptionsBinder;
 import io.switchboard.director.radius.RadiusOptionsBinder;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ServiceSpec;
@@ -53,7 +54,8 @@ class DocumentationTest {
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
                 ConfigBinder.ROUTE_HEALTH_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
                 RadiusOptionsBinder.FRAMED_IP_KEYS, ConfigBinder.ROUTE_MAP_KEYS, RadiusOptionsBinder.VSA_KEYS,
-                RadiusOptionsBinder.DUPLICATES_KEYS,
+                RadiusOptionsBinder.DUPLICATES_KEYS, RadiusOptionsBinder.DAE_SESSIONS_KEYS, DaeOptionsBinder.NAS_KEYS,
+                DaeOptionsBinder.DAE_KEYS,
                 DispatchedBinder.FIREWALL_FARM_KEYS, DispatchedBinder.FIREWALL_KEYS, DispatchedBinder.VPN_FARM_KEYS,
                 DispatchedBinder.VPN_REAL_KEYS, DispatchedBinder.LINK_KEYS);
         for (List<String> keys : keySets) {

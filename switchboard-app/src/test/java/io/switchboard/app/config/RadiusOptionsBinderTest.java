@@ -94,7 +94,7 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret,"
                         + " require-message-authenticator, limit-proxy-state)",
                 "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, vsa-correlation,"
-                        + " upstream-sockets, accounting-on-off, duplicates, status-server)",
+                        + " upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
     }
 
@@ -195,7 +195,7 @@ class RadiusOptionsBinderTest {
                       route-map:
                         - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
                 """)).containsExactly("virtual-servers.acct.radius.route-map: unknown key (known: framed-ip,"
-                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates, status-server)");
+                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions)");
     }
 
     @Test
@@ -283,7 +283,7 @@ class RadiusOptionsBinderTest {
         assertThat(errors(FARMS + """
                 virtual-servers:
                   u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, clients: [] }
-                """)).containsExactly("virtual-servers.u.clients: only for service radius or tcp, not udp");
+                """)).containsExactly("virtual-servers.u.clients: only for service radius or radius-dae or tcp, not udp");
         assertThat(errors(FARMS + """
                 virtual-servers:
                   u: { listen: 127.0.0.10:1, service: udp, farm: aaa-auth, radius: { state-idle: 1m } }
