@@ -88,7 +88,7 @@ class BlastRadiusIT {
             dirs[i] = work.resolve("aaa" + i);
             run(List.of("bash", FreeRadiusIT.script().toString(), dirs[i].toString(), "aaa" + i, ADDRESSES[i],
                     String.valueOf(auth), String.valueOf(acct), REAL_SECRETS[i], "127.0.0.0/8", REQUIRE[i]));
-            servers[i] = startServer(dirs[i]);
+            servers[i] = FreeRadiusProcess.start(dirs[i]);
             aaa.add(new RealConfig(InetAddress.getByName(ADDRESSES[i]), auth, 1, OptionalInt.empty(), true)
                     .with(RadiusModule.SECRET, REAL_SECRETS[i]));
         }
@@ -147,12 +147,12 @@ class BlastRadiusIT {
 
     @Test
     void anAaaThatRequiresOneGetsTheNassMessageAuthenticatorReSignedAndTheNasAnAnswerSignedFirst() throws Exception {
-        FreeRadiusIT.Result ok = radclient("strict", access("strict-1", true));
+        FreeRadiusProcess.Result ok = radclient("strict", access("strict-1", true));
         assertThat(ok.exit()).as(ok.output()).isZero();
         assertThat(ok.output()).contains("Received Access-Accept").contains("served by aaa0");
         fromOwnNas("strict", access("strict-2", true));
         // Without one, the director drops it (require-message-authenticator: true): the AAA never sees it.
-        FreeRadiusIT.Result unsigned = radclient("strict", access("strict-3", false), "-t", "1", "-r", "1");
+        FreeRadiusProcess.Result unsigned = radclient("strict", access("strict-3", false), "-t", "1", "-r", "1");
         assertThat(unsigned.exit()).isNotZero();
         assertThat(metrics("strict").droppedCount(MessageAuthenticatorPolicy.MISSING)).isGreaterThanOrEqualTo(1);
         assertThat(Files.readString(dirs[0].resolve("log").resolve("radius.log"))).doesNotContain("strict-3");
@@ -160,7 +160,7 @@ class BlastRadiusIT {
 
     @Test
     void limitProxyStateDropsAnUnsignedRequestWithProxyStateAndLetsTheRestThrough() throws Exception {
-        FreeRadiusIT.Result proxied = radclient("limited", access("limited-1", false) + "\nProxy-State = 0x6576696c",
+        FreeRadiusProcess.Result proxied = radclient("limited", access("limited-1", false) + "\nProxy-State = 0x6576696c",
                 "-t", "1", "-r", "1");
         assertThat(proxied.exit()).isNotZero();
         assertThat(metrics("limited").droppedCount(MessageAuthenticatorPolicy.UNSIGNED_PROXY_STATE)).isEqualTo(1);
@@ -168,17 +168,17 @@ class BlastRadiusIT {
         // Unsigned without Proxy-State: FreeRADIUS (require_message_authenticator = no) answers, and the
         // director adds the Message-Authenticator the AAA did not send.
         fromOwnNas("limited", access("limited-2", false));
-        FreeRadiusIT.Result signed = radclient("limited", access("limited-3", true) + "\nProxy-State = 0x6f6b");
+        FreeRadiusProcess.Result signed = radclient("limited", access("limited-3", true) + "\nProxy-State = 0x6f6b");
         assertThat(signed.exit()).as(signed.output()).isZero();
         // With both off the director lets Proxy-State through unsigned; FreeRADIUS echoes it (RFC 2865 §5.33).
-        FreeRadiusIT.Result lenient = radclient("lenient", access("lenient-1", false) + "\nProxy-State = 0x6f6b");
+        FreeRadiusProcess.Result lenient = radclient("lenient", access("lenient-1", false) + "\nProxy-State = 0x6f6b");
         assertThat(lenient.exit()).as(lenient.output()).isZero();
         assertThat(lenient.output()).contains("Received Access-Accept");
     }
 
     @Test
     void anAcceptWithoutMessageAuthenticatorFromARealThatMustSendOneIsDroppedAndCounted() throws Exception {
-        FreeRadiusIT.Result r = radclient("stand-in", access("stand-in-1", true), "-t", "1", "-r", "1");
+        FreeRadiusProcess.Result r = radclient("stand-in", access("stand-in-1", true), "-t", "1", "-r", "1");
         assertThat(r.exit()).isNotZero();
         assertThat(r.output()).doesNotContain("Received Access-Accept");
         assertThat(standIn.transactions).isNotEmpty(); // the stand-in answered, unsigned
@@ -252,7 +252,7 @@ class BlastRadiusIT {
                 + (messageAuthenticator ? "\nMessage-Authenticator = 0x00" : "");
     }
 
-    private static FreeRadiusIT.Result radclient(String vserver, String request, String... options) throws Exception {
+    private static FreeRadiusProcess.Result radclient(String vserver, String request, String... options) throws Exception {
         InetSocketAddress vip = director.localAddress(vserver);
         Path file = Files.createTempFile(work, "request", ".txt");
         Files.writeString(file, request + "\n");
@@ -317,30 +317,8 @@ class BlastRadiusIT {
         return director.virtualServers().get(vserver).metrics();
     }
 
-    private static Process startServer(Path dir) throws IOException {
-        Path log = dir.resolve("log").resolve("radius.log");
-        Process p = new ProcessBuilder("freeradius", "-f", "-d", dir.toString(), "-n", "radiusd", "-l", log.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("log").resolve("stdout.log").toFile()).start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            if (!p.isAlive()) {
-                throw new AssertionError("freeradius exited: " + Files.readString(dir.resolve("log").resolve("stdout.log")));
-            }
-            return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
-        });
-        return p;
-    }
 
-    private static FreeRadiusIT.Result run(List<String> command) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(work, "out", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " did not finish: " + Files.readString(out));
-        }
-        FreeRadiusIT.Result result = new FreeRadiusIT.Result(p.exitValue(), Files.readString(out));
-        if (command.get(0).equals("bash") && result.exit() != 0) {
-            throw new AssertionError(command + " failed: " + result.output());
-        }
-        return result;
+    private static FreeRadiusProcess.Result run(List<String> command) throws IOException, InterruptedException {
+        return FreeRadiusProcess.run(work, command, 60);
     }
 }

@@ -77,14 +77,14 @@ class DaeClusterIT {
         Director a = node(memberA, "127.0.24.10");
         Director b = node(memberB, "127.0.24.11");
 
-        DaeTestBed.Result start = radclient(work, "127.0.24.7", a.localAddress("radius-acct"), "acct", NAS_SECRET,
+        FreeRadiusProcess.Result start = radclient(work, "127.0.24.7", a.localAddress("radius-acct"), "acct", NAS_SECRET,
                 accounting("Start", "cluster-session-1", "dave", "10.24.0.7", "491700000024"));
         assertThat(start.output()).contains("Received Accounting-Response");
         // Shared-table writes are asynchronous: B's copy has the session once A's write is applied.
         DaeSessions sessionsB = DaeTestBed.plugin(b).sessions();
         await().atMost(WAIT).until(() -> sessionsB.entries() == 4); // one per indexed attribute
 
-        DaeTestBed.Result coa = radclient(work, "127.0.24.5", b.localAddress("dae"), "coa", AAA_SECRET,
+        FreeRadiusProcess.Result coa = radclient(work, "127.0.24.5", b.localAddress("dae"), "coa", AAA_SECRET,
                 "Calling-Station-Id = \"491700000024\"\nFilter-Id = \"silver\"");
         assertThat(coa.output()).contains("Received CoA-ACK");
         assertThat(nas.received).hasSize(1);

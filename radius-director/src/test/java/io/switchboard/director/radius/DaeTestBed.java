@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the Dynamic Authorization tests share: a director node with an accounting virtual server
@@ -138,26 +137,17 @@ final class DaeTestBed {
         }
     }
 
-    record Result(int exit, String output) {
-    }
-
     /**
      * radclient ({@code acct}, {@code coa}, {@code disconnect}) with one request, sent from {@code from}
      * (radclient binds its {@code Packet-Src-IP-Address}) to {@code to}; one try, a one-second timeout.
      */
-    static Result radclient(Path work, String from, InetSocketAddress to, String type, String secret, String request)
+    static FreeRadiusProcess.Result radclient(Path work, String from, InetSocketAddress to, String type, String secret, String request)
             throws IOException, InterruptedException {
         Path file = Files.createTempFile(work, "request", ".txt");
         Files.writeString(file, "Packet-Src-IP-Address = " + from + "\n" + request + "\n");
         List<String> command = new ArrayList<>(List.of("radclient", "-x", "-t", "1", "-r", "1", "-f", file.toString(),
                 to.getAddress().getHostAddress() + ":" + to.getPort(), type, secret));
-        Path out = Files.createTempFile(work, "out", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " did not finish: " + Files.readString(out));
-        }
-        return new Result(p.exitValue(), Files.readString(out));
+        return FreeRadiusProcess.run(work, command, 30);
     }
 
     static String accounting(String status, String session, String user, String framedIp, String csid) {

@@ -70,12 +70,12 @@ class DynamicAuthorizationIT {
     @Test
     void coaAndDisconnectForALearntSessionReachItsNasAndTheAcksComeBackNakAfterItsStop() throws Exception {
         DynamicAuthorization plugin = DaeTestBed.plugin(director);
-        DaeTestBed.Result start = radclient(work, NAS, acct, "acct", NAS_SECRET,
+        FreeRadiusProcess.Result start = radclient(work, NAS, acct, "acct", NAS_SECRET,
                 accounting("Start", "dae-session-1", "alice", "10.23.0.7", "491700000001"));
         assertThat(start.output()).contains("Received Accounting-Response");
 
         // By Acct-Session-Id: at the NAS re-signed with its secret, the ACK back under the AAA's.
-        DaeTestBed.Result coa = radclient(work, AAA, dae, "coa", AAA_SECRET,
+        FreeRadiusProcess.Result coa = radclient(work, AAA, dae, "coa", AAA_SECRET,
                 "Acct-Session-Id = \"dae-session-1\"\nFilter-Id = \"gold\"");
         assertThat(coa.output()).contains("Received CoA-ACK");
         assertThat(coa.exit()).as(coa.output()).isZero();
@@ -87,7 +87,7 @@ class DynamicAuthorizationIT {
         assertThat(first.from()).as("from the DAE listener").isEqualTo(dae);
 
         // By Framed-IP-Address and User-Name: the same session.
-        DaeTestBed.Result disconnect = radclient(work, AAA, dae, "disconnect", AAA_SECRET,
+        FreeRadiusProcess.Result disconnect = radclient(work, AAA, dae, "disconnect", AAA_SECRET,
                 "Framed-IP-Address = 10.23.0.7\nUser-Name = \"alice\"");
         assertThat(disconnect.output()).contains("Received Disconnect-ACK");
         assertThat(nas.received).hasSize(2);
@@ -99,18 +99,18 @@ class DynamicAuthorizationIT {
         assertThat(plugin.count("answers", RadiusCode.DISCONNECT_ACK)).isEqualTo(1);
 
         // A session attribute that contradicts the session found: no session (RFC 5176 §3).
-        DaeTestBed.Result other = radclient(work, AAA, dae, "coa", AAA_SECRET,
+        FreeRadiusProcess.Result other = radclient(work, AAA, dae, "coa", AAA_SECRET,
                 "Acct-Session-Id = \"dae-session-1\"\nUser-Name = \"bob\"");
         assertThat(other.output()).contains("Received CoA-NAK").contains("Session-Context-Not-Found");
 
         // After its Stop the session is unknown: CoA-NAK with Error-Cause 503, nothing at the NAS.
-        DaeTestBed.Result stop = radclient(work, NAS, acct, "acct", NAS_SECRET,
+        FreeRadiusProcess.Result stop = radclient(work, NAS, acct, "acct", NAS_SECRET,
                 accounting("Stop", "dae-session-1", "alice", "10.23.0.7", "491700000001"));
         assertThat(stop.output()).contains("Received Accounting-Response");
-        DaeTestBed.Result gone = radclient(work, AAA, dae, "coa", AAA_SECRET,
+        FreeRadiusProcess.Result gone = radclient(work, AAA, dae, "coa", AAA_SECRET,
                 "Acct-Session-Id = \"dae-session-1\"\nFilter-Id = \"gold\"");
         assertThat(gone.output()).contains("Received CoA-NAK").contains("Session-Context-Not-Found");
-        DaeTestBed.Result goneByIp = radclient(work, AAA, dae, "disconnect", AAA_SECRET,
+        FreeRadiusProcess.Result goneByIp = radclient(work, AAA, dae, "disconnect", AAA_SECRET,
                 "Framed-IP-Address = 10.23.0.7");
         assertThat(goneByIp.output()).contains("Received Disconnect-NAK").contains("Session-Context-Not-Found");
         assertThat(nas.received).hasSize(2);
@@ -120,25 +120,25 @@ class DynamicAuthorizationIT {
 
     @Test
     void aRequestFromAnAddressThatIsNoRealIsDroppedAndCountedAndOneWithTheWrongSecretToo() throws Exception {
-        DaeTestBed.Result start = radclient(work, NAS, acct, "acct", NAS_SECRET,
+        FreeRadiusProcess.Result start = radclient(work, NAS, acct, "acct", NAS_SECRET,
                 accounting("Start", "dae-session-2", "carol", "10.23.0.8", "491700000002"));
         assertThat(start.output()).contains("Received Accounting-Response");
         var metrics = director.virtualServers().get("dae").metrics();
 
         // The NAS's own address (a client, not a real) with the AAA's secret: no answer.
-        DaeTestBed.Result stranger = radclient(work, NAS, dae, "coa", AAA_SECRET,
+        FreeRadiusProcess.Result stranger = radclient(work, NAS, dae, "coa", AAA_SECRET,
                 "Acct-Session-Id = \"dae-session-2\"");
         assertThat(stranger.output()).doesNotContain("Received CoA");
         await().atMost(Duration.ofSeconds(5)).until(() -> metrics.droppedCount(DynamicAuthorization.NOT_A_REAL) >= 1);
 
-        DaeTestBed.Result forged = radclient(work, AAA, dae, "coa", "not-the-secret",
+        FreeRadiusProcess.Result forged = radclient(work, AAA, dae, "coa", "not-the-secret",
                 "Acct-Session-Id = \"dae-session-2\"");
         assertThat(forged.output()).doesNotContain("Received CoA");
         await().atMost(Duration.ofSeconds(5)).until(() -> metrics.droppedCount(RadiusPlugin.BAD_AUTHENTICATOR) >= 1);
         assertThat(nas.received).isEmpty();
 
         // The session is there all along.
-        DaeTestBed.Result coa = radclient(work, AAA, dae, "coa", AAA_SECRET, "Acct-Session-Id = \"dae-session-2\"");
+        FreeRadiusProcess.Result coa = radclient(work, AAA, dae, "coa", AAA_SECRET, "Acct-Session-Id = \"dae-session-2\"");
         assertThat(coa.output()).contains("Received CoA-ACK");
         assertThat(nas.received).hasSize(1);
         assertThat(nas.received.get(0).text(RadiusAttributeType.ACCT_SESSION_ID.value())).isEqualTo("dae-session-2");

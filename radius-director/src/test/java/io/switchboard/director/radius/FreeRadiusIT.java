@@ -168,20 +168,7 @@ class FreeRadiusIT {
     }
 
     static void startServer(int i) throws IOException {
-        Path log = dirs[i].resolve("log").resolve("radius.log");
-        Process p = new ProcessBuilder("freeradius", "-f", "-d", dirs[i].toString(), "-n", "radiusd", "-l",
-                log.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dirs[i].resolve("log").resolve("stdout.log").toFile())
-                .start();
-        servers.set(i, p);
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            if (!p.isAlive()) {
-                throw new AssertionError("freeradius aaa" + (i + 1) + " exited: "
-                        + Files.readString(dirs[i].resolve("log").resolve("stdout.log")));
-            }
-            return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
-        });
+        servers.set(i, FreeRadiusProcess.start(dirs[i]));
     }
 
     /** Stops one server by its own pid. */
@@ -202,25 +189,12 @@ class FreeRadiusIT {
         }
     }
 
-    record Result(int exit, String output) {
-    }
-
-    static Result run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(work, "out", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s: " + Files.readString(out));
-        }
-        Result result = new Result(p.exitValue(), Files.readString(out));
-        if (command.get(0).equals("bash") && result.exit != 0) {
-            throw new AssertionError(command + " failed: " + result.output);
-        }
-        return result;
+    static FreeRadiusProcess.Result run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
+        return FreeRadiusProcess.run(work, command, timeoutSeconds);
     }
 
     /** radclient with a file of requests (blank-line separated), through the director. */
-    static Result radclient(InetSocketAddress vip, String type, String secret, List<String> requests, String... options)
+    static FreeRadiusProcess.Result radclient(InetSocketAddress vip, String type, String secret, List<String> requests, String... options)
             throws IOException, InterruptedException {
         Path file = Files.createTempFile(work, "requests", ".txt");
         Files.writeString(file, String.join("\n\n", requests) + "\n");
@@ -290,13 +264,13 @@ class FreeRadiusIT {
             requests.add(access("user" + n, csid(n)));
         }
         for (int round = 0; round < 2; round++) {
-            Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
-            assertThat(r.exit).as(r.output).isZero();
-            assertThat(r.output.split("Received Access-Accept", -1)).hasSize(41);
-            assertThat(r.output).contains("served by aaa1").contains("served by aaa2");
+            FreeRadiusProcess.Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
+            assertThat(r.exit()).as(r.output()).isZero();
+            assertThat(r.output().split("Received Access-Accept", -1)).hasSize(41);
+            assertThat(r.output()).contains("served by aaa1").contains("served by aaa2");
             // radclient decrypts the salt-encrypted Tunnel-Password with the client's secret: the
             // director re-encrypted it from the real's.
-            assertThat(r.output.split("Tunnel-Password:0 = \"tunnel-pw-aaa", -1)).hasSize(41);
+            assertThat(r.output().split("Tunnel-Password:0 = \"tunnel-pw-aaa", -1)).hasSize(41);
         }
         Map<String, int[]> logins = loginsByCsid();
         int[] subscribers = new int[2];
@@ -333,14 +307,14 @@ class FreeRadiusIT {
             int n = subscriber[server];
             String ip = "10.9.0." + (n + 1);
             String mccMnc = "2620" + server;
-            Result again = radclient(authVip, "auth", CLIENT_SECRET, List.of(access("user" + n, csid(n))
+            FreeRadiusProcess.Result again = radclient(authVip, "auth", CLIENT_SECRET, List.of(access("user" + n, csid(n))
                     + "\n3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\""), "-t", "3", "-r", "2");
-            assertThat(again.exit).as(again.output).isZero();
-            assertThat(again.output).contains("served by aaa" + (server + 1));
-            Result start = radclient(acctVip, "acct", CLIENT_SECRET,
+            assertThat(again.exit()).as(again.output()).isZero();
+            assertThat(again.output()).contains("served by aaa" + (server + 1));
+            FreeRadiusProcess.Result start = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Start", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
-            assertThat(start.exit).as(start.output).isZero();
-            assertThat(start.output).contains("Received Accounting-Response");
+            assertThat(start.exit()).as(start.output()).isZero();
+            assertThat(start.output()).contains("Received Accounting-Response");
             String session = "Acct-Session-Id = \"session-" + n + "\"";
             assertThat(detail(server)).contains(session).contains("Framed-IP-Address = " + ip)
                     .contains("3GPP-IMSI-MCC-MNC = \"" + mccMnc + "\"");
@@ -350,9 +324,9 @@ class FreeRadiusIT {
             StickyBinding binding = groupTable().lookup(key, System.nanoTime());
             assertThat(binding).isEqualTo(new StickyBinding("aaa-acct", ADDRESSES[server] + ":" + acctPorts[server]));
 
-            Result stop = radclient(acctVip, "acct", CLIENT_SECRET,
+            FreeRadiusProcess.Result stop = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Stop", "user" + n, csid(n), ip, "session-" + n)), "-t", "3", "-r", "2");
-            assertThat(stop.exit).as(stop.output).isZero();
+            assertThat(stop.exit()).as(stop.output()).isZero();
             assertThat(groupTable().lookup(key, System.nanoTime())).isNull();
         }
     }
@@ -366,9 +340,9 @@ class FreeRadiusIT {
         Set<Integer> servers = new TreeSet<>();
         for (int n = 200; n < 240 && servers.size() < 2; n++) {
             String ip = "10.9.1." + (n - 199);
-            Result start = radclient(acctVip, "acct", CLIENT_SECRET,
+            FreeRadiusProcess.Result start = radclient(acctVip, "acct", CLIENT_SECRET,
                     List.of(accounting("Start", "on-user" + n, csid(n), ip, "on-session-" + n)), "-t", "3", "-r", "2");
-            assertThat(start.exit).as(start.output).isZero();
+            assertThat(start.exit()).as(start.output()).isZero();
             StickyKey key = StickyKey.parse(RadiusModule.FRAMED_IP, ip);
             StickyBinding binding = groupTable().lookup(key, System.nanoTime());
             assertThat(binding).isNotNull();
@@ -379,11 +353,11 @@ class FreeRadiusIT {
         VirtualServerMetrics acct = metrics("radius-acct");
         double absorbed = acct.absorbedCount();
 
-        Result on = radclient(acctVip, "acct", CLIENT_SECRET, List.of("Acct-Status-Type = Accounting-On\n"
+        FreeRadiusProcess.Result on = radclient(acctVip, "acct", CLIENT_SECRET, List.of("Acct-Status-Type = Accounting-On\n"
                 + "Acct-Session-Id = \"nas-reboot-1\"\nNAS-Identifier = \"switchboard-it\""), "-t", "3", "-r", "1");
-        assertThat(on.exit).as(on.output).isZero();
+        assertThat(on.exit()).as(on.output()).isZero();
         // radclient verified the one answer's authenticator under the client's secret.
-        assertThat(on.output.split("Received Accounting-Response", -1)).hasSize(2);
+        assertThat(on.output().split("Received Accounting-Response", -1)).hasSize(2);
         // Each server logged it (each got it signed with its own secret, or it would have dropped it);
         // the slower one may still be writing when the first answer has reached radclient.
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
@@ -405,15 +379,15 @@ class FreeRadiusIT {
         VirtualServerMetrics auth = metrics("radius-auth");
         VirtualServerMetrics acct = metrics("radius-acct");
         // Accounting signed with the wrong secret: never reaches a real, radclient gets no answer.
-        Result wrong = radclient(acctVip, "acct", "not-the-secret",
+        FreeRadiusProcess.Result wrong = radclient(acctVip, "acct", "not-the-secret",
                 List.of(accounting("Start", "mallory", csid(99), "10.9.9.9", "bad")), "-t", "1", "-r", "1");
-        assertThat(wrong.exit).isNotZero();
+        assertThat(wrong.exit()).isNotZero();
         assertThat(acct.droppedCount(RadiusPlugin.BAD_AUTHENTICATOR)).isGreaterThanOrEqualTo(1);
         assertThat(detail(0) + detail(1)).doesNotContain("mallory");
         // Access-Request with a Message-Authenticator under the wrong secret.
-        Result badMa = radclient(authVip, "auth", "not-the-secret", List.of(access("mallory", csid(98))),
+        FreeRadiusProcess.Result badMa = radclient(authVip, "auth", "not-the-secret", List.of(access("mallory", csid(98))),
                 "-t", "1", "-r", "1");
-        assertThat(badMa.exit).isNotZero();
+        assertThat(badMa.exit()).isNotZero();
         assertThat(auth.droppedCount(RadiusPlugin.BAD_MESSAGE_AUTHENTICATOR)).isGreaterThanOrEqualTo(1);
         assertThat(loginsByCsid()).doesNotContainKey(csid(98));
 
@@ -429,7 +403,7 @@ class FreeRadiusIT {
         }
         double forwardedBefore = auth.forwardedCount();
         double receivedBefore = auth.receivedCount();
-        java.util.concurrent.CompletableFuture<Result> flowing = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        java.util.concurrent.CompletableFuture<FreeRadiusProcess.Result> flowing = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
                 return radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2", "-p", "1");
             } catch (IOException | InterruptedException e) {
@@ -448,9 +422,9 @@ class FreeRadiusIT {
             assertThat(auth.droppedCount(DropReason.TRUNCATED)).isEqualTo(1);
             assertThat(auth.droppedCount(RadiusView.BAD_ATTRIBUTE)).isEqualTo(1);
         });
-        Result ok = flowing.get(120, TimeUnit.SECONDS);
-        assertThat(ok.exit).as(ok.output).isZero();
-        assertThat(ok.output.split("Received Access-Accept", -1)).hasSize(41);
+        FreeRadiusProcess.Result ok = flowing.get(120, TimeUnit.SECONDS);
+        assertThat(ok.exit()).as(ok.output()).isZero();
+        assertThat(ok.output().split("Received Access-Accept", -1)).hasSize(41);
         // Exactly the valid requests (and radclient's retries, if any) reached a real; nothing else.
         assertThat(auth.forwardedCount() - forwardedBefore).isEqualTo(40);
     }
@@ -464,9 +438,9 @@ class FreeRadiusIT {
         for (int n = 300; n < 304; n++) {
             requests.add(access("route-user" + n, csid(n)) + "\nFramed-IP-Address = 10.8.0." + (n - 299));
         }
-        Result auth = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
-        assertThat(auth.exit).as(auth.output).isZero();
-        assertThat(auth.output.split("Received Access-Accept", -1)).hasSize(5);
+        FreeRadiusProcess.Result auth = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "3", "-r", "2");
+        assertThat(auth.exit()).as(auth.output()).isZero();
+        assertThat(auth.output().split("Received Access-Accept", -1)).hasSize(5);
         Map<String, int[]> logins = loginsByCsid();
         for (int n = 300; n < 304; n++) {
             assertThat(logins.get(csid(n))).as(csid(n)).isNotNull();
@@ -475,9 +449,9 @@ class FreeRadiusIT {
         }
         // Accounting, same subscribers and sticky group, but the acct farm's own map: 10.8.0.0/16 -> aaa1.
         for (int n = 300; n < 304; n++) {
-            Result start = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "route-user" + n,
+            FreeRadiusProcess.Result start = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "route-user" + n,
                     csid(n), "10.8.0." + (n - 299), "route-session-" + n)), "-t", "3", "-r", "2");
-            assertThat(start.exit).as(start.output).isZero();
+            assertThat(start.exit()).as(start.output()).isZero();
             String session = "Acct-Session-Id = \"route-session-" + n + "\"";
             assertThat(detail(0)).contains(session);
             assertThat(detail(1)).doesNotContain(session);
@@ -494,9 +468,9 @@ class FreeRadiusIT {
                 System.nanoTime());
         assertThat(held).isNotNull();
         assertThat(held.real()).startsWith(ADDRESSES[0] + ":");
-        Result routed = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "user" + onAaa1,
+        FreeRadiusProcess.Result routed = radclient(acctVip, "acct", CLIENT_SECRET, List.of(accounting("Start", "user" + onAaa1,
                 csid(onAaa1), "10.8.1.7", "route-session-longest")), "-t", "3", "-r", "2");
-        assertThat(routed.exit).as(routed.output).isZero();
+        assertThat(routed.exit()).as(routed.output()).isZero();
         assertThat(detail(1)).contains("Acct-Session-Id = \"route-session-longest\"")
                 .contains("Framed-IP-Address = 10.8.1.7");
         assertThat(detail(0)).doesNotContain("route-session-longest");
@@ -537,8 +511,8 @@ class FreeRadiusIT {
         // radclient retries; the director's retransmission handling sends each retry to the same real
         // until the request expires; then the unanswered requests mark aaa2 FAILED and the
         // subscribers are reassigned to aaa1, which answers.
-        Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "1", "-r", "6");
-        assertThat(r.exit).as(r.output).isZero();
+        FreeRadiusProcess.Result r = radclient(authVip, "auth", CLIENT_SECRET, requests, "-t", "1", "-r", "6");
+        assertThat(r.exit()).as(r.output()).isZero();
         RealServer aaa2 = director.farms().real("aaa-auth", ADDRESSES[1] + ":" + authPorts[1]);
         assertThat(aaa2.state()).isEqualTo(RealState.FAILED);
         Map<String, int[]> after = loginsByCsid();

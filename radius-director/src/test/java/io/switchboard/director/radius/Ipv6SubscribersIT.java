@@ -82,7 +82,7 @@ class Ipv6SubscribersIT {
             dirs[i] = work.resolve("aaa" + (i + 1));
             run(List.of("bash", FreeRadiusIT.script().toString(), dirs[i].toString(), "aaa" + (i + 1), ADDRESSES[i],
                     String.valueOf(authPorts[i]), String.valueOf(acctPorts[i]), REAL_SECRETS[i]));
-            servers[i] = startServer(dirs[i]);
+            servers[i] = FreeRadiusProcess.start(dirs[i]);
             InetAddress address = InetAddress.getByName(ADDRESSES[i]);
             auth.add(new RealConfig(address, authPorts[i], 1, OptionalInt.empty(), true)
                     .with(RadiusModule.SECRET, REAL_SECRETS[i]));
@@ -192,7 +192,7 @@ class Ipv6SubscribersIT {
     void anAccessRequestNamingAPrefixLearntFromAccountingGoesToThatSubscribersServer() throws Exception {
         int[] servedBy = new int[2];
         for (int n = 1; n <= 8; n++) {
-            FreeRadiusIT.Result r = radclient("acct", start("Start", n, framed(n)));
+            FreeRadiusProcess.Result r = radclient("acct", start("Start", n, framed(n)));
             assertThat(r.exit()).as(r.output()).isZero();
             assertThat(r.output()).contains("Received Accounting-Response");
             int server = accountedBy(n);
@@ -212,7 +212,7 @@ class Ipv6SubscribersIT {
             int server = accountedBy(n);
             String byFramed = "v6f-" + csid(n);
             String byDelegated = "v6d-" + csid(n);
-            FreeRadiusIT.Result r = radclient("auth", access(byFramed, "Framed-IPv6-Prefix = " + framed(n)) + "\n\n"
+            FreeRadiusProcess.Result r = radclient("auth", access(byFramed, "Framed-IPv6-Prefix = " + framed(n)) + "\n\n"
                     + access(byDelegated, "Delegated-IPv6-Prefix = " + delegated(n)));
             assertThat(r.exit()).as(r.output()).isZero();
             assertThat(r.output().split("Received Access-Accept", -1)).hasSize(3);
@@ -224,13 +224,13 @@ class Ipv6SubscribersIT {
     @Test
     @Order(2)
     void stopEndsASubscribersPrefixesAndAccountingOnEndsTheClientsRest() throws Exception {
-        FreeRadiusIT.Result stop = radclient("acct", start("Stop", 1, framed(1)));
+        FreeRadiusProcess.Result stop = radclient("acct", start("Stop", 1, framed(1)));
         assertThat(stop.exit()).as(stop.output()).isZero();
         assertThat(bound(StickyKey.parse(RadiusModule.FRAMED_IPV6_PREFIX, framed(1)))).isNull();
         assertThat(bound(StickyKey.parse(RadiusModule.DELEGATED_IPV6_PREFIX, delegated(1)))).isNull();
         assertThat(bound(StickyKey.parse(RadiusModule.FRAMED_IPV6_PREFIX, framed(2)))).isNotNull();
 
-        FreeRadiusIT.Result on = radclient("acct", "Acct-Status-Type = Accounting-On\n"
+        FreeRadiusProcess.Result on = radclient("acct", "Acct-Status-Type = Accounting-On\n"
                 + "Acct-Session-Id = \"v6-nas-reboot\"\nNAS-Identifier = \"switchboard-v6-it\"");
         assertThat(on.exit()).as(on.output()).isZero();
         for (int n = 2; n <= 8; n++) {
@@ -248,7 +248,7 @@ class Ipv6SubscribersIT {
         // Four new subscribers in 2001:db8:8::/48, which the round robin would spread over both.
         for (int n = 20; n < 24; n++) {
             String prefix = "2001:db8:8:" + n + "::/64";
-            FreeRadiusIT.Result r = radclient("acct", start("Start", n, prefix));
+            FreeRadiusProcess.Result r = radclient("acct", start("Start", n, prefix));
             assertThat(r.exit()).as(r.output()).isZero();
             assertThat(accountedBy(n)).as(prefix).isEqualTo(1);
             // Learnt from the answer as any Start (routing itself writes nothing).
@@ -256,7 +256,7 @@ class Ipv6SubscribersIT {
         }
     }
 
-    static FreeRadiusIT.Result radclient(String vserver, String requests) throws Exception {
+    static FreeRadiusProcess.Result radclient(String vserver, String requests) throws Exception {
         InetSocketAddress vip = director.localAddress("radius-" + vserver);
         Path file = Files.createTempFile(work, "requests", ".txt");
         Files.writeString(file, requests + "\n");
@@ -275,30 +275,8 @@ class Ipv6SubscribersIT {
         return text.toString();
     }
 
-    private static Process startServer(Path dir) throws IOException {
-        Path log = dir.resolve("log").resolve("radius.log");
-        Process p = new ProcessBuilder("freeradius", "-f", "-d", dir.toString(), "-n", "radiusd", "-l", log.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("log").resolve("stdout.log").toFile()).start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            if (!p.isAlive()) {
-                throw new AssertionError("freeradius exited: " + Files.readString(dir.resolve("log").resolve("stdout.log")));
-            }
-            return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
-        });
-        return p;
-    }
 
-    private static FreeRadiusIT.Result run(List<String> command) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(work, "out", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " did not finish: " + Files.readString(out));
-        }
-        FreeRadiusIT.Result result = new FreeRadiusIT.Result(p.exitValue(), Files.readString(out));
-        if (command.get(0).equals("bash") && result.exit() != 0) {
-            throw new AssertionError(command + " failed: " + result.output());
-        }
-        return result;
+    private static FreeRadiusProcess.Result run(List<String> command) throws IOException, InterruptedException {
+        return FreeRadiusProcess.run(work, command, 120);
     }
 }

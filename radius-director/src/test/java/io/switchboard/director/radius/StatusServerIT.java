@@ -78,7 +78,7 @@ class StatusServerIT {
         authPort = FreeRadiusIT.freePort(ADDRESS);
         acctPort = FreeRadiusIT.freePort(ADDRESS);
         dir = work.resolve("aaa");
-        Result made = run(List.of("bash", FreeRadiusIT.script().toString(), dir.toString(), "aaa", ADDRESS,
+        FreeRadiusProcess.Result made = FreeRadiusProcess.run(work, List.of("bash", FreeRadiusIT.script().toString(), dir.toString(), "aaa", ADDRESS,
                 String.valueOf(authPort), String.valueOf(acctPort), REAL_SECRET), 60);
         assertThat(made.exit()).as(made.output()).isZero();
         startServer();
@@ -135,15 +135,7 @@ class StatusServerIT {
     }
 
     static void startServer() throws IOException {
-        Path log = dir.resolve("log").resolve("radius.log");
-        server = new ProcessBuilder("freeradius", "-f", "-d", dir.toString(), "-n", "radiusd", "-l", log.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("log").resolve("stdout.log").toFile()).start();
-        await().atMost(Duration.ofSeconds(20)).until(() -> {
-            if (!server.isAlive()) {
-                throw new AssertionError("freeradius exited: " + Files.readString(dir.resolve("log").resolve("stdout.log")));
-            }
-            return Files.exists(log) && Files.readString(log).contains("Ready to process requests");
-        });
+        server = FreeRadiusProcess.start(dir);
     }
 
     /** SIGSTOP or SIGCONT to the FreeRADIUS this test started, by its pid. */
@@ -152,30 +144,18 @@ class StatusServerIT {
         assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + name).isTrue();
     }
 
-    record Result(int exit, String output) {
-    }
-
-    static Result run(List<String> command, int timeoutSeconds) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(work, "out", ".txt");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s: " + Files.readString(out));
-        }
-        return new Result(p.exitValue(), Files.readString(out));
-    }
 
     /** radclient, one try of {@code seconds}, one request of {@code type} to {@code vip}. */
-    static Result radclient(InetSocketAddress vip, String type, String secret, String request, int seconds)
+    static FreeRadiusProcess.Result radclient(InetSocketAddress vip, String type, String secret, String request, int seconds)
             throws IOException, InterruptedException {
         Path file = Files.createTempFile(work, "request", ".txt");
         Files.writeString(file, request + "\n");
-        return run(List.of("radclient", "-x", "-t", String.valueOf(seconds), "-r", "1", "-f", file.toString(),
+        return FreeRadiusProcess.run(work, List.of("radclient", "-x", "-t", String.valueOf(seconds), "-r", "1", "-f", file.toString(),
                 vip.getAddress().getHostAddress() + ":" + vip.getPort(), type, secret), 30);
     }
 
     /** {@code radclient status} to {@code vip}. */
-    static Result status(InetSocketAddress vip) throws IOException, InterruptedException {
+    static FreeRadiusProcess.Result status(InetSocketAddress vip) throws IOException, InterruptedException {
         return radclient(vip, "status", CLIENT_SECRET, "Message-Authenticator = 0x00", 1);
     }
 
@@ -191,7 +171,7 @@ class StatusServerIT {
 
     /** An Access-Request through the director that the paused real leaves unanswered: the real is a zombie. */
     static void failInBand() throws Exception {
-        Result r = radclient(authVip, "auth", CLIENT_SECRET, FreeRadiusIT.access("zombie-maker", "491700000001"), 2);
+        FreeRadiusProcess.Result r = radclient(authVip, "auth", CLIENT_SECRET, FreeRadiusIT.access("zombie-maker", "491700000001"), 2);
         assertThat(r.output()).contains("No reply");
         await().atMost(Duration.ofSeconds(5)).until(() -> real().state().zombie());
     }
@@ -200,11 +180,11 @@ class StatusServerIT {
     @Order(1)
     void radclientStatusIsAnsweredByTheDirectorItselfAccessAcceptOrAccountingResponse() throws Exception {
         long forwarded = real().forwarded();
-        Result auth = status(authVip);
+        FreeRadiusProcess.Result auth = status(authVip);
         assertThat(auth.exit()).as(auth.output()).isZero();
         assertThat(auth.output()).contains("Received Access-Accept");
 
-        Result acct = status(acctVip);
+        FreeRadiusProcess.Result acct = status(acctVip);
         assertThat(acct.exit()).as(acct.output()).isZero();
         assertThat(acct.output()).contains("Received Accounting-Response");
 
@@ -212,7 +192,7 @@ class StatusServerIT {
         assertThat(registry.find("switchboard.radius.status.server").tag("vserver", "radius-auth")
                 .tag("outcome", "answered").counter().count()).isEqualTo(1);
         // With the wrong secret radclient's Message-Authenticator does not verify: discarded.
-        Result wrong = radclient(authVip, "status", "not-the-secret", "Message-Authenticator = 0x00", 1);
+        FreeRadiusProcess.Result wrong = radclient(authVip, "status", "not-the-secret", "Message-Authenticator = 0x00", 1);
         assertThat(wrong.output()).contains("No reply");
     }
 
@@ -222,7 +202,7 @@ class StatusServerIT {
         signal("STOP");
         failInBand();
         // No real serves: the director does not answer, and the NAS fails over to another director.
-        Result silent = status(authVip);
+        FreeRadiusProcess.Result silent = status(authVip);
         assertThat(silent.exit()).isNotZero();
         assertThat(silent.output()).contains("No reply");
 
