@@ -44,8 +44,7 @@ public final class RealServer implements RealView {
     private volatile Runnable onCandidacyChange = () -> { };
     private final SlowStart slowStart = new SlowStart();
     private volatile RealStateListener stateListener = RealStateListener.NONE;
-    /** The drain in effect (DRAINING, or PROBE_FAILED while draining), null when there is none. */
-    private volatile RealDrain drain;
+    private final RealDraining draining = new RealDraining();
 
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
@@ -193,8 +192,7 @@ public final class RealServer implements RealView {
         RealState s = state.get();
         // Past its drain's deadline nothing may stay on the real: no binding, and no flow or
         // retransmission that names it on its own either.
-        return s.servesBoundClients() && (s != RealState.DRAINING || drain == null
-                || drain.result() != RealDrain.Result.DEADLINE);
+        return s.servesBoundClients() && (s != RealState.DRAINING || !draining.pastDeadline());
     }
 
     /** A request was sent to this real and now awaits its answer. */
@@ -231,7 +229,7 @@ public final class RealServer implements RealView {
         answered.increment();
         closeConnection();
         failures.answered();
-        RealState next = weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+        RealState next = serving();
         if (move(RealState.TESTING, next)) {
             LOG.info("real {} of farm {} answered its test request: {}", id, farm, next);
         }
@@ -292,8 +290,7 @@ public final class RealServer implements RealView {
             }
         } else {
             failures.reset();
-            RealState next = drain != null ? RealState.DRAINING
-                    : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+            RealState next = draining.current() != null ? RealState.DRAINING : serving();
             if (move(RealState.PROBE_FAILED, next)) {
                 LOG.info("real {} of farm {} passes its probes again", id, farm);
             }
@@ -302,7 +299,7 @@ public final class RealServer implements RealView {
 
     /** A status check answered a zombie ({@link RealState#zombie()}): back in service at once. */
     public boolean revive() {
-        RealState from = failures.revive(state, this::move, weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL);
+        RealState from = failures.revive(state, this::move, serving());
         if (from != null) {
             LOG.info("real {} of farm {} answered a status check ({} -> in service)", id, farm, from);
         }
@@ -360,20 +357,16 @@ public final class RealServer implements RealView {
 
     /** The drain in effect, null when the real is not draining. */
     public RealDrain currentDrain() {
-        return drain;
+        return draining.current();
     }
 
     private boolean startDrain(RealDrain newDrain) {
-        for (RealState s = state.get(); s != RealState.OUTOFSERVICE; s = state.get()) {
-            drain = newDrain;
-            RealState next = s == RealState.PROBE_FAILED ? s : RealState.DRAINING;
-            if (s == next || move(s, next)) {
-                LOG.info("real {} of farm {} draining ({} -> {})", id, farm, s, next);
-                return true;
-            }
+        RealState from = draining.start(state, this::move, newDrain);
+        if (from != null) {
+            LOG.info("real {} of farm {} draining ({} -> {})", id, farm, from,
+                    from == RealState.PROBE_FAILED ? from : RealState.DRAINING);
         }
-        drain = null;
-        return false;
+        return from != null;
     }
 
     /**
@@ -435,7 +428,7 @@ public final class RealServer implements RealView {
     }
 
     private void outOfService() {
-        drain = null;
+        draining.clear();
         RealState previous = state.getAndSet(RealState.OUTOFSERVICE);
         if (previous != RealState.OUTOFSERVICE) {
             LOG.info("real {} of farm {} taken out of service", id, farm);
@@ -444,13 +437,12 @@ public final class RealServer implements RealView {
     }
 
     private void inService() {
-        drain = null;
+        draining.clear();
         RealState s = state.get();
         if (s == RealState.OUTOFSERVICE || s == RealState.FAILED || s == RealState.READY_TO_TEST
                 || s == RealState.DRAINING) {
             failures.reset();
-            RealState next = probesFailing ? RealState.PROBE_FAILED
-                    : weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
+            RealState next = probesFailing ? RealState.PROBE_FAILED : serving();
             if (move(s, next)) {
                 LOG.info("real {} of farm {} put in service: {}", id, farm, next);
             }
@@ -472,6 +464,11 @@ public final class RealServer implements RealView {
         if (old != newWeight) {
             onCandidacyChange.run();
         }
+    }
+
+    /** The state of a real in service that takes work: throttled to its bound clients at weight 0. */
+    private RealState serving() {
+        return weight == 0 ? RealState.DFP_THROTTLED : RealState.OPERATIONAL;
     }
 
     private boolean move(RealState from, RealState to) {
