@@ -34,6 +34,23 @@ class ClusterNodesIT {
     }
 
 
+    /** Nodes A and B of a cluster of their own, started and joined; A with its admin API when {@code adminA}. */
+    private record Pair(String cluster, int portA, int portB, Node a, Node b) {
+    }
+
+    private Pair joinedPair(boolean adminA) throws Exception {
+        String cluster = "it-" + System.nanoTime();
+        int portA = LoopbackPorts.freeTcpPort();
+        int portB = LoopbackPorts.freeTcpPort();
+        Node a = adminA ? node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "") : node(cluster, portA, portB);
+        Node b = node(cluster, portB, portA);
+        a.startAndWait();
+        b.startAndWait();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        return new Pair(cluster, portA, portB, a, b);
+    }
+
     private Node node(String cluster, int port, int otherPort) {
         return node(cluster, port, otherPort, "admin: { enabled: false }", "");
     }
@@ -101,15 +118,9 @@ class ClusterNodesIT {
         for (String name : List.of("one", "two", "three")) {
             backends.add(new SimulatedUdpBackend(name, new InetSocketAddress("127.0.0.1", 0)));
         }
-        String cluster = "it-" + System.nanoTime();
-        int portA = LoopbackPorts.freeTcpPort();
-        int portB = LoopbackPorts.freeTcpPort();
-        Node a = node(cluster, portA, portB);
-        Node b = node(cluster, portB, portA);
-        a.startAndWait();
-        b.startAndWait();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        Pair pair = joinedPair(false);
+        Node a = pair.a();
+        Node b = pair.b();
         InetSocketAddress vipA = a.director().localAddress("vip");
         InetSocketAddress vipB = b.director().localAddress("vip");
         // Same farms and virtual servers: one configuration digest, although ports and members differ.
@@ -145,15 +156,9 @@ class ClusterNodesIT {
     @Test
     void aRealTakenOutOfServiceThroughOneNodesApiIsOutOfServiceOnTheOther() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
-        String cluster = "it-" + System.nanoTime();
-        int portA = LoopbackPorts.freeTcpPort();
-        int portB = LoopbackPorts.freeTcpPort();
-        Node a = node(cluster, portA, portB, "admin: { listen: 127.0.0.1:0 }", "");
-        Node b = node(cluster, portB, portA);
-        a.startAndWait();
-        b.startAndWait();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        Pair pair = joinedPair(true);
+        Node a = pair.a();
+        Node b = pair.b();
         String real = "127.0.0.1:" + backends.get(0).address().getPort();
         var onB = b.director().farms().real("sims", real);
 
@@ -228,19 +233,13 @@ class ClusterNodesIT {
     @Test
     void aReloadOnOneNodeTakesARealOutOfServiceOnTheOtherAndShowsItsNewDigest() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
-        String cluster = "it-" + System.nanoTime();
-        int portA = LoopbackPorts.freeTcpPort();
-        int portB = LoopbackPorts.freeTcpPort();
-        Node a = node(cluster, portA, portB);
-        Node b = node(cluster, portB, portA);
-        a.startAndWait();
-        b.startAndWait();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        Pair pair = joinedPair(false);
+        Node a = pair.a();
+        Node b = pair.b();
         String real = "127.0.0.1:" + backends.get(0).address().getPort();
         var onB = b.director().farms().real("sims", real);
         String before = a.reloader().running().digest();
-        String outOfService = yaml(cluster, portA, portB, "admin: { enabled: false }", "")
+        String outOfService = yaml(pair.cluster(), pair.portA(), pair.portB(), "admin: { enabled: false }", "")
                 .replace("weight: 1 }", "weight: 1, inservice: false }");
 
         var outcome = a.reloader().reload(outOfService, false, "test");
@@ -253,7 +252,7 @@ class ClusterNodesIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.state() == RealState.OUTOFSERVICE);
         await().atMost(Duration.ofSeconds(10)).until(() -> b.reloader().running().digest().equals(after));
         assertThat(b.reloader().running().config().cluster().port()).as("B keeps its own cluster port")
-                .isEqualTo(portB);
+                .isEqualTo(pair.portB());
         await().atMost(Duration.ofSeconds(10)).until(() -> a.member().members().stream()
                 .map(m -> m.attributes().get(ClusterStatus.DIGEST_ATTRIBUTE)).distinct().toList().equals(List.of(after)));
         await().atMost(Duration.ofSeconds(10)).until(() ->
@@ -262,7 +261,7 @@ class ClusterNodesIT {
                 .as("applied on B as a reload of its own").isEqualTo(1.0);
 
         // B's operator gives the same again: no change on B, and none on A when it arrives there.
-        var again = b.reloader().reload(yaml(cluster, portB, portA, "admin: { enabled: false }", "")
+        var again = b.reloader().reload(yaml(pair.cluster(), pair.portB(), pair.portA(), "admin: { enabled: false }", "")
                 .replace("weight: 1 }", "weight: 1, inservice: false }"), false, "test");
         assertThat(again.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.UNCHANGED);
         await().atMost(Duration.ofSeconds(10)).until(() ->
@@ -273,19 +272,13 @@ class ClusterNodesIT {
     @Test
     void aRealAddedByAReloadOnOneNodeIsAddedOnTheOtherAndTakesItsSubscribers() throws Exception {
         backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
-        String cluster = "it-" + System.nanoTime();
-        int portA = LoopbackPorts.freeTcpPort();
-        int portB = LoopbackPorts.freeTcpPort();
-        Node a = node(cluster, portA, portB);
-        Node b = node(cluster, portB, portA);
-        a.startAndWait();
-        b.startAndWait();
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> a.member().hazelcast().getCluster().getMembers().size() == 2);
+        Pair pair = joinedPair(false);
+        Node a = pair.a();
+        Node b = pair.b();
         backends.add(new SimulatedUdpBackend("two", new InetSocketAddress("127.0.0.1", 0)));
         String two = "127.0.0.1:" + backends.get(1).address().getPort();
 
-        var outcome = a.reloader().reload(yaml(cluster, portA, portB, "admin: { enabled: false }", ""), false, "test");
+        var outcome = a.reloader().reload(yaml(pair.cluster(), pair.portA(), pair.portB(), "admin: { enabled: false }", ""), false, "test");
 
         assertThat(outcome.result()).isEqualTo(io.switchboard.app.reload.Reloader.Result.APPLIED);
         assertThat(a.director().farms().real("sims", two)).isNotNull();
