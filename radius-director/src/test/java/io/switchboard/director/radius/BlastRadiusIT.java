@@ -133,12 +133,7 @@ class BlastRadiusIT {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
         for (Process p : servers) {
-            if (p != null && p.isAlive()) {
-                p.destroy();
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            }
+            FreeRadiusProcess.stop(p);
         }
         if (standIn != null) {
             standIn.close();

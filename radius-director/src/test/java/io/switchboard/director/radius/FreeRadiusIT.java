@@ -173,14 +173,7 @@ class FreeRadiusIT {
 
     /** Stops one server by its own pid. */
     static void stopServer(int i) throws InterruptedException {
-        Process p = servers.get(i);
-        if (p == null || !p.isAlive()) {
-            return;
-        }
-        p.destroy();
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        FreeRadiusProcess.stop(servers.get(i));
     }
 
     static int freePort(String address) throws IOException {

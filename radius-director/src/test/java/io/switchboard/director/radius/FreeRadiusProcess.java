@@ -40,6 +40,17 @@ final class FreeRadiusProcess {
         return p;
     }
 
+    /** Stops a FreeRADIUS this test started, by its own pid: SIGTERM, then SIGKILL after 10 s. Null or gone: nothing. */
+    static void stop(Process p) throws InterruptedException {
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /**
      * Runs {@code command} to its end (at most {@code timeoutSeconds}, then it is killed and the test
      * fails); a {@code bash} script that fails fails the test too, other commands report their exit.

@@ -122,12 +122,7 @@ class Ipv6SubscribersIT {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
         for (Process p : servers) {
-            if (p != null && p.isAlive()) {
-                p.destroy();
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            }
+            FreeRadiusProcess.stop(p);
         }
     }
 

@@ -127,10 +127,7 @@ class StatusServerIT {
         }
         if (server != null && server.isAlive()) {
             signal("CONT"); // a stopped process takes its SIGTERM only once continued
-            server.destroy();
-            if (!server.waitFor(10, TimeUnit.SECONDS)) {
-                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+            FreeRadiusProcess.stop(server);
         }
     }
 
