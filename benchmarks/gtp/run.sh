@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GTP director benchmark, one run (README "GTP benchmark"), everything on loopback in one run so that
+# GTP director benchmark, one run (docs/benchmarks.md "GTP benchmark"), everything on loopback in one run so that
 # the figures compare. Every path is driven by the project's load tool, `switchboard replay`, from the
 # template create-session.pcap with --vary imsi:IMSIS. The template is one GTPv2 Create Session
 # Request as an MME sends it on S11 for an initial attach (IMSI 001010000000001, APN internet, RAT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# RADIUS director benchmark, one run (README "RADIUS benchmark"). Every path is driven by the
+# RADIUS director benchmark, one run (docs/radius.md "RADIUS benchmark"). Every path is driven by the
 # project's load tool, `switchboard replay`, closed loop (SOCKETS sockets, WINDOW requests in flight
 # in all), from the template access-request.pcap (one Access-Request with User-Name, User-Password,
 # Calling-Station-Id and Message-Authenticator; made by `/usr/bin/python3 template.py access-request.pcap

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The load generator's ceiling beside the rate it drives through the director, in one run (README
+# The load generator's ceiling beside the rate it drives through the director, in one run (docs/capture-tools.md
 # "Replay and what-if", issue 8): `switchboard replay` with a GTPv2 Create Session Request template
 # (benchmarks/gtp/create-session.pcap, IMSI varied over IMSIS subscribers), closed loop (SOCKETS
 # sockets, WINDOW requests in flight),

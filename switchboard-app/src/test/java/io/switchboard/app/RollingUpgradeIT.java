@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 19's rolling upgrade, as the README's procedure has an operator do it: three director node
+ * Issue 19's rolling upgrade, as docs/operations.md's procedure has an operator do it: three director node
  * processes, clustered, under constant GTP and RADIUS load through all three ({@link LoadUnderChange});
  * each node in turn gets SIGTERM, exits within its shutdown deadline, is started again, rejoins, and
  * the next one waits until the cluster is safe. The clients retransmit a request unanswered after

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dynamic Authorization's configuration: {@code radius: {dae-sessions: ...}} on the accounting
- * virtual server, and a {@code service: radius-dae} virtual server, as the README's example writes them.
+ * virtual server, and a {@code service: radius-dae} virtual server, as docs/radius.md's example writes them.
  */
 class DaeOptionsBinderTest {
 

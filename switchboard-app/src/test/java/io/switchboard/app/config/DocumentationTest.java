@@ -15,13 +15,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The configuration reference in the README says what the loader and the plug-ins' {@link ServiceSpec}s say. */
+/**
+ * The documentation says what the loader and the plug-ins' {@link ServiceSpec}s say: the service matrix of the
+ * configuration reference (docs/configuration.md) and every key, in the reference or in its director's page
+ * (a plug-in's own keys, such as RADIUS's {@code dae}, are documented beside the plug-in in docs/radius.md).
+ */
 class DocumentationTest {
 
-    /** Surefire runs in the module directory; the reference lives at the repository root. */
-    private static final Path REFERENCE = Path.of("..", "README.md");
+    /** Surefire runs in the module directory; the documentation lives in the repository's docs/. */
+    private static final Path DOCS = Path.of("..", "docs");
+    private static final Path REFERENCE = DOCS.resolve("configuration.md");
 
     @Test
     void serviceMatrixMatchesTheServicesDeclared() throws IOException {
@@ -48,7 +54,7 @@ class DocumentationTest {
     @Test
     void everyKeyTheLoaderKnowsIsDocumented() throws IOException {
         assertThat(REFERENCE).exists();
-        String text = Files.readString(REFERENCE);
+        String text = allPages();
         List<List<String>> keySets = List.of(ConfigBinder.ROOT_KEYS, ConfigBinder.CLUSTER_KEYS,
                 ConfigBinder.ADMIN_KEYS, ConfigBinder.PERSISTENCE_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
@@ -65,6 +71,16 @@ class DocumentationTest {
         }
         for (StickyKind kind : Plugins.installed().stickyKinds()) {
             assertThat(text).contains("`" + kind.configName() + "`");
+        }
+    }
+
+    private static String allPages() throws IOException {
+        try (Stream<Path> pages = Files.list(DOCS)) {
+            StringBuilder text = new StringBuilder();
+            for (Path page : pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+                text.append(Files.readString(page)).append('\n');
+            }
+            return text.toString();
         }
     }
 }
