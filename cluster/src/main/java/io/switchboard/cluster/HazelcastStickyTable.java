@@ -271,6 +271,16 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         return count;
     }
 
+    /** The local replica's live entries; the idle time is the time since the entry was last written or refreshed. */
+    @Override
+    public void forEachLive(long nowNanos, LiveBinding action) {
+        replica.forEach((key, r) -> {
+            if (!isExpired(r, nowNanos)) {
+                action.accept(key, r.binding, Math.max(0, nowNanos - r.writtenNanos));
+            }
+        });
+    }
+
     @Override
     public int removeBoundTo(String farm, String real) {
         StickyBinding target = new StickyBinding(farm, real);

@@ -305,6 +305,11 @@ class RealSelectorTest {
         }
 
         @Override
+        public void forEachLive(long nowNanos, LiveBinding action) {
+            delegate.forEachLive(nowNanos, action);
+        }
+
+        @Override
         public boolean remove(StickyKey key) {
             return delegate.remove(key);
         }

@@ -124,6 +124,11 @@ public final class ObservedStickyTables implements StickyTableFactory {
         }
 
         @Override
+        public void forEachLive(long nowNanos, LiveBinding action) {
+            table.forEachLive(nowNanos, action);
+        }
+
+        @Override
         public synchronized StickyBinding lookup(StickyKey key, long nowNanos) {
             StickyBinding binding = table.lookup(key, nowNanos);
             if (binding != null) {

@@ -3,27 +3,45 @@ package io.switchboard.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code switchboard show reals|vservers}: the tables of IOS {@code show ip slb reals} and
- * {@code show ip slb vservers}, read from a running node's admin API.
+ * {@code switchboard show WHAT [ARGS]}: a running node's state as IOS SLB's {@code show ip slb WHAT} prints it
+ * ({@link ShowTables}), read from its admin API; {@code --json} prints the API's answer as it is, for scripts.
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
-        description = "Show reals or virtual servers of a running node, as IOS 'show ip slb' does.")
+        description = "Show a running node's state, as IOS 'show ip slb' does: reals [detail], vservers, "
+                + "serverfarms [detail], sticky [KIND [KEY]], sessions, probes, stats, cluster, config [ios].")
 final class ShowCommand implements Callable<Integer> {
 
-    enum What { reals, vservers }
+    enum What { reals, vservers, serverfarms, sticky, sessions, probes, stats, cluster, config }
 
-    @Parameters(index = "0", description = "reals | vservers")
+    @Parameters(index = "0", description = "${COMPLETION-CANDIDATES}")
     What what;
+
+    @Parameters(index = "1..*", arity = "0..*", description = "detail | ios | a sticky key kind and key")
+    List<String> args = new ArrayList<>();
+
+    @Option(names = "--json", description = "print the admin API's JSON instead of the table")
+    boolean json;
+
+    @Option(names = "--real", paramLabel = "ADDRESS:PORT", description = "sessions: only those of this real")
+    String real;
+
+    @Option(names = "--limit", defaultValue = "1000", description = "sticky: list at most this many (default: ${DEFAULT-VALUE})")
+    int limit;
 
     @Mixin
     AdminOption admin;
@@ -33,50 +51,95 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String path = what == What.reals ? "/api/v1/farms" : "/api/v1/vservers";
+        PrintWriter err = spec.commandLine().getErr();
+        String path = path();
+        if (path == null) {
+            err.println("switchboard show " + what + ": unexpected " + String.join(" ", args));
+            return 2;
+        }
         HttpResponse<String> response;
         try {
-            response = admin.send(admin.request(path, Duration.ofSeconds(5)));
+            response = admin.send(admin.request(path, Duration.ofSeconds(10)));
         } catch (java.io.IOException e) {
-            spec.commandLine().getErr().println("switchboard show: cannot reach " + admin.admin + ": " + e);
+            err.println("switchboard show: cannot reach " + admin.admin + ": " + e);
             return 1;
         }
         if (response.statusCode() != 200) {
-            spec.commandLine().getErr().println("switchboard show: " + response.statusCode() + " " + response.body());
+            err.println("switchboard show: " + response.statusCode() + " " + response.body());
             return 1;
         }
-        JsonNode json = new ObjectMapper().readTree(response.body());
         PrintWriter out = spec.commandLine().getOut();
-        if (what == What.reals) {
-            printReals(json, out);
+        if (json) {
+            out.println(response.body());
         } else {
-            printVservers(json, out);
+            return print(new ObjectMapper().readTree(response.body()), out, err);
         }
         out.flush();
         return 0;
     }
 
-    static void printReals(JsonNode farms, PrintWriter out) {
-        String format = "%-24s %-14s %6s %-20s %7s %10s %10s%n";
-        out.printf(format, "real", "farm name", "weight", "state", "conns", "requests", "failures");
-        out.println("-".repeat(97));
-        for (JsonNode farm : farms) {
-            for (JsonNode real : farm.get("reals")) {
-                out.printf(format, real.get("real").asText(), farm.get("name").asText(), real.get("weight").asInt(),
-                        real.get("state").asText(), real.get("connections").asInt(), real.get("requests").asLong(),
-                        real.get("failures").asLong());
-            }
+    private boolean detail() {
+        return args.equals(List.of("detail"));
+    }
+
+    /** The admin API path for what was asked, or null when the arguments do not fit it. */
+    private String path() {
+        switch (what) {
+            case reals:
+            case serverfarms:
+                return args.isEmpty() || detail() ? "/api/v1/farms" : null;
+            case sticky:
+                if (args.size() > 2) {
+                    return null;
+                }
+                if (args.size() == 2) {
+                    return "/api/v1/sticky/" + encode(args.get(0)) + "/" + encode(args.get(1));
+                }
+                return "/api/v1/sticky?limit=" + limit + (args.isEmpty() ? "" : "&kind=" + encode(args.get(0)));
+            case sessions:
+                return args.isEmpty() ? "/api/v1/sessions" + (real == null ? "" : "?real=" + encode(real)) : null;
+            case config:
+                return args.isEmpty() ? "/api/v1/config" : args.equals(List.of("ios")) ? "/api/v1/config?format=ios" : null;
+            default:
+                return args.isEmpty() ? "/api/v1/" + what.name() : null;
         }
     }
 
-    static void printVservers(JsonNode vservers, PrintWriter out) {
-        String format = "%-16s %-8s %-24s %-14s %-11s %10s %8s%n";
-        out.printf(format, "slb vserver", "prot", "virtual", "farm", "state", "forwarded", "sticky");
-        out.println("-".repeat(97));
-        for (JsonNode v : vservers) {
-            out.printf(format, v.get("name").asText(), v.get("service").asText(), v.get("listen").asText(),
-                    v.get("farm").asText(), v.get("inService").asBoolean() ? "OPERATIONAL" : "OUTOFSERVICE",
-                    v.get("forwarded").asLong(), v.get("stickyEntries").isNull() ? "-" : v.get("stickyEntries").asText());
+    private int print(JsonNode body, PrintWriter out, PrintWriter err) {
+        switch (what) {
+            case reals -> ShowTables.reals(body, detail(), out);
+            case vservers -> ShowTables.vservers(body, out);
+            case serverfarms -> ShowTables.serverfarms(body, detail(), out);
+            case sticky -> {
+                if (args.size() == 2) {
+                    for (JsonNode b : body) {
+                        out.printf("%s %s: farm %s, real %s (vserver %s)%n", b.get("kind").asText(),
+                                b.get("key").asText(), b.get("farm").asText(), b.get("real").asText(),
+                                b.get("vserver").asText());
+                    }
+                } else {
+                    ShowTables.sticky(body, out);
+                }
+            }
+            case sessions -> ShowTables.sessions(body, out);
+            case probes -> ShowTables.probes(body, out);
+            case stats -> ShowTables.stats(body, out);
+            case cluster -> ShowTables.cluster(body, out);
+            case config -> {
+                JsonNode text = body.get(args.isEmpty() ? "yaml" : "ios");
+                if (text == null || text.isNull()) {
+                    err.println("switchboard show config: the node holds no configuration text (started from a"
+                            + " parsed configuration)");
+                    return 1;
+                }
+                out.print(text.asText());
+            }
         }
+        out.flush();
+        return 0;
+    }
+
+    static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 }

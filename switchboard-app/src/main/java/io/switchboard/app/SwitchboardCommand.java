@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** {@code switchboard}: the launcher's entry point. */
 @Command(name = "switchboard", mixinStandardHelpOptions = true, version = "Switchboard 0.1.0",
         description = "Signaling director for mobile packet cores.",
-        subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class,
+        subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class, ClearCommand.class,
             InspectCommand.class, WhatIfCommand.class, ReplayCommand.class, ImportIosCommand.class,
             ExportIosCommand.class, ReloadCommand.class})
 public final class SwitchboardCommand implements Runnable {

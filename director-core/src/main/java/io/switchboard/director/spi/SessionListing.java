@@ -21,4 +21,10 @@ public interface SessionListing {
     }
 
     List<Session> sessions();
+
+    /**
+     * Ends the sessions held by {@code real} ({@code address:port}), or every session when it is null, as IOS
+     * {@code clear ip slb sessions} does; returns how many ended (each counted by the plug-in as cleared).
+     */
+    int clear(String real);
 }

@@ -153,13 +153,7 @@ public final class InMemoryStickyTable implements StickyTable {
         }
     }
 
-    /** What {@link #forEachLive} hands over: a binding and how long it has been unused. */
-    @FunctionalInterface
-    public interface LiveBinding {
-        void accept(StickyKey key, StickyBinding binding, long idleNanos);
-    }
-
-    /** Every binding not idle at {@code nowNanos}, with its idle time then (a snapshot's content). */
+    @Override
     public void forEachLive(long nowNanos, LiveBinding action) {
         entries.forEach((key, e) -> {
             if (!isIdle(e, nowNanos)) {

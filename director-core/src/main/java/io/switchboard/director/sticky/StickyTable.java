@@ -25,6 +25,18 @@ public interface StickyTable extends StickyBindings {
      */
     long countBoundTo(String farm, String real, long nowNanos);
 
+    /** What {@link #forEachLive} hands over: a binding and how long it has been unused (or unrefreshed). */
+    @FunctionalInterface
+    interface LiveBinding {
+        void accept(StickyKey key, StickyBinding binding, long idleNanos);
+    }
+
+    /**
+     * Every live binding this node can see, with its idle time at {@code nowNanos}: a snapshot's content, and
+     * what {@code show sticky} lists. Walks the table: called off the event loops.
+     */
+    void forEachLive(long nowNanos, LiveBinding action);
+
     /** Drops bindings idle for longer than the table's idle time. */
     void expire(long nowNanos);
 

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       real and its answer) or {@code real} (a GGSN/PGW request relayed to the requester and its
  *       answer). Counters are created on first use and then found by one map lookup.</li>
  *   <li>{@code switchboard.gtp.sessions.open{real}} (gauge), and the sessions that ended by
- *       {@code expired} (idleness), {@code purged} (their real restarted), {@code replaced} (a create
+ *       {@code expired} (idleness), {@code purged} (their real restarted), {@code cleared} (an operator's
+ *       {@code clear sessions}), {@code replaced} (a create
  *       for the same subscriber and bearer).</li>
  *   <li>{@code switchboard.gtp.rewrite.skipped}: addresses left as they were.</li>
  * </ul>
@@ -39,6 +40,7 @@ final class GtpInspectMetrics {
     private volatile Map<Long, Counter> messages;
     private volatile Counter sessionsExpired;
     private volatile Counter sessionsPurged;
+    private volatile Counter sessionsCleared;
     private volatile Counter sessionsReplaced;
 
     GtpInspectMetrics() {
@@ -58,6 +60,7 @@ final class GtpInspectMetrics {
         this.messages = new ConcurrentHashMap<>();
         sessionsExpired = counter(GtpMeters.SESSIONS_EXPIRED);
         sessionsPurged = counter(GtpMeters.SESSIONS_PURGED);
+        sessionsCleared = counter(GtpMeters.SESSIONS_CLEARED);
         sessionsReplaced = counter(GtpMeters.SESSIONS_REPLACED);
     }
 
@@ -101,6 +104,10 @@ final class GtpInspectMetrics {
 
     void sessionPurged() {
         sessionsPurged.increment();
+    }
+
+    void sessionCleared() {
+        sessionsCleared.increment();
     }
 
     void sessionReplaced() {

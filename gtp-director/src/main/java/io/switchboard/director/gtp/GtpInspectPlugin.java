@@ -121,6 +121,11 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     @Override
+    public int clear(String real) {
+        return sessions.clear(real);
+    }
+
+    @Override
     public int reassignLimit() {
         return options.reassign();
     }

@@ -20,6 +20,8 @@ final class GtpMeters {
             "Sessions ended after session-idle without a message", List.of());
     static final MetricSpec SESSIONS_PURGED = new MetricSpec("switchboard.gtp.sessions.purged", Type.COUNTER,
             "Sessions ended because their real restarted", List.of());
+    static final MetricSpec SESSIONS_CLEARED = new MetricSpec("switchboard.gtp.sessions.cleared", Type.COUNTER,
+            "Sessions ended by an operator (clear sessions)", List.of());
     static final MetricSpec SESSIONS_REPLACED = new MetricSpec("switchboard.gtp.sessions.replaced", Type.COUNTER,
             "Sessions ended because a create for the same subscriber and bearer was accepted", List.of());
     static final MetricSpec REWRITE_SKIPPED = new MetricSpec("switchboard.gtp.rewrite.skipped",
@@ -29,7 +31,7 @@ final class GtpMeters {
             "GTPv2 Load/Overload Control Information from reals, by outcome", List.of("ie", "result"));
 
     static final List<MetricSpec> ALL = List.of(MESSAGES, SESSIONS_OPEN, SESSIONS_EXPIRED, SESSIONS_PURGED,
-            SESSIONS_REPLACED, REWRITE_SKIPPED, LOAD_CONTROL);
+            SESSIONS_CLEARED, SESSIONS_REPLACED, REWRITE_SKIPPED, LOAD_CONTROL);
 
     private GtpMeters() {
     }

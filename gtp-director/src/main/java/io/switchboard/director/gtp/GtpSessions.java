@@ -236,6 +236,21 @@ final class GtpSessions {
     }
 
     /**
+     * An operator ended the sessions held by the real {@code realId} ({@code address:port}), or every session
+     * when it is null (IOS {@code clear ip slb sessions}): they end as a purge ends them, on every node.
+     */
+    int clear(String realId) {
+        int cleared = 0;
+        for (GtpSession session : all()) {
+            if ((realId == null || realId.equals(session.real().id())) && end(session)) {
+                metrics.sessionCleared();
+                cleared++;
+            }
+        }
+        return cleared;
+    }
+
+    /**
      * Once a second (in a cluster on the plug-in's {@link GtpSweeper}: a pass over the cluster's
      * sessions is no event loop's work): ends the sessions idle for longer than {@code session-idle}
      * plus the refresh slack, every {@link #sweepNanos} (a pass over every session, which a node

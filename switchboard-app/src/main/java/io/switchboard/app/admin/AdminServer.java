@@ -40,6 +40,7 @@ public final class AdminServer extends VerticleBase {
     private final java.util.function.Supplier<JsonObject> cluster;
     private final DebugCaptures captures;
     private final Reloader reloader;
+    private final CounterBaselines baselines = new CounterBaselines();
     private HttpServer server;
 
     /** @param cluster the cluster's state as {@code GET /api/v1/cluster} shows it */
@@ -117,6 +118,8 @@ public final class AdminServer extends VerticleBase {
         router.get("/api/v1/sticky/:kind/:key").handler(this::bindingsOfKey);
         router.delete("/api/v1/sticky/:kind/:key").handler(this::removeKey);
         router.get("/api/v1/sessions").handler(this::sessions);
+        ShowRoutes.mount(router, director, () -> reloader == null ? director.config() : reloader.running().config(),
+                baselines);
         if (captures != null) {
             // Opening files and waiting for the writer to finish: off the event loop.
             router.get("/api/v1/capture").blockingHandler(ctx -> json(ctx, 200, new JsonArray(captures.status())));
@@ -272,13 +275,16 @@ public final class AdminServer extends VerticleBase {
                 .put("backup", farm.backup() == null ? null : farm.backup().name()).put("reals", reals);
     }
 
-    static JsonObject real(RealServer r) {
+    /** A real, its counters since the last {@code clear counters} ({@link CounterBaselines}). */
+    JsonObject real(RealServer r) {
+        CounterBaselines.RealCounts counts = baselines.of(r);
         return new JsonObject().put("farm", r.farm()).put("real", r.id()).put("state", r.state().name())
                 .put("weight", r.weight()).put("staticWeight", r.staticWeight())
                 .put("connections", r.connections())
                 .put("maxconns", r.maxConns() == Integer.MAX_VALUE ? null : r.maxConns())
-                .put("requests", r.forwarded()).put("answered", r.answered()).put("unanswered", r.unanswered())
-                .put("failures", r.failures()).put("consecutiveFailures", r.consecutiveFailures())
+                .put("requests", counts.requests()).put("answered", counts.answered())
+                .put("unanswered", counts.unanswered())
+                .put("failures", counts.failures()).put("consecutiveFailures", r.consecutiveFailures())
                 .put("drain", DrainRoutes.drain(r.currentDrain()));
     }
 
@@ -287,14 +293,13 @@ public final class AdminServer extends VerticleBase {
         for (VirtualServer v : director.virtualServers().values()) {
             InetSocketAddress bound = director.localAddress(v.name());
             StickyTable sticky = v.selector().sticky();
+            CounterBaselines.Counts counts = baselines.of(v);
             out.add(new JsonObject().put("name", v.name()).put("service", v.config().service())
                     .put("listen", bound == null ? v.config().listen().toString()
                             : bound.getAddress().getHostAddress() + ":" + bound.getPort())
                     .put("farm", v.config().farm()).put("inService", v.inService())
-                    .put("received", (long) v.metrics().receivedCount())
-                    .put("forwarded", (long) v.metrics().forwardedCount())
-                    .put("relayed", (long) v.metrics().relayedCount())
-                    .put("expired", (long) v.metrics().expiredCount())
+                    .put("received", counts.received()).put("forwarded", counts.forwarded())
+                    .put("relayed", counts.relayed()).put("expired", counts.expired())
                     .put("stickyEntries", sticky == null ? null : sticky.size()));
         }
         return out;

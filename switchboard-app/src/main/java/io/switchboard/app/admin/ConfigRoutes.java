@@ -1,5 +1,6 @@
 package io.switchboard.app.admin;
 
+import io.switchboard.app.ios.IosExporter;
 import io.switchboard.app.reload.ConfigChange;
 import io.switchboard.app.reload.Reloader;
 import io.switchboard.app.reload.RunningConfig;
@@ -29,7 +30,12 @@ final class ConfigRoutes {
     static void mount(Router router, Reloader reloader) {
         router.get("/api/v1/config").handler(ctx -> {
             RunningConfig running = reloader.running();
-            AdminServer.json(ctx, 200, new JsonObject().put("digest", running.digest()).put("yaml", running.yaml()));
+            JsonObject body = new JsonObject().put("digest", running.digest()).put("yaml", running.yaml());
+            if ("ios".equals(ctx.queryParams().get("format"))) {
+                // What IOS can express of the validated configuration (the rest as ! comments), as export-ios writes it.
+                body.put("ios", IosExporter.export(running.config()));
+            }
+            AdminServer.json(ctx, 200, body);
         });
         // Parsing, translating and sharing the changes with the cluster: off the event loop.
         router.post("/api/v1/config").handler(BodyHandler.create().setBodyLimit(BODY_LIMIT))

@@ -26,7 +26,7 @@ final class DrainRoutes {
 
     static void mount(Router router, AdminServer admin, Director director) {
         for (String path : new String[] {"/api/v1/farms/:farm/reals/:real/drain", "/api/v1/reals/:farm/:real/drain"}) {
-            router.post(path).handler(ctx -> admin.withReal(ctx, real -> start(ctx, director, real)));
+            router.post(path).handler(ctx -> admin.withReal(ctx, real -> start(ctx, admin, director, real)));
             router.get(path).handler(ctx -> admin.withReal(ctx, real -> {
                 RealDrain drain = real.currentDrain();
                 if (drain == null) {
@@ -39,7 +39,7 @@ final class DrainRoutes {
         }
     }
 
-    private static void start(RoutingContext ctx, Director director, RealServer real) {
+    private static void start(RoutingContext ctx, AdminServer admin, Director director, RealServer real) {
         Duration deadline;
         try {
             deadline = deadline(ctx);
@@ -48,7 +48,7 @@ final class DrainRoutes {
             return;
         }
         if (director.drainReal(real, deadline)) {
-            AdminServer.json(ctx, 200, AdminServer.real(real));
+            AdminServer.json(ctx, 200, admin.real(real));
         } else {
             AdminServer.error(ctx, 409, "real " + real.id() + " of farm " + real.farm()
                     + " is out of service: nothing to drain");
