@@ -77,6 +77,7 @@ public final class AdminServer extends VerticleBase {
         router.get("/metrics").handler(ctx -> ctx.response()
                 .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(registry.scrape()));
+        StatusPage.mount(router);
         router.route("/api/*").handler(this::authorize);
         if (reloader != null) {
             ConfigRoutes.mount(router, reloader);
