@@ -93,4 +93,10 @@ class GtpDecoderPropertyTest {
         }
         return bytes;
     }
+
+    /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh}: its corpus and findings) still meets the rule. */
+    @org.junit.jupiter.api.Test
+    void fuzzCorpusReplays() {
+        io.switchboard.codec.testing.FuzzCorpus.replay("gtp", bytes -> GtpDecoders.exercise(bytes));
+    }
 }

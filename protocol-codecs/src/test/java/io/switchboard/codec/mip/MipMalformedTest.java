@@ -97,7 +97,7 @@ class MipMalformedTest {
         checkOutcome(bytes);
     }
 
-    private static void checkOutcome(byte[] bytes) {
+    static void checkOutcome(byte[] bytes) {
         // Mobile IP has no length field: a message is the whole datagram.
         Malformed.assertRejectedOrLossless(bytes, MipMalformedTest::exercise,
                 (in, out) -> MipMessage.decode(in).encode(out), bytes.length);
@@ -133,5 +133,11 @@ class MipMalformedTest {
 
     private static Set<Integer> extensionBoundaries(byte[] message) {
         return new HashSet<>(extensionStarts(message));
+    }
+
+    /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh}: its corpus and findings) still meets the rule. */
+    @org.junit.jupiter.api.Test
+    void fuzzCorpusReplays() {
+        io.switchboard.codec.testing.FuzzCorpus.replay("mip", MipMalformedTest::checkOutcome);
     }
 }

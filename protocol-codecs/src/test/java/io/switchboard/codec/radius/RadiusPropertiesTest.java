@@ -35,7 +35,7 @@ class RadiusPropertiesTest {
         checkOutcome(bytes);
     }
 
-    private static void checkOutcome(byte[] bytes) {
+    static void checkOutcome(byte[] bytes) {
         // RFC 2865 §3: octets 2-3 are the packet length
         int length = bytes.length < 4 ? bytes.length : (bytes[2] & 0xff) << 8 | (bytes[3] & 0xff);
         Malformed.assertRejectedOrLossless(bytes, RadiusMalformedTest::exercise,
@@ -65,5 +65,11 @@ class RadiusPropertiesTest {
             }
             return Arrays.copyOf(copy, Math.max(0, copy.length - (c > 4 ? 0 : c)));
         });
+    }
+
+    /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh}: its corpus and findings) still meets the rule. */
+    @org.junit.jupiter.api.Test
+    void fuzzCorpusReplays() {
+        io.switchboard.codec.testing.FuzzCorpus.replay("radius", RadiusPropertiesTest::checkOutcome);
     }
 }

@@ -87,7 +87,7 @@ class R6MalformedTest {
         checkOutcome(bytes);
     }
 
-    private static void checkOutcome(byte[] bytes) {
+    static void checkOutcome(byte[] bytes) {
         // R6 header octets 4-5: the message length
         int length = bytes.length < 6 ? bytes.length : (bytes[4] & 0xff) << 8 | (bytes[5] & 0xff);
         Malformed.assertRejectedOrLossless(bytes, R6MalformedTest::exercise,
@@ -123,5 +123,11 @@ class R6MalformedTest {
         copy[4] = (byte) (length >>> 8);
         copy[5] = (byte) length;
         return copy;
+    }
+
+    /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh}: its corpus and findings) still meets the rule. */
+    @org.junit.jupiter.api.Test
+    void fuzzCorpusReplays() {
+        io.switchboard.codec.testing.FuzzCorpus.replay("r6", R6MalformedTest::checkOutcome);
     }
 }

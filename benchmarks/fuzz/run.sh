@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the codecs' entry points (issue 22), one Jazzer target at a time (Jazzer fuzzes one
+# target per JVM): each runs until its budget (10 million inputs, @FuzzTest maxExecutions) or DURATION, whichever
+# comes first. Afterwards each target's corpus goes into src/test/resources/fuzz/NAME.hex, which the suite replays
+# (FuzzCorpus); a finding (Jazzer's crash-* file) is added there too, marked, and the run exits 1.
+#
+#   benchmarks/fuzz/run.sh                 # every target, 10M inputs each (hours on 2 cores)
+#   DURATION=10m benchmarks/fuzz/run.sh    # every target for at most ten minutes
+#   benchmarks/fuzz/run.sh gtp radius      # some targets
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+# name module package class
+TARGETS="gtp protocol-codecs io.switchboard.codec.gtp GtpFuzzTest
+radius protocol-codecs io.switchboard.codec.radius RadiusFuzzTest
+mip protocol-codecs io.switchboard.codec.mip MipFuzzTest
+r6 protocol-codecs io.switchboard.codec.asn.r6 R6FuzzTest"
+
+DURATION=${DURATION:-0}
+wanted=" ${*:-gtp radius mip r6} "
+findings=0
+mvn -B -q -o -pl protocol-codecs -am test-compile -DskipTests >/dev/null || exit 2
+
+while read -r name module package class; do
+  [[ "$wanted" == *" $name "* ]] || continue
+  log=$(mktemp)
+  echo "== $name ($class), budget: 10M inputs${DURATION:+ or $DURATION}"
+  start=$(date +%s)
+  if [ "$DURATION" = 0 ]; then
+    mvn -B -o -Pfuzz -pl "$module" -am test -Dtest="$class" -Dsurefire.failIfNoSpecifiedTests=false >"$log" 2>&1
+  else
+    timeout --signal=INT "$DURATION" mvn -B -o -Pfuzz -pl "$module" -am test -Dtest="$class" \
+      -Dsurefire.failIfNoSpecifiedTests=false >"$log" 2>&1
+  fi
+  rc=$?
+  seconds=$(( $(date +%s) - start ))
+  # libFuzzer's last status line: "#N ... cov: C ft: F corp: K/..b ... exec/s: R"
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  echo "   ${seconds}s, exit $rc: ${last:-no status line (see $log)}"
+
+  corpus="$module/.cifuzz-corpus/$package.$class/decoders"
+  inputs="$module/src/test/resources/${package//.//}/${class}Inputs/decoders"
+  hex="$module/src/test/resources/fuzz/$name.hex"
+  mkdir -p "$(dirname "$hex")"
+  [ -f "$hex" ] || printf '# %s: inputs kept from benchmarks/fuzz/run.sh runs of %s, one per line, replayed by the suite\n' \
+      "$name" "$class" >"$hex"
+  for f in "$inputs"/crash-* ; do
+    [ -f "$f" ] || continue
+    findings=$((findings + 1))
+    printf '# finding %s (%s)\n%s\n' "$(basename "$f")" "$(date -u +%F)" "$(od -An -v -tx1 "$f" | tr -d ' \n')" >>"$hex"
+    rm -f "$f"
+  done
+  if [ -d "$corpus" ]; then
+    tmp=$(mktemp)
+    for f in "$corpus"/*; do [ -f "$f" ] && od -An -v -tx1 "$f" | tr -d ' \n' && echo; done >"$tmp"
+    grep -v '^#' "$hex" >>"$tmp"
+    { grep '^#' "$hex"; sort -u "$tmp" | grep -v '^$'; } >"$hex.new" && mv "$hex.new" "$hex"
+    rm -f "$tmp"
+    echo "   corpus: $(grep -vc '^#' "$hex") inputs in $hex"
+  fi
+  rm -f "$log"
+done <<<"$TARGETS"
+
+[ "$findings" = 0 ] || { echo "$findings finding(s): see the marked lines in src/test/resources/fuzz/*.hex"; exit 1; }
