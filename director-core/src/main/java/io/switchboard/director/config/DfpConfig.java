@@ -15,12 +15,12 @@ import java.util.Optional;
  * @param password  the MD5 key of the Security TLV (draft §5.1.1, key ID 0), for what is sent and
  *                  required of what is received; empty for no security
  * @param agents    the agents the manager connects to (IOS {@code agent} lines)
- * @param bindIds   by farm, then real id, the bind ID a real answers to (IOS {@code bindid}); a real
- *                  not listed has bind ID 0
+ * @param bindIds   by farm, the bind ID its reals answer to (IOS {@code bindid} of a server farm), so
+ *                  that one server in two farms can be weighed for each; a farm not listed has 0
  * @param agent     this node as a DFP agent; empty when it is not one
  * @param builtIns  reals weighed by a formula instead of by an agent of their own
  */
-public record DfpConfig(Optional<String> password, List<Agent> agents, Map<String, Map<String, Integer>> bindIds,
+public record DfpConfig(Optional<String> password, List<Agent> agents, Map<String, Integer> bindIds,
         Optional<AgentListener> agent, List<BuiltIn> builtIns) {
 
     public static final DfpConfig NONE = new DfpConfig(Optional.empty(), List.of(), Map.of(), Optional.empty(),
@@ -41,9 +41,9 @@ public record DfpConfig(Optional<String> password, List<Agent> agents, Map<Strin
         return !agents.isEmpty() || agent.isPresent() || !builtIns.isEmpty();
     }
 
-    /** The bind ID of a real (IOS {@code bindid}, default 0). */
-    public int bindId(String farm, String real) {
-        return bindIds.getOrDefault(farm, Map.of()).getOrDefault(real, 0);
+    /** The bind ID of a farm's reals (IOS {@code bindid}, default 0). */
+    public int bindId(String farm) {
+        return bindIds.getOrDefault(farm, 0);
     }
 
     /**

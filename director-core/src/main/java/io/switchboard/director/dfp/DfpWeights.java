@@ -79,7 +79,7 @@ final class DfpWeights {
     private boolean matches(String farm, RealServer real, int port, DfpLoad.Host host) {
         return real.address().getAddress().equals(host.address())
                 && (port == 0 || real.address().getPort() == port)
-                && config.bindId(farm, real.id()) == host.bindId();
+                && config.bindId(farm) == host.bindId();
     }
 
     private void count(String agent, String result) {

@@ -57,7 +57,7 @@ class DfpManagerTest {
     }
 
     private DfpConfig config(Optional<String> password, Duration timeout, int retryCount, int port,
-            Map<String, Map<String, Integer>> bindIds) {
+            Map<String, Integer> bindIds) {
         return new DfpConfig(password, List.of(new DfpConfig.Agent(TestFarms.ip(AGENT_IP), port, timeout, retryCount,
                 RETRY)), bindIds, Optional.empty(), List.of());
     }
@@ -104,10 +104,9 @@ class DfpManagerTest {
     @Test
     void aPortOfTheLoadTlvOtherThanTheRealsOrAnotherBindIdLeavesTheRealAlone() throws Exception {
         agent = DraftDfpPeer.agent(AGENT_IP, null);
-        startManager(config(Optional.empty(), Duration.ZERO, 0, agent.port(),
-                Map.of("ggsns", Map.of(TestFarms.id("127.0.0.22"), 7))));
+        startManager(config(Optional.empty(), Duration.ZERO, 0, agent.port(), Map.of("ggsns", 7)));
         agent.next(5);
-        agent.sendPreferences(3386, 17, new DraftDfpPeer.Host("127.0.0.21", 0, 30));
+        agent.sendPreferences(3386, 17, new DraftDfpPeer.Host("127.0.0.21", 7, 30));
         agent.sendPreferences(2123, 17, new DraftDfpPeer.Host("127.0.0.22", 0, 40),
                 new DraftDfpPeer.Host("127.0.0.22", 7, 50));
         await().atMost(Duration.ofSeconds(5)).until(() -> second.weight() == 50);
