@@ -49,6 +49,31 @@ public final class DirectorCapacity implements DfpCapacity {
         return loads;
     }
 
+    /**
+     * The relative KAL-AP load of each virtual address ({@link KalApLoad#relative}): over the virtual
+     * servers at the address, the reals in service (not taken out of service) and, of those, the
+     * active ones (taking new work). Computed, not yet answered on the network (docs/dfp.md).
+     */
+    public Map<java.net.InetAddress, Integer> kalApLoads() {
+        Map<java.net.InetAddress, int[]> counts = new java.util.LinkedHashMap<>();
+        for (VirtualServer vs : director.virtualServers().values()) {
+            ServerFarm farm = director.farms().farm(vs.config().farm());
+            int[] c = counts.computeIfAbsent(vs.config().listen().address(), a -> new int[2]);
+            if (farm == null) {
+                continue;
+            }
+            for (RealServer r : farm.reals()) {
+                if (r.state() != io.switchboard.director.real.RealState.OUTOFSERVICE) {
+                    c[1]++;
+                    c[0] += vs.inService() && r.state().takesNewWork() ? 1 : 0;
+                }
+            }
+        }
+        Map<java.net.InetAddress, Integer> loads = new java.util.LinkedHashMap<>();
+        counts.forEach((address, c) -> loads.put(address, KalApLoad.relative(c[0], c[1])));
+        return loads;
+    }
+
     /** The sum of the weights of the reals of {@code farm} that take new work. */
     static int capacity(ServerFarm farm) {
         if (farm == null) {

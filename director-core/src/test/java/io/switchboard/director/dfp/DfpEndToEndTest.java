@@ -1,5 +1,6 @@
 package io.switchboard.director.dfp;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -76,6 +77,13 @@ class DfpEndToEndTest {
 
     @Test
     void theFrontFollowsTheSitesCapacityAndFallsBackToItsStaticWeight() {
+        await().atMost(Duration.ofSeconds(5)).until(() -> siteReal.weight() == 12);
+        DirectorCapacity capacity = new DirectorCapacity(site.director());
+        assertThat(capacity.kalApLoads()).containsExactly(Map.entry(TestFarms.ip(SITE_IP), 0));
+        site.director().farms().real("ggsns", "127.0.0.1:20001").failInBand(System.nanoTime(), "test");
+        assertThat(capacity.kalApLoads()).containsExactly(Map.entry(TestFarms.ip(SITE_IP), 128)); // 1 of 2 active
+        await().atMost(Duration.ofSeconds(5)).until(() -> siteReal.weight() == 7);
+        site.director().farms().real("ggsns", "127.0.0.1:20001").putInService();
         await().atMost(Duration.ofSeconds(5)).until(() -> siteReal.weight() == 12);
 
         site.director().farms().real("ggsns", "127.0.0.1:20002").takeOutOfService();
