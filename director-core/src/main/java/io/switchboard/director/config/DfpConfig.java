@@ -37,6 +37,13 @@ public record DfpConfig(Optional<String> password, List<Agent> agents, Map<Strin
         builtIns = List.copyOf(builtIns);
     }
 
+    /** Without the password, which logs and reports must not show. */
+    @Override
+    public String toString() {
+        return "DfpConfig[password=" + (password.isPresent() ? "(set)" : "none") + ", agents=" + agents
+                + ", bindIds=" + bindIds + ", agent=" + agent + ", builtIns=" + builtIns + "]";
+    }
+
     public boolean enabled() {
         return !agents.isEmpty() || agent.isPresent() || !builtIns.isEmpty();
     }
