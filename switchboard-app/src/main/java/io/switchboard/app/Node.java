@@ -14,6 +14,7 @@ import io.switchboard.director.Director;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.dfp.Dfp;
 import io.switchboard.director.persist.Persistence;
 import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.switchboard.pcap.DebugCaptures;
@@ -46,6 +47,7 @@ public final class Node implements AutoCloseable {
     private final ClusterReload clusterReload;
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
+    private volatile Dfp dfp;
     private final DebugCaptures captures;
     /**
      * How long a joining node waits for the partitions that move to it before it copies the shared
@@ -132,6 +134,7 @@ public final class Node implements AutoCloseable {
     public Future<Void> start() {
         return director.start(vertx)
                 .compose(v -> startDispatched())
+                .compose(v -> startDfp())
                 .compose(v -> vertx.executeBlocking(() -> {
                     captures.startConfigured();
                     return null;
@@ -144,9 +147,25 @@ public final class Node implements AutoCloseable {
                             reloader);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
-                .recover(failure -> stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
+                .recover(failure -> stopDfp().stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
                         .compose(v -> Future.failedFuture(failure)))
                 .mapEmpty();
+    }
+
+    /** DFP manager, agent and built-in agents (docs/dfp.md), when the configuration has any. */
+    private Future<Void> startDfp() {
+        if (!config.dfp().enabled()) {
+            return Future.succeededFuture();
+        }
+        return Dfp.start(vertx, config.dfp(), director, registry).onSuccess(d -> dfp = d).mapEmpty();
+    }
+
+    private Node stopDfp() {
+        if (dfp != null) {
+            dfp.close();
+            dfp = null;
+        }
+        return this;
     }
 
     /** Firewall farms and VPN flows (dispatched mode), on a worker: opening pcap handles blocks. */
@@ -242,6 +261,7 @@ public final class Node implements AutoCloseable {
         if (clusterReload != null) {
             clusterReload.close();
         }
+        stopDfp();
         stopDispatched();
         captures.close();
         if (persistence != null) {

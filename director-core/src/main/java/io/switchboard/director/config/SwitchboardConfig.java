@@ -7,7 +7,7 @@ import java.util.Map;
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence, DfpConfig dfp) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
@@ -15,6 +15,16 @@ public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<St
         probes = Collections.unmodifiableMap(new LinkedHashMap<>(probes));
         dispatched = dispatched == null ? DispatchedConfig.NONE : dispatched;
         persistence = persistence == null ? PersistenceConfig.NONE : persistence;
+        dfp = dfp == null ? DfpConfig.NONE : dfp;
+    }
+
+    /** A configuration without DFP. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture, DispatchedConfig dispatched,
+            PersistenceConfig persistence) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, dispatched, persistence,
+                DfpConfig.NONE);
     }
 
     /** A configuration without persistence. */

@@ -9,7 +9,8 @@ import io.vertx.core.json.JsonObject;
  * × (cpu + memory) / 32 × max weight}. {@code cpu} and {@code memory} are availability figures
  * 0..16 each (16: idle processor, all memory free), so that their sum over 32 is a fraction; an agent
  * at its binding limit, or with neither processor nor memory left, reports 0 and takes no new
- * registrations. Until the DFP agent protocol exists, the figures come through the admin API.
+ * registrations. For an agent that does not speak DFP itself (docs/dfp.md), the figures come through
+ * the admin API.
  *
  * @param bindings    current mobility bindings, 0.. (more than the maximum counts as the maximum)
  * @param maxBindings the agent's binding limit, ≥ 1 (default 235,000)

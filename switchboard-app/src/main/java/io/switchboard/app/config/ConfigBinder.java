@@ -12,6 +12,7 @@ import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.RemovalPolicy;
 import io.switchboard.director.config.DebugCaptureConfig;
+import io.switchboard.director.config.DfpConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
@@ -55,7 +56,7 @@ import java.util.stream.Collectors;
 final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "persistence", "route-health", "debug-capture",
-            "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms");
+            "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms", "dfp");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes");
@@ -144,8 +145,10 @@ final class ConfigBinder {
         DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
                 .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
+        DfpConfig dfp = doc.section("dfp", DfpBinder.KEYS).map(new DfpBinder(errors, farmConfigs)::bind)
+                .orElse(DfpConfig.NONE);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture, dispatched, persistence));
+                debugCapture, dispatched, persistence, dfp));
     }
 
     private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,

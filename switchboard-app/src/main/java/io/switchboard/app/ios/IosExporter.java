@@ -41,6 +41,7 @@ public final class IosExporter {
     private String document(SwitchboardConfig config) {
         line(0, "! IOS SLB configuration written by switchboard export-ios");
         config.probes().values().forEach(this::probe);
+        dfp(config.dfp());
         config.farms().values().forEach(f -> farm(f, config));
         config.virtualServers().values().forEach(vs -> server(vs, config));
         if (!config.dispatched().vpnFarms().isEmpty()) {
@@ -51,6 +52,25 @@ public final class IosExporter {
         }
         line(0, "end");
         return out.toString();
+    }
+
+    /** {@code ip slb dfp}: the password and the agents; the node as agent and built-in agents have no IOS form. */
+    private void dfp(io.switchboard.director.config.DfpConfig d) {
+        if (!d.agents().isEmpty() || d.password().isPresent()) {
+            line(0, "ip slb dfp" + d.password().map(p -> " password " + p).orElse(""));
+            for (io.switchboard.director.config.DfpConfig.Agent a : d.agents()) {
+                if (!(a.address() instanceof Inet4Address)) {
+                    line(1, "! agent " + a.name() + ": IPv6 agents have no IOS form");
+                    continue;
+                }
+                line(1, "agent " + a.address().getHostAddress() + " " + a.port() + " " + a.timeout().toSeconds() + " "
+                        + a.retryCount() + " " + seconds(a.retryInterval()));
+            }
+            line(0, "!");
+        }
+        if (d.agent().isPresent() || !d.builtIns().isEmpty()) {
+            line(0, "! dfp.agent and dfp.built-in have no IOS SLB form here");
+        }
     }
 
     private void line(int depth, String text) {
@@ -97,6 +117,9 @@ public final class IosExporter {
             line(1, "! predictor " + f.predictor().configName() + " has no IOS form for a server farm");
         }
         f.slowStart().ifPresent(s -> line(1, "! slow-start has no IOS form here"));
+        if (config.dfp().bindId(f.name()) != 0) {
+            line(1, "bindid " + config.dfp().bindId(f.name()));
+        }
         f.probes().forEach(p -> line(1, "probe " + p));
         OptionalInt reassign = config.virtualServers().values().stream()
                 .filter(vs -> vs.farm().equals(f.name()) && vs.options() instanceof TcpOptions)

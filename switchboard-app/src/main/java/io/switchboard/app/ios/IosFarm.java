@@ -20,6 +20,9 @@ final class IosFarm {
     final IosCommand command;
     PredictorKind predictor = PredictorKind.ROUNDROBIN;
     IosCommand predictorLine;
+    /** {@code bindid}: the bind ID DFP agents weigh this farm's reals by (dfp.bind-ids). */
+    int bindId;
+    IosCommand bindIdLine;
     final List<String> probes = new ArrayList<>();
     final List<IosCommand> probeLines = new ArrayList<>();
     /** Lines naming a probe already named (a firewall farm names its probes per real): probe index by line. */

@@ -32,9 +32,13 @@ final class IosFarmReader {
                 case "nat" -> nat(c);
                 case "failaction" -> ledger.unsupported(c, "failaction (what happens to a failed real's"
                         + " connections and sessions)");
-                case "bindid" -> ledger.unsupported(c, "bind IDs (DFP weights per virtual server)");
+                case "bindid" -> {
+                    f.bindId = c.hasArg(0) ? IosValues.integer(c, 0, 0, 65535) : 0; // IOS default 0
+                    f.bindIdLine = ledger.replacing(f.bindIdLine, c);
+                }
                 case "access" -> ledger.unsupported(c, "interface awareness (access)");
-                case "farm-weight", "kal-ap" -> ledger.unsupported(c, "the KAL-AP agent for global load balancers");
+                case "farm-weight", "kal-ap" -> ledger.unsupported(c, "the KAL-AP agent: no public KAL-AP wire format"
+                        + " to answer a GSS with (docs/dfp.md)");
                 default -> ledger.ignored(c, "a description");
             }
         }

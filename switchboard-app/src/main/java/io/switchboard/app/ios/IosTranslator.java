@@ -67,6 +67,7 @@ public final class IosTranslator {
         Set<String> untranslatedProbes = new HashSet<>();
         Map<String, IosServerBuilder.GtpMap> maps = new LinkedHashMap<>();
         List<IosCommand> vservers = new ArrayList<>();
+        IosDfp dfp = new IosDfp(ledger);
         for (IosCommand c : ios.commands()) {
             if (c.negated()) {
                 ledger.implied(c, "removes what is not configured");
@@ -88,6 +89,7 @@ public final class IosTranslator {
                     }
                 }
                 case "map" -> map(ledger, c, maps);
+                case "dfp" -> dfp.read(c);
                 default -> global(ledger, c);
             }
         }
@@ -111,6 +113,7 @@ public final class IosTranslator {
         Map<String, DispatchedConfig.FirewallFarm> dispatched = firewallReader.build(farmBuilder);
         Map<String, FarmConfig> farmConfigs = farmBuilder.build();
         farmBuilder.reportUnusedReassign();
+        dfp.farmsBuilt(farms.values(), farmConfigs.keySet());
         maps.forEach((id, map) -> {
             if (serverBuilder.used(id)) {
                 ledger.translated(map.command(), "gtp.apn-maps of the virtual servers naming map " + id);
@@ -121,7 +124,8 @@ public final class IosTranslator {
         });
         SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
                 servers, probes, RouteHealthConfig.NONE, DebugCaptureConfig.DEFAULT,
-                new DispatchedConfig(dispatched, Map.of()));
+                new DispatchedConfig(dispatched, Map.of()), io.switchboard.director.config.PersistenceConfig.NONE,
+                dfp.config());
         return new IosTranslation(config, ledger.report, ledger.sources);
     }
 
@@ -181,8 +185,6 @@ public final class IosTranslator {
     /** The other {@code ip slb} global commands. */
     private static void global(IosLedger ledger, IosCommand c) {
         switch (c.keyword()) {
-            case "dfp" -> unsupportedWithChildren(ledger, c, "DFP (dynamic weights from agents): Switchboard takes"
-                    + " weights and loads through its admin API");
             case "static" -> unsupportedWithChildren(ledger, c, "static NAT");
             case "route" -> ledger.unsupported(c, "ip slb route: Framed-IP routing is a firewall farm's"
                     + " framed-ip-group in Switchboard, written by hand");
@@ -194,7 +196,8 @@ public final class IosTranslator {
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node");
             case "maxbuffers" -> ledger.implied(c, "no fragment buffers: datagrams are handled whole");
             case "mode" -> ledger.ignored(c, IosConfigParser.HARDWARE);
-            case "capp" -> ledger.unsupported(c, "the KAL-AP agent (ip slb capp) for global load balancers");
+            case "capp" -> ledger.unsupported(c, "the KAL-AP agent (ip slb capp): no public KAL-AP or CAPP wire"
+                    + " format to answer a GSS with (docs/dfp.md)");
             default -> ledger.unsupported(c, "ip slb " + c.keyword());
         }
     }

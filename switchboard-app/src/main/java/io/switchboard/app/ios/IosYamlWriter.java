@@ -53,7 +53,36 @@ public final class IosYamlWriter {
             t.config().dispatched().firewallFarms().forEach((name, f) -> firewallFarm(firewalls.child(name,
                     cite("firewall-farms." + name)), f, "firewall-farms." + name));
         }
+        dfp(root, t.config().dfp());
         return YamlOut.render(header, root);
+    }
+
+    /** {@code dfp:} as {@link IosDfp} translates it: agents, password, bind IDs. */
+    private void dfp(YamlOut.Mapping root, io.switchboard.director.config.DfpConfig d) {
+        if (d.agents().isEmpty() && d.password().isEmpty() && d.bindIds().isEmpty()) {
+            return;
+        }
+        YamlOut.Mapping m = root.child("dfp", cite("dfp"));
+        d.password().ifPresent(p -> put(m, "dfp", "password", YamlOut.string(p)));
+        if (!d.agents().isEmpty()) {
+            List<YamlOut.Node> agents = new java.util.ArrayList<>();
+            for (int i = 0; i < d.agents().size(); i++) {
+                io.switchboard.director.config.DfpConfig.Agent a = d.agents().get(i);
+                String path = "dfp.agents[" + i + "]";
+                YamlOut.Mapping item = new YamlOut.Mapping();
+                put(item, path, "address", YamlOut.string(a.address().getHostAddress()));
+                put(item, path, "port", YamlOut.number(a.port()));
+                put(item, path, "timeout", YamlOut.duration(a.timeout()));
+                put(item, path, "retry-count", YamlOut.number(a.retryCount()));
+                put(item, path, "retry-interval", YamlOut.duration(a.retryInterval()));
+                agents.add(item);
+            }
+            m.put("agents", new YamlOut.Sequence(agents));
+        }
+        if (!d.bindIds().isEmpty()) {
+            YamlOut.Mapping ids = m.child("bind-ids", null);
+            d.bindIds().forEach((farm, id) -> put(ids, "dfp.bind-ids", farm, YamlOut.number(id)));
+        }
     }
 
     /** {@code line 12: weight 3} for a key an IOS line set, else null (no comment). */

@@ -121,6 +121,9 @@ public final class ConfigDiff {
                 next.routeHealth().hook().map(Object::toString).orElse(null));
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
+        if (!running.dfp().equals(next.dfp())) { // a restart; not printed: it holds the DFP password
+            diff.add(Kind.CHANGED, "dfp", null, null, null);
+        }
         diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe, ConfigPath::child,
                 p -> at(Phase.ADD, diff.farms), p -> at(Phase.ADD, diff.farms));
         diff.named("farms", running.farms(), next.farms(),

@@ -3,6 +3,7 @@ package io.switchboard.app.ios;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.switchboard.director.config.DfpConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.ServiceOptions;
@@ -19,6 +20,17 @@ class IosTranslatorTest {
 
     private static IosTranslation translate(String ios) {
         return new IosTranslator(new IosTranslator.Options(Optional.of("s"))).translate(ios);
+    }
+
+    /** Address literals (no lookup). */
+    private static final class TestIp {
+        static java.net.InetAddress of(String literal) {
+            try {
+                return java.net.InetAddress.getByName(literal);
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalArgumentException(e);
+            }
+        }
     }
 
     private static IosReport.Entry line(IosTranslation t, int n) {
@@ -147,11 +159,9 @@ class IosTranslatorTest {
     @Test
     void whatSwitchboardLacksIsNamedAndWhatItDoesAnywayIsImplied() {
         IosTranslation t = translate("""
-                ip slb dfp password x
-                 agent 10.1.1.1 2221
                 ip slb serverfarm F
                  nat server
-                 bindid 7
+                 farm-weight 200
                  real 10.1.1.1
                   maxclients 100
                   rate 5
@@ -165,16 +175,68 @@ class IosTranslatorTest {
                  inservice
                 """);
 
-        assertThat(line(t, 1).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
-        assertThat(line(t, 2).detail()).startsWith("part of line 1: DFP");
-        assertThat(line(t, 4).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
-        assertThat(line(t, 5).detail()).contains("bind IDs");
-        assertThat(line(t, 7).detail()).contains("maxclients");
-        assertThat(line(t, 8).detail()).contains("rate");
-        assertThat(line(t, 13).detail()).contains("interface awareness");
-        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
-        assertThat(line(t, 15).detail()).contains("route-health.hook");
-        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(7);
+        assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 3).detail()).contains("KAL-AP");
+        assertThat(line(t, 5).detail()).contains("maxclients");
+        assertThat(line(t, 6).detail()).contains("rate");
+        assertThat(line(t, 11).detail()).contains("interface awareness");
+        assertThat(line(t, 12).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 13).detail()).contains("route-health.hook");
+        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(5);
+    }
+
+    @Test
+    void dfpAgentsPasswordAndBindIdsBecomeTheDfpSection() {
+        IosTranslation t = translate("""
+                ip slb dfp password 0 s3cret 180
+                 agent 10.1.1.1 2221 30 5 60
+                 agent 10.1.1.2 2221
+                ip slb serverfarm F
+                 bindid 7
+                 real 10.1.1.1
+                  inservice
+                ip slb serverfarm UNUSED
+                 bindid 9
+                 real 10.1.1.3
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 2123 service gtp
+                 serverfarm F
+                 inservice
+                """);
+
+        DfpConfig dfp = t.config().dfp();
+        assertThat(dfp.password()).contains("s3cret");
+        assertThat(dfp.agents()).containsExactly(
+                new DfpConfig.Agent(TestIp.of("10.1.1.1"), 2221, Duration.ofSeconds(30), 5, Duration.ofSeconds(60)),
+                new DfpConfig.Agent(TestIp.of("10.1.1.2"), 2221, Duration.ZERO, 0, Duration.ofSeconds(180)));
+        assertThat(dfp.bindIds()).containsExactly(java.util.Map.entry("F", 7));
+        assertThat(line(t, 1).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
+        assertThat(line(t, 2).detail()).contains("dfp.agents[0].retry-interval");
+        assertThat(line(t, 5).detail()).isEqualTo("dfp.bind-ids.F");
+        assertThat(line(t, 9).outcome()).isEqualTo(IosReport.Outcome.IGNORED);
+    }
+
+    @Test
+    void anObscuredDfpPasswordIsUnsupportedAndAnAgentWithoutAPortIsAnError() {
+        IosTranslation t = translate("""
+                ip slb dfp
+                 password 7 0822455D0A16
+                 agent 10.1.1.1 2221
+                ip slb serverfarm F
+                 real 10.1.1.1
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                """);
+        assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(t.config().dfp().password()).isEmpty();
+        assertThat(t.config().dfp().agents()).hasSize(1);
+
+        IosSyntaxException noPort = catchThrowableOfType(IosSyntaxException.class, () -> translate("""
+                ip slb dfp
+                 agent 10.1.1.1
+                """));
+        assertThat(noPort.getMessage()).contains("line 2");
     }
 
     @Test
