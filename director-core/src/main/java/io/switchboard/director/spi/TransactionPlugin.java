@@ -140,4 +140,12 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     default int reassignLimit() {
         return 0;
     }
+
+    /**
+     * The reals this plug-in reaches over a stream of its own (RADIUS over TLS, RFC 6614) instead of
+     * the lane's datagram sockets, or null (the default) when every real is reached by datagram.
+     */
+    default RealStreams realStreams() {
+        return null;
+    }
 }
