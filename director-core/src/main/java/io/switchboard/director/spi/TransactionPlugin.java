@@ -148,4 +148,12 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     default RealStreams realStreams() {
         return null;
     }
+
+    /**
+     * The clients that reach this plug-in's virtual server over connections of its own (RADIUS over
+     * TLS), or null (the default) when they send datagrams only. Asked once the plug-in is attached.
+     */
+    default ClientStreams clientStreams() {
+        return null;
+    }
 }

@@ -22,6 +22,7 @@ import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.ClientStreams;
 import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.radius.radsec.RadsecTransport;
 import io.switchboard.director.spi.TransactionPlugin;
@@ -124,8 +125,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
                 RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
                 RadiusCode.ACCOUNTING_RESPONSE);
         this.policy = new MessageAuthenticatorPolicy(name, clients.all(), context.registry());
-        this.radsec = options.radsec().map(r -> new RadsecTransport(name, r, clients, RadiusModule::radsec,
-                context.registry())).orElse(null);
+        this.radsec = RadsecTransport.of(name, options.radsec(), context.config().listen(), clients,
+                RadiusModule::radsec, farm, context.registry());
         this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
         this.statusServer = new StatusServer(options.statusServer(), context.config().listen().port(), farm,
                 context.registry(), name);
@@ -139,9 +140,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         return radsec;
     }
 
-    /** RADIUS over TLS of this virtual server, for its listener; null without a radsec block or before attach. */
-    RadsecTransport radsec() {
-        return radsec;
+    /** The RadSec clients this virtual server accepts (RFC 6614), served by the engine beside its datagrams. */
+    @Override
+    public ClientStreams clientStreams() {
+        return radsec == null ? null : radsec.clients();
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */

@@ -1,12 +1,6 @@
 package io.switchboard.director.radius;
 
-import io.switchboard.director.Ticker;
-import io.switchboard.director.VirtualServer;
-import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.config.PredictorKind;
-import io.switchboard.director.radius.radsec.RadsecListener;
-import io.switchboard.director.radius.radsec.RadsecTransport;
-import io.switchboard.director.real.Farms;
 import io.switchboard.director.spi.ServiceSpec;
 import java.util.EnumSet;
 import io.switchboard.director.config.ServiceOptions;
@@ -45,18 +39,5 @@ public final class RadiusService implements DatagramService {
         }
         List<StickyKind> keys = config.sticky().map(StickyConfig::keys).orElse(DEFAULT_KEYS);
         return new RadiusPlugin(config.name(), radius, keys);
-    }
-
-    /**
-     * The UDP director, and beside it the RadSec listener when the virtual server accepts RADIUS over
-     * TLS ({@code radsec:} without {@code listen: off}).
-     */
-    @Override
-    public VirtualServerListener listener(VirtualServer virtualServer, Farms farms, Ticker ticker) {
-        RadsecTransport radsec = virtualServer.plugin() instanceof RadiusPlugin plugin ? plugin.radsec() : null;
-        if (radsec == null || !radsec.options().accepts()) {
-            return DatagramService.super.listener(virtualServer, farms, ticker);
-        }
-        return new RadsecListener(virtualServer, farms, ticker, radsec);
     }
 }

@@ -218,6 +218,35 @@ class RadsecIT {
         assertThat(radsec("radsec-out", RadsecMeters.PACKETS, "real", "received")).isGreaterThanOrEqualTo(2);
     }
 
+    /**
+     * Peers the listener must not serve, as {@code openssl s_client} presents them: a certificate no
+     * configured CA signed fails the handshake; one the CA signed for a name no client has is refused.
+     */
+    @Test
+    void unknownCertificatesAreRefused() throws Exception {
+        double failures = radsec("radsec-in", RadsecMeters.HANDSHAKE_FAILURES, "client", null);
+        double refused = radsec("radsec-in", RadsecMeters.CONNECTIONS, "client", "refused");
+        sClient(certificates.selfSigned("stranger", "nas1.test"));
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> radsec("radsec-in", RadsecMeters.HANDSHAKE_FAILURES, "client", null) > failures);
+        sClient(certificates.issue("other", "other.test", "DNS:other.test", "IP:" + PROXY_CLIENT));
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> radsec("radsec-in", RadsecMeters.CONNECTIONS, "client", "refused") > refused);
+    }
+
+    /** {@code openssl s_client} to the RadSec listener with {@code tls}, its input at end of file. */
+    static void sClient(RadsecOptions.TlsFiles tls) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(work, "s_client", ".txt");
+        Process p = new ProcessBuilder("openssl", "s_client", "-connect", DIRECTOR + ":" + radsecPort,
+                "-cert", tls.certificate().toString(), "-key", tls.key().toString(), "-CAfile",
+                certificates.ca().toString()).redirectInput(new java.io.File("/dev/null"))
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("openssl s_client did not finish: " + Files.readString(out));
+        }
+    }
+
     /** radsecproxy's {@code tls default} block with these files. */
     static String tlsBlock(RadsecOptions.TlsFiles tls) {
         return """

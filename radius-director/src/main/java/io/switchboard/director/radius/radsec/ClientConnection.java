@@ -1,10 +1,12 @@
 package io.switchboard.director.radius.radsec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.ReferenceCountUtil;
 import io.switchboard.director.radius.radsec.RadsecMeters.Side;
 import java.net.InetSocketAddress;
 import java.security.cert.Certificate;
@@ -15,23 +17,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One RadSec client's connection, after TLS: once the handshake verified its certificate against
- * the CA, the peer is identified as a configured client ({@link RadsecPeers}) or the connection is
- * closed; then every RADIUS packet it sends goes to the lane, and the lane writes the answers back
- * on it. Nothing is read before the peer is known.
+ * One RadSec client's connection, after TLS and framing: once the handshake verified its certificate
+ * against the CA, the peer is identified as a configured client ({@link RadsecPeers}) or the
+ * connection is closed; then every RADIUS packet it sends is passed on to the engine, which writes
+ * the answers back through here. Nothing is passed on before the peer is known (RFC 6614 §2.3: the
+ * TLS peer must be authenticated before it is a RADIUS client).
  */
-final class ClientConnection extends SimpleChannelInboundHandler<ByteBuf> {
+final class ClientConnection extends ChannelDuplexHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
 
     private final RadsecTransport transport;
-    private final RadsecLane lane;
     private InetSocketAddress peer;
     private boolean identified;
 
-    ClientConnection(RadsecTransport transport, RadsecLane lane) {
+    ClientConnection(RadsecTransport transport) {
         this.transport = transport;
-        this.lane = lane;
     }
 
     @Override
@@ -73,15 +74,25 @@ final class ClientConnection extends SimpleChannelInboundHandler<ByteBuf> {
         }
         identified = true;
         transport.meters().connection(Side.CLIENT, "opened");
-        lane.connected(peer, ctx.channel());
         LOG.info("virtual server {}: RadSec client {} connected from {}", transport.name(), client, peer);
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf packet) {
-        if (identified) {
-            lane.request(packet, peer);
+    public void channelRead(ChannelHandlerContext ctx, Object packet) {
+        if (!identified) {
+            ReferenceCountUtil.release(packet);
+            return;
         }
+        transport.meters().packet(Side.CLIENT, "received");
+        ctx.fireChannelRead(packet);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object answer, ChannelPromise promise) {
+        if (answer instanceof ByteBuf) {
+            transport.meters().packet(Side.CLIENT, "sent");
+        }
+        ctx.write(answer, promise);
     }
 
     @Override
@@ -89,7 +100,6 @@ final class ClientConnection extends SimpleChannelInboundHandler<ByteBuf> {
         if (identified) {
             identified = false;
             transport.peers().closed(peer);
-            lane.closed(peer, ctx.channel());
             transport.meters().connection(Side.CLIENT, "closed");
         }
         super.channelInactive(ctx);

@@ -47,9 +47,17 @@ public final class RadsecMeters {
     public RadsecMeters(MeterRegistry registry, String vserver) {
         this.registry = registry;
         this.vserver = vserver;
+        // Every outcome counted from the start, at 0 until it happens.
         for (Side side : Side.values()) {
             handshakeFailed(side, 0);
             framingError(side, 0);
+            for (String outcome : side == Side.CLIENT ? List.of("opened", "closed", "refused")
+                    : List.of("opened", "failed", "dropped")) {
+                counter(CONNECTIONS, side, outcome);
+            }
+            for (String outcome : List.of("received", "sent", "not-sent")) {
+                counter(PACKETS, side, outcome);
+            }
         }
     }
 

@@ -1,24 +1,32 @@
 package io.switchboard.director.radius.radsec;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.spi.ClientStreams;
+import io.switchboard.director.spi.FarmView;
 import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.spi.RealView;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import javax.net.ssl.SSLException;
 
 /**
- * RADIUS over TLS for one virtual server: its TLS contexts and counters, the clients its listener
- * identifies ({@link RadsecPeers}), and the connections its lanes open to the reals whose
+ * RADIUS over TLS for one virtual server: its TLS contexts and counters; the clients that connect
+ * ({@link ClientStreams}: the engine listens and serves, this makes each connection's pipeline and
+ * identifies the peer, {@link RadsecPeers}); and the connections its lanes open to the reals whose
  * {@code transport} is {@code radsec} ({@link RealStreams}: the engine decides, these only carry).
  */
-public final class RadsecTransport implements RealStreams {
+public final class RadsecTransport implements RealStreams, ClientStreams {
 
     /** RFC 6614 §2.3: the shared secret of every RADIUS/TLS hop is the fixed string "radsec". */
     public static final String SECRET = "radsec";
@@ -30,15 +38,17 @@ public final class RadsecTransport implements RealStreams {
     private final RadsecMeters meters;
     private final RadsecPeers peers;
     private final Predicate<RealView> carried;
+    private final InetSocketAddress listenOn;
 
     /**
      * @param carried which reals are reached by RadSec (their {@code transport})
      * @throws IllegalStateException when the TLS files cannot be read (they could when configured)
      */
-    public RadsecTransport(String name, RadsecOptions options, RadsecPeers peers, Predicate<RealView> carried,
-            MeterRegistry registry) {
+    public RadsecTransport(String name, RadsecOptions options, Endpoint virtualAddress, RadsecPeers peers,
+            Predicate<RealView> carried, MeterRegistry registry) {
         this.name = name;
         this.options = options;
+        this.listenOn = options.listenOn(virtualAddress).socketAddress();
         try {
             this.tls = RadsecTls.load(options.tls());
         } catch (SSLException e) {
@@ -49,6 +59,25 @@ public final class RadsecTransport implements RealStreams {
         this.carried = carried;
     }
 
+    /**
+     * A virtual server's RadSec, or null when it has no {@code radsec:} block — refused then if its
+     * farm has reals reached by RadSec: without the block there is no certificate to connect with, and
+     * sending them datagrams would only make them look dead.
+     */
+    public static RadsecTransport of(String name, Optional<RadsecOptions> options, Endpoint virtualAddress,
+            RadsecPeers peers, Predicate<RealView> carried, FarmView farm, MeterRegistry registry) {
+        if (options.isPresent()) {
+            return new RadsecTransport(name, options.get(), virtualAddress, peers, carried, registry);
+        }
+        for (RealView real : farm == null ? List.<RealView>of() : farm.reals()) {
+            if (carried.test(real)) {
+                throw new IllegalArgumentException("virtual server " + name + ": real " + real.id() + " of farm "
+                        + farm.name() + " is reached by radsec: the virtual server needs a radsec: {tls: ...} block");
+            }
+        }
+        return null;
+    }
+
     @Override
     public boolean carries(RealView real) {
         return carried.test(real);
@@ -57,6 +86,30 @@ public final class RadsecTransport implements RealStreams {
     @Override
     public Lane open(EventLoop loop, Answers answers) {
         return new RealConnections(this, loop, answers);
+    }
+
+    /** The RadSec clients the virtual server accepts, or null with {@code listen: off}. */
+    public ClientStreams clients() {
+        return options.accepts() ? this : null;
+    }
+
+    @Override
+    public InetSocketAddress listenOn() {
+        return listenOn;
+    }
+
+    /** TLS, then the framing (RFC 6614 §2.5), then which client the peer is ({@link ClientConnection}). */
+    @Override
+    public void initChannel(Channel connection) {
+        connection.pipeline().addLast(tls.server().newHandler(connection.alloc()),
+                new RadiusFramer(() -> meters.framingError(RadsecMeters.Side.CLIENT)),
+                new ClientConnection(this));
+    }
+
+    /** The listener's address and certificates: a reload that changes them needs a restart. */
+    @Override
+    public Object listenerSettings() {
+        return List.of(listenOn, options);
     }
 
     public String name() {

@@ -1,4 +1,4 @@
-package io.switchboard.director.radius.radsec;
+package io.switchboard.director.stream;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -11,8 +11,9 @@ import io.netty.channel.ServerChannel;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
-import io.switchboard.director.radius.radsec.RadsecMeters.Side;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.spi.ClientStreams;
+import io.switchboard.director.spi.TransactionPlugin;
 import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -29,28 +30,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A RADIUS virtual server that also accepts RadSec (RFC 6614): its UDP director, and a TLS listener
- * on TCP (2083 by default) whose connections are served on Vert.x's event loops, each loop's by a
- * {@link RadsecLane}. Draining, in-flight counts and reloads cover both.
+ * A virtual server whose plug-in also takes clients over connections ({@link ClientStreams}: RADIUS
+ * over TLS): its UDP director, and a TCP listener whose connections are served on Vert.x's event
+ * loops, each loop's by a {@link StreamLane}. The plug-in makes each connection's pipeline; the
+ * lanes serve what it passes on. Draining, in-flight counts and reloads cover both.
  */
-public final class RadsecListener extends VerticleBase implements VirtualServerListener {
+public final class StreamListener extends VerticleBase implements VirtualServerListener {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RadsecListener.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StreamListener.class);
 
     private volatile VirtualServer virtualServer;
     private final Farms farms;
     private final Ticker ticker;
-    private final RadsecTransport transport;
+    private final ClientStreams streams;
     private final UdpDirectorVerticle udp;
-    private final Map<EventLoop, RadsecLane> lanes = new ConcurrentHashMap<>();
+    private final Map<EventLoop, StreamLane> lanes = new ConcurrentHashMap<>();
     private Channel server;
-    private volatile InetSocketAddress radsecAddress;
+    private volatile InetSocketAddress streamAddress;
 
-    public RadsecListener(VirtualServer virtualServer, Farms farms, Ticker ticker, RadsecTransport transport) {
+    public StreamListener(VirtualServer virtualServer, Farms farms, Ticker ticker, ClientStreams streams) {
         this.virtualServer = virtualServer;
         this.farms = farms;
         this.ticker = ticker;
-        this.transport = transport;
+        this.streams = streams;
         this.udp = new UdpDirectorVerticle(virtualServer, farms, ticker);
     }
 
@@ -59,9 +61,9 @@ public final class RadsecListener extends VerticleBase implements VirtualServerL
         return udp.localAddress();
     }
 
-    /** Where RadSec clients connect (with the real port when the configuration said 0); null before start. */
-    public InetSocketAddress radsecAddress() {
-        return radsecAddress;
+    /** Where the clients connect (with the real port when the configuration said 0); null before start. */
+    public InetSocketAddress streamAddress() {
+        return streamAddress;
     }
 
     @Override
@@ -73,7 +75,7 @@ public final class RadsecListener extends VerticleBase implements VirtualServerL
     private Future<Void> bind() {
         VertxInternal internal = (VertxInternal) vertx;
         EventLoopGroup group = internal.nettyEventLoopGroup();
-        InetSocketAddress address = transport.options().listenOn(virtualServer.config().listen()).socketAddress();
+        InetSocketAddress address = streams.listenOn();
         ServerBootstrap bootstrap = new ServerBootstrap().group(group.next(), group)
                 .channelFactory(() -> (ServerChannel) internal.transport().serverChannelFactory(false).newChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -81,38 +83,39 @@ public final class RadsecListener extends VerticleBase implements VirtualServerL
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        RadsecLane lane = lanes.computeIfAbsent(ch.eventLoop(),
-                                loop -> new RadsecLane(virtualServer, transport, farms, loop, ticker));
-                        ch.pipeline().addLast(transport.tls().server().newHandler(ch.alloc()),
-                                new RadiusFramer(() -> transport.meters().framingError(Side.CLIENT)),
-                                new ClientConnection(transport, lane));
+                        StreamLane lane = lanes.computeIfAbsent(ch.eventLoop(),
+                                loop -> new StreamLane(virtualServer, farms, loop, ticker));
+                        streams.initChannel(ch);
+                        ch.pipeline().addLast(new StreamClient(lane));
                     }
                 });
         Promise<Void> bound = Promise.promise();
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 bound.fail(new IllegalStateException("virtual server " + virtualServer.name()
-                        + ": cannot bind RadSec on " + address + ": " + f.cause().getMessage(), f.cause()));
+                        + ": cannot listen for connections on " + address + ": " + f.cause().getMessage(), f.cause()));
                 return;
             }
             server = f.channel();
-            radsecAddress = new InetSocketAddress(address.getAddress(),
+            streamAddress = new InetSocketAddress(address.getAddress(),
                     ((InetSocketAddress) server.localAddress()).getPort());
-            LOG.info("virtual server {}: RadSec (RADIUS over TLS) listening on {}", virtualServer.name(), radsecAddress);
+            LOG.info("virtual server {} ({}) accepting connections on {}", virtualServer.name(),
+                    virtualServer.config().service(), streamAddress);
             bound.complete();
         });
         return bound.future();
     }
 
     /**
-     * The UDP lanes and the RadSec lanes serve {@code next}; refused when the RadSec settings changed
-     * (another listener address or other TLS files need the listener bound again: a restart).
+     * The UDP lanes and the stream lanes serve {@code next}; refused when the listener's settings
+     * changed (another address, other certificates need the listener bound again: a restart).
      */
     @Override
     public Future<Void> replace(VirtualServer next, long retireByNanos) {
-        if (!Objects.equals(RadsecOptions.of(next.config()), transport.options())) {
+        ClientStreams nextStreams = next.plugin() instanceof TransactionPlugin<?> plugin ? plugin.clientStreams() : null;
+        if (nextStreams == null || !Objects.equals(nextStreams.listenerSettings(), streams.listenerSettings())) {
             return Future.failedFuture(new UnsupportedOperationException("virtual server " + next.name()
-                    + ": its radsec settings changed: they take effect at a restart"));
+                    + ": the settings of its connection listener changed: they take effect at a restart"));
         }
         return udp.replace(next, retireByNanos).compose(v -> {
             virtualServer = next;
@@ -125,23 +128,23 @@ public final class RadsecListener extends VerticleBase implements VirtualServerL
 
     @Override
     public Future<Integer> inFlight() {
-        return udp.inFlight().compose(n -> onLanes(RadsecLane::inFlight).map(m -> n + m));
+        return udp.inFlight().compose(n -> onLanes(StreamLane::inFlight).map(m -> n + m));
     }
 
     @Override
     public Future<Integer> unsettled(long quietNanos) {
-        return udp.unsettled(quietNanos).compose(n -> onLanes(RadsecLane::inFlight).map(m -> n + m));
+        return udp.unsettled(quietNanos).compose(n -> onLanes(StreamLane::inFlight).map(m -> n + m));
     }
 
     @Override
     public Future<Integer> retiring() {
-        return udp.retiring().compose(n -> onLanes(RadsecLane::retiringCount).map(m -> n + m));
+        return udp.retiring().compose(n -> onLanes(StreamLane::retiringCount).map(m -> n + m));
     }
 
     /** Runs {@code count} on each lane's own loop; the sum. */
-    private Future<Integer> onLanes(java.util.function.ToIntFunction<RadsecLane> count) {
+    private Future<Integer> onLanes(java.util.function.ToIntFunction<StreamLane> count) {
         List<Future<Integer>> counts = new ArrayList<>();
-        for (Map.Entry<EventLoop, RadsecLane> e : lanes.entrySet()) {
+        for (Map.Entry<EventLoop, StreamLane> e : lanes.entrySet()) {
             Promise<Integer> p = Promise.promise();
             Callable<Integer> task = () -> count.applyAsInt(e.getValue());
             e.getKey().submit(task).addListener(f -> {

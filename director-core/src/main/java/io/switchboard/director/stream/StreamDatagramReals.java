@@ -1,4 +1,4 @@
-package io.switchboard.director.radius.radsec;
+package io.switchboard.director.stream;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -20,11 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A RadSec lane's datagram sockets toward the UDP reals, one per id space as the engine opens them:
- * what a request from a RadSec client needs to reach an AAA server that speaks only UDP. A socket
+ * A stream lane's datagram sockets toward the reals, one per id space as the engine opens them: what
+ * a request from a connected client needs to reach a real that takes datagrams (a RadSec NAS's
+ * request to an AAA server that speaks only UDP). A socket
  * still binding keeps what is sent on it until it is bound. Confined to the lane's event loop.
  */
-final class DatagramReals implements RealSide {
+final class StreamDatagramReals implements RealSide {
 
     private final EventLoop loop;
     private final RealStreams.Answers answers;
@@ -33,7 +34,7 @@ final class DatagramReals implements RealSide {
     private final List<List<DatagramPacket>> binding = new ArrayList<>();
     private boolean dirty;
 
-    DatagramReals(EventLoop loop, RealStreams.Answers answers) {
+    StreamDatagramReals(EventLoop loop, RealStreams.Answers answers) {
         this.loop = loop;
         this.answers = answers;
     }

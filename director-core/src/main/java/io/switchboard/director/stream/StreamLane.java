@@ -1,15 +1,16 @@
-package io.switchboard.director.radius.radsec;
+package io.switchboard.director.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.switchboard.director.EngineDrops;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
-import io.switchboard.director.radius.radsec.RadsecMeters.Side;
 import io.switchboard.director.real.Farms;
 import io.switchboard.director.spi.Decision;
+import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.spi.TransactionPlugin;
 import io.switchboard.director.transaction.ClientSide;
 import io.switchboard.director.transaction.EngineEvents;
@@ -28,18 +29,19 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
 /**
- * One event loop's RadSec clients: the TLS connections accepted on that loop and the transaction
- * engine that serves their requests — the virtual server's own plug-in, intake and selector, as its
- * UDP lanes run them, so a RadSec request is decided exactly as a datagram is — with its own way to
- * the reals (datagram sockets for UDP reals, TLS connections for RadSec ones) and its answers
- * written back on the connection the request came on. After a reload the replaced engine answers
- * what it holds beside the new one until it is done or its deadline. Confined to the loop.
+ * One event loop's connected clients ({@link io.switchboard.director.spi.ClientStreams}): the
+ * connections accepted on that loop and the transaction engine that serves their requests — the
+ * virtual server's own plug-in, intake and selector, as its UDP lanes run them, so a request that
+ * came on a connection is decided exactly as a datagram is — with its own way to the reals
+ * (datagram sockets, and the plug-in's {@link RealStreams} for the reals it reaches by stream) and
+ * its answers written back on the connection the request came on. After a reload the replaced
+ * engine answers what it holds beside the new one until it is done or its deadline. Confined to
+ * the loop.
  */
-final class RadsecLane implements ClientSide {
+final class StreamLane implements ClientSide {
 
     private static final long HOUSEKEEPING_MILLIS = 20;
 
-    private final RadsecTransport transport;
     private final Farms farms;
     private final EventLoop loop;
     private final Ticker ticker;
@@ -50,18 +52,17 @@ final class RadsecLane implements ClientSide {
     private final List<Engine> retiring = new ArrayList<>();
     private final ScheduledFuture<?> housekeeping;
 
-    RadsecLane(VirtualServer virtualServer, RadsecTransport transport, Farms farms, EventLoop loop, Ticker ticker) {
-        this.transport = transport;
+    StreamLane(VirtualServer virtualServer, Farms farms, EventLoop loop, Ticker ticker) {
         this.farms = farms;
         this.loop = loop;
         this.ticker = ticker;
-        this.log = new RateLimitedLog(LoggerFactory.getLogger(RadsecLane.class), Duration.ofSeconds(10), ticker);
+        this.log = new RateLimitedLog(LoggerFactory.getLogger(StreamLane.class), Duration.ofSeconds(10), ticker);
         this.current = new Engine(virtualServer);
         this.housekeeping = loop.scheduleAtFixedRate(this::housekeep, HOUSEKEEPING_MILLIS, HOUSEKEEPING_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
 
-    /** A client's connection is up and identified: answers to its address go on it. */
+    /** A client's connection is up: answers to its address go on it. */
     void connected(InetSocketAddress client, Channel channel) {
         clients.put(client, channel);
     }
@@ -71,11 +72,10 @@ final class RadsecLane implements ClientSide {
     }
 
     /**
-     * One RADIUS packet read from a client's connection: admitted and decided as a datagram to the
+     * One request read from a client's connection: admitted and decided as a datagram to the
      * virtual address is ({@link Intake}), then forwarded by the engine. Borrows {@code packet}.
      */
     void request(ByteBuf packet, InetSocketAddress client) {
-        transport.meters().packet(Side.CLIENT, "received");
         // A buffer of its own, which the plug-in may lengthen (VSA correlation) and the engine keeps.
         ByteBuf request = packet.alloc().buffer(packet.readableBytes()).writeBytes(packet, packet.readerIndex(),
                 packet.readableBytes());
@@ -104,10 +104,9 @@ final class RadsecLane implements ClientSide {
         Channel channel = clients.get(to);
         if (channel == null || !channel.isActive()) {
             datagram.release();
-            transport.meters().packet(Side.CLIENT, "not-sent");
+            current.scope.drop(EngineDrops.SEND_FAILED, to, "its connection closed before the answer");
             return;
         }
-        transport.meters().packet(Side.CLIENT, "sent");
         channel.writeAndFlush(datagram, channel.voidPromise());
     }
 
@@ -166,37 +165,45 @@ final class RadsecLane implements ClientSide {
     /** One virtual server's engine on the lane, with its way to the reals. */
     private final class Engine {
 
+        final EngineScope scope;
         final Intake intake;
         final TransactionEngine engine;
-        final DatagramReals datagrams;
+        final StreamDatagramReals datagrams;
         final StreamedRealSide reals;
         long retireBy;
 
         Engine(VirtualServer virtualServer) {
-            EngineScope scope = new EngineScope(virtualServer, ticker, log, EngineEvents.NONE);
+            this.scope = new EngineScope(virtualServer, ticker, log, EngineEvents.NONE);
             this.intake = new Intake(scope);
             // Answers read on the loop, outside any read of a client's: handed over, then flushed.
             TransactionEngine[] self = new TransactionEngine[1];
-            io.switchboard.director.spi.RealStreams.Answers answers = (answer, from, socket) -> {
+            RealStreams.Answers answers = (answer, from, socket) -> {
                 self[0].answer(answer, from, socket);
                 flush();
             };
-            this.datagrams = new DatagramReals(loop, answers);
-            this.reals = new StreamedRealSide(datagrams, transport, transport.open(loop, answers));
-            this.engine = new TransactionEngine(scope, (TransactionPlugin<?>) virtualServer.plugin(), farms, reals, RadsecLane.this);
+            TransactionPlugin<?> plugin = (TransactionPlugin<?>) virtualServer.plugin();
+            this.datagrams = new StreamDatagramReals(loop, answers);
+            RealStreams streams = plugin.realStreams();
+            this.reals = streams == null ? null : new StreamedRealSide(datagrams, streams, streams.open(loop, answers));
+            this.engine = new TransactionEngine(scope, plugin, farms, reals == null ? datagrams : reals,
+                    StreamLane.this);
             self[0] = engine;
             engine.start();
         }
 
         void flush() {
             datagrams.flush();
-            reals.flush();
+            if (reals != null) {
+                reals.flush();
+            }
         }
 
         void close() {
             engine.close();
             datagrams.closeAll();
-            reals.close();
+            if (reals != null) {
+                reals.close();
+            }
         }
     }
 }
