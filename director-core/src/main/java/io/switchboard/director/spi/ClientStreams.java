@@ -25,6 +25,14 @@ public interface ClientStreams {
     void initChannel(Channel connection);
 
     /**
+     * A reload replaced the virtual server on the same listener: the connections {@code previous}
+     * (the replaced plug-in's) accepted are served by this plug-in from now on, and what {@code
+     * previous} knew of their peers must carry over. Called before the first of their requests
+     * reaches this plug-in.
+     */
+    void takeOver(ClientStreams previous);
+
+    /**
      * What a reload must not change for the listener to serve the replacing virtual server on its
      * sockets (its address and certificates): compared with {@code equals}.
      */

@@ -42,7 +42,8 @@ public final class StreamListener extends VerticleBase implements VirtualServerL
     private volatile VirtualServer virtualServer;
     private final Farms farms;
     private final Ticker ticker;
-    private final ClientStreams streams;
+    /** The plug-in's part; a reload hands the listener to the replacing plug-in's. */
+    private volatile ClientStreams streams;
     private final UdpDirectorVerticle udp;
     private final Map<EventLoop, StreamLane> lanes = new ConcurrentHashMap<>();
     private Channel server;
@@ -118,6 +119,9 @@ public final class StreamListener extends VerticleBase implements VirtualServerL
                     + ": the settings of its connection listener changed: they take effect at a restart"));
         }
         return udp.replace(next, retireByNanos).compose(v -> {
+            // Before the stream lanes hand the connections' next requests to the new plug-in.
+            nextStreams.takeOver(streams);
+            streams = nextStreams;
             virtualServer = next;
             return onLanes(lane -> {
                 lane.replace(next, retireByNanos);

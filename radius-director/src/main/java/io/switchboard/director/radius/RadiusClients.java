@@ -25,8 +25,14 @@ final class RadiusClients implements RadsecPeers {
     private final RadiusOptions.Client[] clients;
     private final byte[][] secrets;
     private final RadsecOptions.Identify identify;
-    /** Connected RadSec peers → their client's index; null when the virtual server accepts no RadSec. */
-    private final ConcurrentMap<InetSocketAddress, Integer> tlsPeers;
+    /** Connected RadSec peers → which client each is; null when the virtual server accepts no RadSec. */
+    private final ConcurrentMap<InetSocketAddress, Peer> tlsPeers;
+    /** The clients of the virtual server that replaced this one (a reload), told of the peers that leave. */
+    private volatile RadiusClients successor;
+
+    /** A connected peer: its client's index and the names its certificate carries. */
+    private record Peer(int client, List<String> names) {
+    }
 
     RadiusClients(RadiusOptions options) {
         List<RadiusOptions.Client> sorted = new ArrayList<>(options.clients());
@@ -49,9 +55,9 @@ final class RadiusClients implements RadsecPeers {
     /** The client {@code sender} is; dropped as not allowed when none is. */
     int of(InetSocketAddress sender) throws DecodeException {
         if (tlsPeers != null) {
-            Integer peer = tlsPeers.get(sender);
+            Peer peer = tlsPeers.get(sender);
             if (peer != null) {
-                return peer;
+                return peer.client();
             }
         }
         int i = byAddress(sender.getAddress(), null);
@@ -80,7 +86,7 @@ final class RadiusClients implements RadsecPeers {
         if (i < 0) {
             return null;
         }
-        tlsPeers.put(address, i);
+        tlsPeers.put(address, new Peer(i, List.copyOf(names)));
         return clients[i].label() + clients[i].certificateName().map(n -> " (" + n + ")").orElse("");
     }
 
@@ -89,6 +95,25 @@ final class RadiusClients implements RadsecPeers {
         if (tlsPeers != null) {
             tlsPeers.remove(address);
         }
+        RadiusClients next = successor;
+        if (next != null) {
+            next.closed(address); // its connection was accepted before the reload
+        }
+    }
+
+    /**
+     * A reload replaced the virtual server on the same listener: the peers connected to the old one
+     * are identified again against these clients (a peer that is no client any more is not served:
+     * its requests are dropped as from an unknown client), and the old table tells this one when
+     * they leave.
+     */
+    @Override
+    public void takeOver(RadsecPeers previous) {
+        if (!(previous instanceof RadiusClients old) || old.tlsPeers == null || tlsPeers == null) {
+            return;
+        }
+        old.successor = this;
+        old.tlsPeers.forEach((address, peer) -> connected(address, peer.names()));
     }
 
     /**

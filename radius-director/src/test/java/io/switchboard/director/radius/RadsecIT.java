@@ -73,6 +73,7 @@ class RadsecIT {
     static int authPort;
     static int radsecPort;
     static int proxyTlsPort;
+    static RadiusOptions inOptions;
     static Vertx vertx;
     static Director director;
     static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -108,7 +109,7 @@ class RadsecIT {
                 Optional.empty()));
         InetAddress vip = InetAddress.getByName(DIRECTOR);
         // RadSec in: the peer is the client whose certificate-name its certificate carries.
-        RadiusOptions in = new RadiusOptions(List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8,
+        RadiusOptions in = inOptions = new RadiusOptions(List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8,
                 "unused-over-tls", RadiusOptions.DEFAULT_REQUIRE, RadiusOptions.DEFAULT_LIMIT_PROXY_STATE,
                 Optional.of("nas1.test")))).withRadsec(new RadsecOptions(true, Optional.of(new Endpoint(vip, radsecPort)),
                 RadsecOptions.Identify.CERTIFICATE, directorTls));
@@ -175,6 +176,18 @@ class RadsecIT {
         assertThat(radsec("radsec-in", RadsecMeters.PACKETS, "client", "sent")).isGreaterThanOrEqualTo(1);
         assertThat(registry.find("switchboard.radius.requests").tag("vserver", "radsec-in")
                 .tag("code", "Access-Request").counter().count()).isGreaterThanOrEqualTo(1);
+
+        // A reload that replaces the virtual server (another response timeout) keeps the connection:
+        // its peer stays known to the new plug-in, and the next request is served by it.
+        double opened = radsec("radsec-in", RadsecMeters.CONNECTIONS, "client", "opened");
+        director.replaceVirtualServer(new VirtualServerConfig("radsec-in", new Endpoint(InetAddress.getByName(DIRECTOR),
+                0), "radius", "aaa-udp", Optional.empty(),
+                Duration.ofSeconds(3), Duration.ofMinutes(1), 4096, true, inOptions))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        assertThat(director.virtualServers().get("radsec-in").config().responseTimeout()).hasSeconds(3);
+        assertThat(radclient(new InetSocketAddress(PROXY_CLIENT, udpPort), NAS_SECRET, "alice2", "csid-radsec-in-2")
+                .output()).contains("Received Access-Accept").contains("served by aaa");
+        assertThat(radsec("radsec-in", RadsecMeters.CONNECTIONS, "client", "opened")).isEqualTo(opened);
     }
 
     @Test

@@ -19,4 +19,7 @@ public interface RadsecPeers {
 
     /** The peer's connection closed. */
     void closed(InetSocketAddress address);
+
+    /** Knows from now on the peers {@code previous} (the replaced virtual server's) knew; told when they leave. */
+    void takeOver(RadsecPeers previous);
 }

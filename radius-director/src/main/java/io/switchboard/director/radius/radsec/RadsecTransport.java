@@ -106,6 +106,14 @@ public final class RadsecTransport implements RealStreams, ClientStreams {
                 new ClientConnection(this));
     }
 
+    /** The connections of the virtual server this one replaced carry on here: their peers stay known. */
+    @Override
+    public void takeOver(ClientStreams previous) {
+        if (previous instanceof RadsecTransport old) {
+            peers.takeOver(old.peers);
+        }
+    }
+
     /** The listener's address and certificates: a reload that changes them needs a restart. */
     @Override
     public Object listenerSettings() {
