@@ -72,6 +72,7 @@ class RadsecIT {
     static Process aaa;
     static int authPort;
     static int radsecPort;
+    static int radsecBothPort;
     static int proxyTlsPort;
     static RadiusOptions inOptions;
     static Vertx vertx;
@@ -94,6 +95,7 @@ class RadsecIT {
                 String.valueOf(authPort), String.valueOf(acctPort), AAA_SECRET), 60);
         aaa = FreeRadiusProcess.start(dir);
         radsecPort = freeTcpPort(DIRECTOR);
+        radsecBothPort = freeTcpPort(DIRECTOR);
         proxyTlsPort = freeTcpPort(PROXY_SERVER);
 
         RealConfig udpReal = new RealConfig(InetAddress.getByName(AAA), authPort, 1, OptionalInt.empty(), true)
@@ -117,7 +119,13 @@ class RadsecIT {
         RadiusOptions out = new RadiusOptions(List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.1"), 32,
                 NAS_SECRET))).withRadsec(new RadsecOptions(false, Optional.empty(), RadsecOptions.Identify.ADDRESS,
                 directorTls));
+        // RadSec both ways: the peer identified by its address.
+        RadiusOptions both = new RadiusOptions(List.of(new RadiusOptions.Client(InetAddress.getByName("127.0.0.0"), 8,
+                "unused-over-tls"))).withRadsec(new RadsecOptions(true, Optional.of(new Endpoint(vip, radsecBothPort)),
+                RadsecOptions.Identify.ADDRESS, directorTls));
         Map<String, VirtualServerConfig> vservers = new LinkedHashMap<>();
+        vservers.put("radsec-both", new VirtualServerConfig("radsec-both", new Endpoint(vip, 0), "radius",
+                "aaa-radsec", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, both));
         vservers.put("radsec-in", new VirtualServerConfig("radsec-in", new Endpoint(vip, 0), "radius", "aaa-udp",
                 Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true, in));
         vservers.put("radsec-out", new VirtualServerConfig("radsec-out", new Endpoint(vip, 0), "radius", "aaa-radsec",
@@ -147,10 +155,9 @@ class RadsecIT {
         FreeRadiusProcess.stop(aaa);
     }
 
-    @Test
-    void aRadsecNasReachesAUdpAaaFarm() throws Exception {
-        int udpPort = FreeRadiusIT.freePort(PROXY_CLIENT);
-        proxy("as-client", """
+    /** radsecproxy as a RadSec client: radclient's datagrams on {@code udpPort} to the director's {@code tlsPort}. */
+    static String asClient(int udpPort, int tlsPort) {
+        return """
                 ListenUDP %s:%d
                 %s
                 client radclient {
@@ -168,7 +175,38 @@ class RadsecIT {
                 realm * {
                     server director
                 }
-                """.formatted(PROXY_CLIENT, udpPort, tlsBlock(proxyTls), NAS_SECRET, DIRECTOR, radsecPort));
+                """.formatted(PROXY_CLIENT, udpPort, tlsBlock(proxyTls), NAS_SECRET, DIRECTOR, tlsPort);
+    }
+
+    /** radsecproxy as a RadSec server in front of FreeRADIUS, the director's certificate matched by its CN. */
+    static String asServer() {
+        return """
+                ListenTLS %s:%d
+                %s
+                client director {
+                    host 127.0.0.0/8
+                    type tls
+                    tls default
+                    secret radsec
+                    CertificateNameCheck off
+                    MatchCertificateAttribute CN:/^director\\.test$/
+                }
+                server aaa {
+                    host %s
+                    port %d
+                    type udp
+                    secret %s
+                }
+                realm * {
+                    server aaa
+                }
+                """.formatted(PROXY_SERVER, proxyTlsPort, tlsBlock(proxyTls), AAA, authPort, AAA_SECRET);
+    }
+
+    @Test
+    void aRadsecNasReachesAUdpAaaFarm() throws Exception {
+        int udpPort = FreeRadiusIT.freePort(PROXY_CLIENT);
+        proxy("as-client", asClient(udpPort, radsecPort));
         FreeRadiusProcess.Result result = radclient(new InetSocketAddress(PROXY_CLIENT, udpPort), NAS_SECRET,
                 "alice", "csid-radsec-in");
         assertThat(result.output()).contains("Received Access-Accept").contains("served by aaa");
@@ -192,27 +230,7 @@ class RadsecIT {
 
     @Test
     void aUdpNasReachesARadsecAaaFarmAndTheDirectorReconnects() throws Exception {
-        String config = """
-                ListenTLS %s:%d
-                %s
-                client director {
-                    host 127.0.0.0/8
-                    type tls
-                    tls default
-                    secret radsec
-                    CertificateNameCheck off
-                    MatchCertificateAttribute CN:/^director\\.test$/
-                }
-                server aaa {
-                    host %s
-                    port %d
-                    type udp
-                    secret %s
-                }
-                realm * {
-                    server aaa
-                }
-                """.formatted(PROXY_SERVER, proxyTlsPort, tlsBlock(proxyTls), AAA, authPort, AAA_SECRET);
+        String config = asServer();
         Process first = proxy("as-server", config);
         InetSocketAddress vip = director.localAddress("radsec-out");
         assertThat(radclient(vip, NAS_SECRET, "bob", "csid-radsec-out").output())
@@ -229,6 +247,29 @@ class RadsecIT {
         // Connected again: the lane whose connection dropped reconnects by itself, a new lane at its first request.
         assertThat(radsec("radsec-out", RadsecMeters.CONNECTIONS, "real", "opened")).isGreaterThan(opened);
         assertThat(radsec("radsec-out", RadsecMeters.PACKETS, "real", "received")).isGreaterThanOrEqualTo(2);
+    }
+
+    /** RadSec on both sides: radclient → radsecproxy (client) → director → radsecproxy (server) → FreeRADIUS. */
+    @Test
+    void aRadsecNasReachesARadsecAaaFarm() throws Exception {
+        proxy("both-server", asServer());
+        int udpPort = FreeRadiusIT.freePort(PROXY_CLIENT);
+        proxy("both-client", asClient(udpPort, radsecBothPort));
+        assertThat(radclient(new InetSocketAddress(PROXY_CLIENT, udpPort), NAS_SECRET, "dave", "csid-radsec-both")
+                .output()).contains("Received Access-Accept").contains("served by aaa");
+        assertThat(radsec("radsec-both", RadsecMeters.PACKETS, "client", "sent")).isGreaterThanOrEqualTo(1);
+        assertThat(radsec("radsec-both", RadsecMeters.PACKETS, "real", "received")).isGreaterThanOrEqualTo(1);
+    }
+
+    /** A Length below the header's 20 octets on an identified client's stream: counted, the connection closed. */
+    @Test
+    void aBadLengthClosesTheConnection() throws Exception {
+        double before = radsec("radsec-in", RadsecMeters.FRAMING_ERRORS, "client", null);
+        Path bad = work.resolve("bad-length.bin");
+        Files.write(bad, new byte[] {1, 1, 0, 5, 0, 0, 0, 0});
+        sClient(proxyTls, bad);
+        await().atMost(Duration.ofSeconds(10)).until(
+                () -> radsec("radsec-in", RadsecMeters.FRAMING_ERRORS, "client", null) > before);
     }
 
     /**
@@ -249,10 +290,15 @@ class RadsecIT {
 
     /** {@code openssl s_client} to the RadSec listener with {@code tls}, its input at end of file. */
     static void sClient(RadsecOptions.TlsFiles tls) throws IOException, InterruptedException {
+        sClient(tls, Path.of("/dev/null"));
+    }
+
+    /** {@code openssl s_client} to the RadSec listener with {@code tls}, sending {@code input} once connected. */
+    static void sClient(RadsecOptions.TlsFiles tls, Path input) throws IOException, InterruptedException {
         Path out = Files.createTempFile(work, "s_client", ".txt");
         Process p = new ProcessBuilder("openssl", "s_client", "-connect", DIRECTOR + ":" + radsecPort,
                 "-cert", tls.certificate().toString(), "-key", tls.key().toString(), "-CAfile",
-                certificates.ca().toString()).redirectInput(new java.io.File("/dev/null"))
+                certificates.ca().toString()).redirectInput(input.toFile())
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!p.waitFor(20, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
