@@ -15,7 +15,6 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.transaction.RealSide;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 

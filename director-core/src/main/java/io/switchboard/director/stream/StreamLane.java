@@ -175,20 +175,20 @@ final class StreamLane implements ClientSide {
         Engine(VirtualServer virtualServer) {
             this.scope = new EngineScope(virtualServer, ticker, log, EngineEvents.NONE);
             this.intake = new Intake(scope);
-            // Answers read on the loop, outside any read of a client's: handed over, then flushed.
-            TransactionEngine[] self = new TransactionEngine[1];
-            RealStreams.Answers answers = (answer, from, socket) -> {
-                self[0].answer(answer, from, socket);
-                flush();
-            };
+            RealStreams.Answers answers = this::answer;
             TransactionPlugin<?> plugin = (TransactionPlugin<?>) virtualServer.plugin();
             this.datagrams = new StreamDatagramReals(loop, answers);
             RealStreams streams = plugin.realStreams();
             this.reals = streams == null ? null : new StreamedRealSide(datagrams, streams, streams.open(loop, answers));
             this.engine = new TransactionEngine(scope, plugin, farms, reals == null ? datagrams : reals,
                     StreamLane.this);
-            self[0] = engine;
             engine.start();
+        }
+
+        /** An answer read on the loop, outside any read of a client's: handed over, then what it sent flushed. */
+        private void answer(ByteBuf answer, InetSocketAddress from, int socket) {
+            engine.answer(answer, from, socket);
+            flush();
         }
 
         void flush() {

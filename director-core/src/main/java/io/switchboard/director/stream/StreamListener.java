@@ -70,7 +70,8 @@ public final class StreamListener extends VerticleBase implements VirtualServerL
     @Override
     public Future<?> start() throws Exception {
         udp.init(vertx, context);
-        return udp.start().compose(v -> bind());
+        // A listener that cannot bind gives back the UDP sockets it bound first.
+        return udp.start().compose(v -> bind().recover(e -> udp.stop().transform(stopped -> Future.failedFuture(e))));
     }
 
     private Future<Void> bind() {
