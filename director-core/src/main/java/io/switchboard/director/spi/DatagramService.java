@@ -1,5 +1,6 @@
 package io.switchboard.director.spi;
 
+import io.switchboard.director.stream.StreamListener;
 import io.switchboard.director.udp.UdpDirectorVerticle;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Ticker;
@@ -30,10 +31,14 @@ public interface DatagramService {
     }
 
     /**
-     * What listens for one of this service's virtual servers: the UDP director, unless the service
-     * brings a listener of its own (TCP).
+     * What listens for one of this service's virtual servers: the UDP director — with a listener for
+     * the clients that connect beside it when its plug-in has some ({@link TransactionPlugin#clientStreams})
+     * — unless the service brings a listener of its own (TCP).
      */
     default VirtualServerListener listener(VirtualServer virtualServer, Farms farms, Ticker ticker) {
+        if (virtualServer.plugin() instanceof TransactionPlugin<?> plugin && plugin.clientStreams() != null) {
+            return new StreamListener(virtualServer, farms, ticker, plugin.clientStreams());
+        }
         return new UdpDirectorVerticle(virtualServer, farms, ticker);
     }
 }

@@ -140,4 +140,20 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     default int reassignLimit() {
         return 0;
     }
+
+    /**
+     * The reals this plug-in reaches over a stream of its own (RADIUS over TLS, RFC 6614) instead of
+     * the lane's datagram sockets, or null (the default) when every real is reached by datagram.
+     */
+    default RealStreams realStreams() {
+        return null;
+    }
+
+    /**
+     * The clients that reach this plug-in's virtual server over connections of its own (RADIUS over
+     * TLS), or null (the default) when they send datagrams only. Asked once the plug-in is attached.
+     */
+    default ClientStreams clientStreams() {
+        return null;
+    }
 }

@@ -1,6 +1,8 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.radius.radsec.RadsecMeters;
 import io.switchboard.director.spi.MetricSpec;
+import io.switchboard.director.spi.RealView;
 import io.switchboard.director.spi.PluginModule;
 import io.switchboard.director.spi.ProbeType;
 import io.switchboard.director.spi.RealKey;
@@ -42,6 +44,25 @@ public final class RadiusModule implements PluginModule {
             RadiusOptions.Tristate.class, real -> RadiusOptionsBinder.tristate(real, "require-message-authenticator"),
             RadiusOptions.Tristate::text);
 
+    /**
+     * A real's {@code transport}: {@code udp} (the default) or {@code radsec}, RADIUS over TLS to the
+     * real's address (port 2083 by custom, RFC 6614), with the virtual server's {@code radsec.tls}.
+     */
+    public static final RealKey<String> TRANSPORT = RealKey.of("transport",
+            "how the director reaches the real: udp, or radsec (RADIUS over TLS, RFC 6614)", String.class,
+            real -> real.string("transport").filter(t -> {
+                if (t.equals("udp") || t.equals("radsec")) {
+                    return true;
+                }
+                real.error(real.pathOf("transport"), "must be udp or radsec, not '" + t + "'");
+                return false;
+            }), t -> t);
+
+    /** Whether the director reaches {@code real} by RadSec. */
+    static boolean radsec(RealView real) {
+        return real.value(TRANSPORT).map("radsec"::equals).orElse(false);
+    }
+
     @Override
     public List<DatagramService> services() {
         return List.of(new RadiusService(), new RadiusDaeService());
@@ -59,11 +80,11 @@ public final class RadiusModule implements PluginModule {
 
     @Override
     public List<RealKey<?>> realKeys() {
-        return List.of(SECRET, REQUIRE_MESSAGE_AUTHENTICATOR);
+        return List.of(SECRET, REQUIRE_MESSAGE_AUTHENTICATOR, TRANSPORT);
     }
 
     @Override
     public List<MetricSpec> metrics() {
-        return RadiusMeters.ALL;
+        return java.util.stream.Stream.concat(RadiusMeters.ALL.stream(), RadsecMeters.ALL.stream()).toList();
     }
 }

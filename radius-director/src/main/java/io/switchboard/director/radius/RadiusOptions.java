@@ -1,6 +1,7 @@
 package io.switchboard.director.radius;
 
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.radius.radsec.RadsecOptions;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,11 +25,12 @@ import java.util.Optional;
  * @param duplicates the response cache that answers a client's retransmission of an answered request
  * @param statusServer how a Status-Server sent to the virtual server is answered ({@link StatusServer})
  * @param daeSessions the sessions learnt from accounting for Dynamic Authorization ({@code radius-dae}), if any
+ * @param radsec     RADIUS over TLS toward clients and reals (RFC 6614), if configured
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
-        Duplicates duplicates, StatusServerPort statusServer, Optional<DaeSessions> daeSessions)
-        implements ServiceOptions {
+        Duplicates duplicates, StatusServerPort statusServer, Optional<DaeSessions> daeSessions,
+        Optional<RadsecOptions> radsec) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
@@ -49,6 +51,7 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         Objects.requireNonNull(duplicates, "duplicates");
         Objects.requireNonNull(statusServer, "statusServer");
         daeSessions = daeSessions == null ? Optional.empty() : daeSessions;
+        radsec = radsec == null ? Optional.empty() : radsec;
         if (upstreamSockets < 1 || upstreamSockets > MAX_UPSTREAM_SOCKETS) {
             throw new IllegalArgumentException("upstream sockets 1.." + MAX_UPSTREAM_SOCKETS + ": " + upstreamSockets);
         }
@@ -59,13 +62,19 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
             Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
             Duplicates duplicates) {
         this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals, duplicates,
-                StatusServerPort.AUTO, Optional.empty());
+                StatusServerPort.AUTO, Optional.empty(), Optional.empty());
+    }
+
+    /** These options with RADIUS over TLS. */
+    public RadiusOptions withRadsec(RadsecOptions tls) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, Optional.of(tls));
     }
 
     /** These options with another answer to Status-Server. */
     public RadiusOptions withStatusServer(StatusServerPort port) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, port, daeSessions);
+                accountingOnOffToAllReals, duplicates, port, daeSessions, radsec);
     }
 
     /**
@@ -96,7 +105,7 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options learning the NAS of each session for Dynamic Authorization. */
     public RadiusOptions withDaeSessions(DaeSessions sessions) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, statusServer, Optional.of(sessions));
+                accountingOnOffToAllReals, duplicates, statusServer, Optional.of(sessions), radsec);
     }
 
     /**
@@ -133,13 +142,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals, duplicates, statusServer, daeSessions);
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, radsec);
     }
 
     /** These options with another response cache. */
     public RadiusOptions withDuplicates(Duplicates cache) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, cache, statusServer, daeSessions);
+                accountingOnOffToAllReals, cache, statusServer, daeSessions, radsec);
     }
 
     /** Without VSA correlation. */
@@ -189,18 +198,27 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
      * @param prefixBits 32 (IPv4) or 128 (IPv6) for a single address
      * @param requireMessageAuthenticator whether its Access-Requests must carry a Message-Authenticator
      * @param limitProxyState whether an Access-Request with Proxy-State must carry one
+     * @param certificateName the name its RadSec certificate carries, when RadSec peers are identified
+     *                   by certificate ({@link RadsecOptions.Identify#CERTIFICATE})
      */
     public record Client(InetAddress network, int prefixBits, String secret, Tristate requireMessageAuthenticator,
-            Tristate limitProxyState) {
+            Tristate limitProxyState, Optional<String> certificateName) {
 
         public Client {
             Objects.requireNonNull(network, "network");
             Objects.requireNonNull(secret, "secret");
             Objects.requireNonNull(requireMessageAuthenticator, "requireMessageAuthenticator");
             Objects.requireNonNull(limitProxyState, "limitProxyState");
+            certificateName = certificateName == null ? Optional.empty() : certificateName;
             if (prefixBits < 0 || prefixBits > network.getAddress().length * 8) {
                 throw new IllegalArgumentException("prefix /" + prefixBits + " for " + network.getHostAddress());
             }
+        }
+
+        /** Without a certificate name. */
+        public Client(InetAddress network, int prefixBits, String secret, Tristate requireMessageAuthenticator,
+                Tristate limitProxyState) {
+            this(network, prefixBits, secret, requireMessageAuthenticator, limitProxyState, Optional.empty());
         }
 
         /** The BlastRADIUS defences at their defaults ({@link #DEFAULT_REQUIRE}, {@link #DEFAULT_LIMIT_PROXY_STATE}). */
@@ -210,7 +228,7 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
 
         /** This client with other BlastRADIUS defences. */
         public Client withDefences(Tristate require, Tristate limit) {
-            return new Client(network, prefixBits, secret, require, limit);
+            return new Client(network, prefixBits, secret, require, limit, certificateName);
         }
 
         /** {@code ADDRESS/BITS}, for logs. */
@@ -242,7 +260,8 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         @Override
         public String toString() {
             return "Client[" + label() + ", secret=***, require-message-authenticator="
-                    + requireMessageAuthenticator.text() + ", limit-proxy-state=" + limitProxyState.text() + "]";
+                    + requireMessageAuthenticator.text() + ", limit-proxy-state=" + limitProxyState.text()
+                + certificateName.map(n -> ", certificate-name=" + n).orElse("") + "]";
         }
     }
 

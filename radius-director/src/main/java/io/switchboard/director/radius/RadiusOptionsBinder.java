@@ -7,6 +7,8 @@ import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.config.bind.YamlNode;
+import io.switchboard.director.radius.radsec.RadsecOptions;
+import io.switchboard.director.radius.radsec.RadsecOptionsBinder;
 import io.switchboard.director.spi.OptionsBinder;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -21,7 +23,7 @@ import java.util.Optional;
 public final class RadiusOptionsBinder implements OptionsBinder {
 
     public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
-            "require-message-authenticator", "limit-proxy-state");
+            "require-message-authenticator", "limit-proxy-state", "certificate-name");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
             "upstream-sockets", "accounting-on-off", "duplicates", "status-server", "dae-sessions");
     public static final List<String> DAE_SESSIONS_KEYS = List.of("hold");
@@ -31,7 +33,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
 
     @Override
     public List<String> keys() {
-        return List.of("clients", "radius");
+        return List.of("clients", "radius", "radsec");
     }
 
     @Override
@@ -107,11 +109,16 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 }
             }
         }
+        Optional<RadsecOptions> radsec = RadsecOptionsBinder.bind(vs);
+        if (radsec.isPresent() && radsec.get().identify() == RadsecOptions.Identify.CERTIFICATE
+                && clients.stream().noneMatch(c -> c.certificateName().isPresent())) {
+            vs.error(vs.pathOf("clients"), "radsec identifies peers by certificate: give clients a certificate-name");
+        }
         if (errors.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
-                duplicates, statusServer, daeSessions));
+                duplicates, statusServer, daeSessions, radsec));
     }
 
     /**
@@ -175,11 +182,13 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         }
         Optional<RadiusOptions.Tristate> require = tristate(c, "require-message-authenticator");
         Optional<RadiusOptions.Tristate> limit = tristate(c, "limit-proxy-state");
+        Optional<String> certificateName = c.string("certificate-name");
         if (network == null || secret.isEmpty() || c.errors().size() > before) {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions.Client(network, prefix, secret.get(),
-                require.orElse(RadiusOptions.DEFAULT_REQUIRE), limit.orElse(RadiusOptions.DEFAULT_LIMIT_PROXY_STATE)));
+                require.orElse(RadiusOptions.DEFAULT_REQUIRE), limit.orElse(RadiusOptions.DEFAULT_LIMIT_PROXY_STATE),
+                certificateName));
     }
 
     /**

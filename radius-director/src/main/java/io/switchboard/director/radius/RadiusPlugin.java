@@ -22,13 +22,14 @@ import io.switchboard.director.spi.StickyBindings;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.PluginContext;
+import io.switchboard.director.spi.ClientStreams;
+import io.switchboard.director.spi.RealStreams;
+import io.switchboard.director.radius.radsec.RadsecTransport;
 import io.switchboard.director.spi.TransactionPlugin;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -59,8 +60,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     private final String name;
     private final RadiusOptions options;
     private final List<StickyKind> keys;
-    private final RadiusOptions.Client[] clients;
-    private final byte[][] clientSecrets;
+    private final RadiusClients clients;
+    /** RADIUS over TLS toward clients and reals (RFC 6614); null when not configured or before attach. */
+    private volatile RadsecTransport radsec;
     private final long stateIdleNanos;
 
     private volatile StickyBindings sticky;
@@ -101,13 +103,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.name = name;
         this.options = options;
         this.keys = List.copyOf(keys);
-        List<RadiusOptions.Client> sorted = new ArrayList<>(options.clients());
-        sorted.sort(Comparator.comparingInt(RadiusOptions.Client::prefixBits).reversed());
-        this.clients = sorted.toArray(new RadiusOptions.Client[0]);
-        this.clientSecrets = new byte[clients.length][];
-        for (int i = 0; i < clients.length; i++) {
-            clientSecrets[i] = clients[i].secretBytes();
-        }
+        this.clients = new RadiusClients(options);
         this.stateIdleNanos = options.stateIdle().toNanos();
         this.vsa = options.vsaCorrelation().orElse(null);
         this.framed = new FramedPrefixes(options.framedIp());
@@ -128,12 +124,26 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         this.answerCounters = RadiusMeters.byCode(context.registry(), RadiusMeters.ANSWERS, name,
                 RadiusCode.ACCESS_ACCEPT, RadiusCode.ACCESS_REJECT, RadiusCode.ACCESS_CHALLENGE,
                 RadiusCode.ACCOUNTING_RESPONSE);
-        this.policy = new MessageAuthenticatorPolicy(name, clients, context.registry());
+        this.policy = new MessageAuthenticatorPolicy(name, clients.all(), context.registry());
+        this.radsec = RadsecTransport.of(name, options.radsec(), context.config().listen(), clients,
+                RadiusModule::radsec, farm, context.registry());
         this.responses = new ResponseCache(options.duplicates(), context.registry(), name);
         this.statusServer = new StatusServer(options.statusServer(), context.config().listen().port(), farm,
                 context.registry(), name);
         this.daeSessions = options.daeSessions().map(d -> DaeSessions.of(context.farms(), context.tables(), group,
                 ticker)).orElse(null);
+    }
+
+    /** The RadSec reals this virtual server reaches, carried on the lanes' connections (RFC 6614). */
+    @Override
+    public RealStreams realStreams() {
+        return radsec;
+    }
+
+    /** The RadSec clients this virtual server accepts (RFC 6614), served by the engine beside its datagrams. */
+    @Override
+    public ClientStreams clientStreams() {
+        return radsec == null ? null : radsec.clients();
     }
 
     /** Count of admitted requests ({@code requests}) or relayed answers of one code, for tests. */
@@ -164,7 +174,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         RadiusView view = RadiusView.wrap(datagram);
         if (view.code() == RadiusCode.STATUS_SERVER.value() && statusServer != null) {
             // RFC 5997: answered here, from the director's view of its farm, never forwarded.
-            return statusServer.answer(view, clientSecrets[knownClient(sender.getAddress())], alloc);
+            return statusServer.answer(view, clients.secretOf(sender), alloc);
         }
         StickyKey key = admit(view, datagram, sender);
         ResponseCache cache = responses;
@@ -190,8 +200,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             throw new DecodeException(DropReason.UNEXPECTED_MESSAGE,
                     RadiusCode.valueOf(code) + " is not directed by a radius virtual server");
         }
-        int client = knownClient(sender.getAddress());
-        byte[] secret = clientSecrets[client];
+        int client = clients.of(sender);
+        byte[] secret = clients.secret(client, sender);
         boolean hashed = RadiusCode.hasHashedRequestAuthenticator(code);
         if (hashed && !equalsAt(datagram, view.base() + RadiusView.AUTHENTICATOR_OFFSET,
                 RadiusAuthenticators.requestAuthenticator(view, secret))) {
@@ -275,15 +285,6 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         return StickyKey.of(kind, view.value(a));
     }
 
-    private int knownClient(InetAddress address) throws DecodeException {
-        for (int i = 0; i < clients.length; i++) {
-            if (clients[i].matches(address)) {
-                return i;
-            }
-        }
-        throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + address);
-    }
-
     @Override
     public int transactionIdBits() {
         return 8;
@@ -340,7 +341,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     public Context prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
         RadiusView view = RadiusView.wrap(request);
-        byte[] clientSecret = clientSecrets[knownClient(client.getAddress())];
+        byte[] clientSecret = clients.secretOf(client);
         byte[] realSecret = realSecrets.of(real, clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();

@@ -1,5 +1,6 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.radius.radsec.RadsecTransport;
 import io.switchboard.director.spi.FarmView;
 import io.switchboard.director.spi.FarmViews;
 import io.switchboard.director.spi.RealView;
@@ -7,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The RADIUS secret each real shares with the director (its {@code secret} key), as bytes, by the
- * real's slot. A reload may add reals or change a secret: the table is read again from the farms
+ * The RADIUS secret each real shares with the director (its {@code secret} key; {@code radsec} for a
+ * real reached by RadSec), as bytes, by the real's slot. A reload may add reals or change a secret: the table is read again from the farms
  * when their {@link FarmViews#version()} moved, so a request pays one volatile read and an array index.
  * An answer from a real that left is verified with the secret it had (a slot is never reused).
  */
@@ -58,8 +59,9 @@ final class RealSecrets {
         byte[][] bySlot = Arrays.copyOf(before, slots);
         for (FarmView farm : farms.all()) {
             for (RealView real : farm.reals()) {
-                bySlot[real.slot()] = real.value(RadiusModule.SECRET).map(s -> s.getBytes(StandardCharsets.UTF_8))
-                        .orElse(null);
+                // RFC 6614 §2.3: a RadSec hop's secret is "radsec", whatever the real's secret says.
+                bySlot[real.slot()] = RadiusModule.radsec(real) ? RadsecTransport.SECRET_BYTES
+                        : real.value(RadiusModule.SECRET).map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
             }
         }
         return new Snapshot(version, bySlot);

@@ -29,28 +29,41 @@ import io.switchboard.director.sticky.InMemoryStickyTable;
 import io.switchboard.director.testing.DeclaredMeters;
 import io.switchboard.director.testing.EngineHarness;
 import io.switchboard.director.testing.ManualTicker;
+import io.switchboard.director.radius.radsec.RadsecOptions;
+import io.switchboard.director.radius.radsec.TestCertificates;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The meters the {@code radius} and {@code radius-dae} plug-ins register are the ones {@link RadiusModule} declares. */
 class RadiusMetricsTest {
 
     private static final InetSocketAddress NAS = new InetSocketAddress(addr("127.0.0.20"), 40000);
 
-    /** With {@code vsa-correlation}, whose counters exist only when it is configured. */
+    @TempDir
+    Path certificates;
+
+    /**
+     * With {@code vsa-correlation} and {@code radsec}, whose counters exist only when they are
+     * configured (RadSec's certificates made by openssl).
+     */
     @Test
-    void anAuthenticationRegistersWhatTheModuleDeclares() {
+    void anAuthenticationRegistersWhatTheModuleDeclares() throws Exception {
         RadiusModule module = new RadiusModule();
         DatagramService service = module.services().get(0);
+        RadsecOptions.TlsFiles tls = new TestCertificates(certificates).issue("director", "director.test",
+                "DNS:director.test");
         RadiusOptions options = new RadiusOptions(List.of(new RadiusOptions.Client(addr("127.0.0.0"), 8, "nas")),
                 RadiusOptions.FramedIp.DEFAULT, RadiusOptions.DEFAULT_STATE_IDLE,
                 Optional.of(new RadiusOptions.VsaCorrelation(VsaCorrelationTest.VENDOR, VsaCorrelationTest.TYPE,
-                        Duration.ofMinutes(10))));
+                        Duration.ofMinutes(10)))).withRadsec(new RadsecOptions(true, Optional.empty(),
+                RadsecOptions.Identify.ADDRESS, tls));
         VirtualServerConfig vs = new VirtualServerConfig("radius-auth", new Endpoint(addr("127.0.0.1"), 1812),
                 service.spec().name(), "aaa", Optional.of(new StickyConfig(List.of(RadiusModule.CALLING_STATION_ID),
                         Duration.ofHours(1), OptionalInt.empty(), 100)),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.radius.DaeOptionsBinder;
 import io.switchboard.director.radius.RadiusOptionsBinder;
+import io.switchboard.director.radius.radsec.RadsecOptionsBinder;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ServiceSpec;
 import io.switchboard.director.spi.StickyKind;
@@ -81,6 +82,17 @@ class DocumentationTest {
                 text.append(Files.readString(page)).append('\n');
             }
             return text.toString();
+        }
+    }
+
+    /** The {@code radsec:} keys have their page of their own (docs/radsec.md). */
+    @Test
+    void everyRadsecKeyIsDocumentedOnItsPage() throws IOException {
+        String text = Files.readString(Path.of("..", "docs", "radsec.md"));
+        for (List<String> keys : List.of(RadsecOptionsBinder.KEYS, RadsecOptionsBinder.TLS_KEYS)) {
+            for (String key : keys) {
+                assertThat(text).as("documented radsec key %s", key).contains("| `" + key + "` |");
+            }
         }
     }
 }

@@ -92,7 +92,7 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[2].subnet: '10.0.0.0/33': prefix longer than the address",
                 "virtual-servers.b.clients[3].secret: required",
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret,"
-                        + " require-message-authenticator, limit-proxy-state)",
+                        + " require-message-authenticator, limit-proxy-state, certificate-name)",
                 "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, vsa-correlation,"
                         + " upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
