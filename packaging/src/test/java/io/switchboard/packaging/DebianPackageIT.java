@@ -36,8 +36,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * The .deb this module builds, installed into this machine with dpkg as an operator would (CI is
  * root on a fresh Debian machine): its files, user and conffiles; {@code systemd-analyze verify} on
  * the installed unit; the installed command checking the installed configuration; a director run
- * as the unit runs it (user switchboard, only CAP_NET_BIND_SERVICE, no new privileges) bound below
- * port 1024, answering /health, reloading on SIGHUP and exiting on SIGTERM with the status the unit
+ * as the unit runs it (user switchboard, only CAP_NET_BIND_SERVICE, no new privileges, the unit's
+ * system call filter) bound below port 1024, answering /health, reloading on SIGHUP and exiting on SIGTERM with the status the unit
  * counts as success; lintian; and removal and purge. Skipped where not root or without dpkg, and
  * where a switchboard package is installed already (it is not this test's to replace).
  */
@@ -50,6 +50,8 @@ class DebianPackageIT {
     private static final Path STATE = Path.of("/var/lib/switchboard");
     /** A loopback address of its own and a port below 1024 that nothing else here uses. */
     private static final String PRIVILEGED_VIP = "127.0.83.1:983";
+    /** Applies the installed unit's SystemCallFilter= to a command, as systemd would. */
+    private static final Path SYSCALL_FILTER_EXEC = Tools.MODULE.resolve("src/test/python/syscall_filter_exec.py");
 
     private static Path deb;
     private static boolean installed;
@@ -138,7 +140,7 @@ class DebianPackageIT {
     @Order(3)
     void theInstalledCommandChecksTheInstalledConfigurationAsTheServiceUser() throws Exception {
         Tools.Result check = Tools.run(DEB_DIR, 60, Map.of(),
-                asServiceUser("/usr/bin/switchboard", "check", "-c", CONFIG.toString()));
+                ServiceSandbox.of(UNIT).setpriv(List.of("/usr/bin/switchboard", "check", "-c", CONFIG.toString())));
         assertThat(check.exit()).as(check.output()).isZero();
         assertThat(check.output()).contains(CONFIG + ": OK (1 farm, 1 virtual server)");
     }
@@ -162,7 +164,24 @@ class DebianPackageIT {
                         service: udp
                         farm: one
                     """.formatted(PRIVILEGED_VIP));
-            node = new ProcessBuilder(asServiceUser("/usr/bin/switchboard", "run", "-c", config.toString()))
+            // The unit's SystemCallFilter too, where libseccomp's Python binding is there to apply it. The
+            // service user runs what is in this directory: the build's tree may not be readable to it.
+            boolean filtered = seccompAvailable();
+            List<String> run = new ArrayList<>();
+            if (filtered) {
+                Path filter = Files.copy(SYSCALL_FILTER_EXEC, dir.resolve("filter.py"));
+                run.addAll(List.of("/usr/bin/python3", filter.toString(), UNIT.toString()));
+            } else {
+                System.err.println("DebianPackageIT: python3-seccomp is not installed: the director runs without"
+                        + " the unit's system call filter");
+            }
+            // The unit's command, with this test's configuration for the installed one.
+            ServiceSandbox unit = ServiceSandbox.of(UNIT);
+            List<String> execStart = unit.execStart();
+            assertThat(execStart).endsWith("-c", CONFIG.toString());
+            run.addAll(execStart.subList(0, execStart.size() - 1));
+            run.add(config.toString());
+            node = new ProcessBuilder(unit.setpriv(run))
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             Process running = node;
             // The admin port is ephemeral: the node logs where it listens once every listener is bound.
@@ -173,8 +192,14 @@ class DebianPackageIT {
                 return m.find() ? Integer.parseInt(m.group(1)) : -1;
             }, port -> port > 0);
 
-            assertThat(Files.readString(Path.of("/proc/" + node.pid() + "/status")))
-                    .as("the JVM runs as switchboard").containsPattern("Uid:\\s+" + serviceUid() + "\\s");
+            String process = Files.readString(Path.of("/proc/" + node.pid() + "/status"));
+            assertThat(process).as("the JVM runs as switchboard").containsPattern("Uid:\\s+" + serviceUid() + "\\s");
+            assertThat(process).as("without new privileges").containsPattern("NoNewPrivs:\\s+1");
+            // CAP_NET_BIND_SERVICE (bit 10) alone: ambient, and all the bounding set holds.
+            assertThat(process).containsPattern("CapAmb:\\s+0000000000000400").containsPattern("CapBnd:\\s+0000000000000400");
+            if (filtered) {
+                assertThat(process).as("under a system call filter").containsPattern("Seccomp:\\s+2");
+            }
             HttpClient http = HttpClient.newHttpClient();
             URI base = URI.create("http://127.0.83.1:" + adminPort);
             HttpResponse<String> health = http.send(HttpRequest.newBuilder(base.resolve("/health")).build(),
@@ -200,7 +225,7 @@ class DebianPackageIT {
             if (node != null && node.isAlive()) {
                 node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            for (String f : List.of("switchboard.yaml", "switchboard.log")) {
+            for (String f : List.of("switchboard.yaml", "switchboard.log", "filter.py")) {
                 Files.deleteIfExists(dir.resolve(f));
             }
             Files.deleteIfExists(dir);
@@ -238,13 +263,9 @@ class DebianPackageIT {
         assertThat(Tools.run(DEB_DIR, "getent", "passwd", "switchboard").exit()).isZero();
     }
 
-    /** The command as switchboard.service runs it: its user, only CAP_NET_BIND_SERVICE, no new privileges. */
-    private static List<String> asServiceUser(String... command) {
-        List<String> setpriv = new ArrayList<>(List.of("setpriv", "--reuid=switchboard", "--regid=switchboard",
-                "--init-groups", "--inh-caps=+net_bind_service", "--ambient-caps=+net_bind_service",
-                "--bounding-set=-all,+net_bind_service", "--no-new-privs", "--reset-env", "--"));
-        setpriv.addAll(List.of(command));
-        return setpriv;
+    private static boolean seccompAvailable() throws IOException, InterruptedException {
+        return Files.isExecutable(Path.of("/usr/bin/python3"))
+                && Tools.run(DEB_DIR, "/usr/bin/python3", "-c", "import seccomp").exit() == 0;
     }
 
     private static String serviceUid() throws IOException, InterruptedException {
