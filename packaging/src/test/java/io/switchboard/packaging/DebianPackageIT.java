@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,9 +38,10 @@ import org.junit.jupiter.api.TestMethodOrder;
  * root on a fresh Debian machine): its files, user and conffiles; {@code systemd-analyze verify} on
  * the installed unit; the installed command checking the installed configuration; a director run
  * as the unit runs it (user switchboard, only CAP_NET_BIND_SERVICE, no new privileges, the unit's
- * system call filter) bound below port 1024, answering /health, reloading on SIGHUP and exiting on SIGTERM with the status the unit
- * counts as success; lintian; and removal and purge. Skipped where not root or without dpkg, and
- * where a switchboard package is installed already (it is not this test's to replace).
+ * system call filter) bound below port 1024, answering /health, reloading on SIGHUP and exiting on
+ * SIGTERM with the status the unit counts as success; an upgrade keeping an edited configuration;
+ * lintian; and removal and purge. Skipped where not root or without dpkg, and where a switchboard
+ * package is installed already (it is not this test's to replace).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DebianPackageIT {
@@ -54,6 +56,9 @@ class DebianPackageIT {
     private static final Path SYSCALL_FILTER_EXEC = Tools.MODULE.resolve("src/test/python/syscall_filter_exec.py");
 
     private static Path deb;
+    /** lintian on the package, started first: it reads only the .deb, and it takes the longest. */
+    private static Process lintian;
+    private static Path lintianOutput;
     private static boolean installed;
 
     @BeforeAll
@@ -63,12 +68,19 @@ class DebianPackageIT {
                 "not root: dpkg -i needs root (CI runs as root)");
         try (Stream<Path> files = Files.list(DEB_DIR)) {
             deb = files.filter(f -> f.getFileName().toString().matches("switchboard_.+_all\\.deb")).findFirst()
-                    .orElseThrow(() -> new AssertionError("no switchboard_*_all.deb in " + DEB_DIR + " (mvn package builds it)"));
+                    .orElseThrow(() -> new AssertionError("no switchboard_*_all.deb in " + DEB_DIR
+                            + " (mvn package builds it)"));
         }
         Tools.Result status = Tools.run(DEB_DIR, "dpkg-query", "-W", "-f=${db:Status-Status}", "switchboard");
         assumeTrue(status.exit() != 0 || status.output().strip().equals("not-installed"),
                 "a switchboard package is installed on this machine already; not replacing it"
                         + " (dpkg --purge switchboard lets this test run)");
+        Optional<Path> lintianTool = Tools.find("lintian");
+        if (lintianTool.isPresent()) {
+            lintianOutput = Files.createTempFile("switchboard-lintian", ".txt");
+            lintian = new ProcessBuilder(lintianTool.get().toString(), "--fail-on", "error,warning", deb.toString())
+                    .redirectErrorStream(true).redirectOutput(lintianOutput.toFile()).start();
+        }
         Tools.Result install = Tools.run(DEB_DIR, 120, Map.of(), List.of("dpkg", "-i", deb.toString()));
         installed = true;
         assertThat(install.exit()).as(install.output()).isZero();
@@ -76,6 +88,12 @@ class DebianPackageIT {
 
     @AfterAll
     static void purgeIfStillInstalled() throws Exception {
+        if (lintian != null && lintian.isAlive()) {
+            lintian.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        if (lintianOutput != null) {
+            Files.deleteIfExists(lintianOutput);
+        }
         if (installed) {
             Tools.run(DEB_DIR, 120, Map.of(), List.of("dpkg", "--purge", "switchboard"));
         }
@@ -196,7 +214,8 @@ class DebianPackageIT {
             assertThat(process).as("the JVM runs as switchboard").containsPattern("Uid:\\s+" + serviceUid() + "\\s");
             assertThat(process).as("without new privileges").containsPattern("NoNewPrivs:\\s+1");
             // CAP_NET_BIND_SERVICE (bit 10) alone: ambient, and all the bounding set holds.
-            assertThat(process).containsPattern("CapAmb:\\s+0000000000000400").containsPattern("CapBnd:\\s+0000000000000400");
+            assertThat(process).containsPattern("CapAmb:\\s+0000000000000400")
+                    .containsPattern("CapBnd:\\s+0000000000000400");
             if (filtered) {
                 assertThat(process).as("under a system call filter").containsPattern("Seccomp:\\s+2");
             }
@@ -212,9 +231,10 @@ class DebianPackageIT {
             // ExecReload: SIGHUP reads the file again; unchanged, and counted so.
             Tools.Result hup = Tools.run(dir, "kill", "-HUP", Long.toString(node.pid()));
             assertThat(hup.exit()).as(hup.output()).isZero();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(http.send(
-                    HttpRequest.newBuilder(base.resolve("/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body())
-                    .contains("switchboard_config_reloads_total{result=\"unchanged\"} 1.0"));
+            HttpRequest metrics = HttpRequest.newBuilder(base.resolve("/metrics")).build();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(http.send(metrics, HttpResponse.BodyHandlers.ofString()).body())
+                            .contains("switchboard_config_reloads_total{result=\"unchanged\"} 1.0"));
 
             // The unit's stop: SIGTERM, a graceful shutdown, and 143 (SuccessExitStatus=143).
             node.destroy();
@@ -234,16 +254,30 @@ class DebianPackageIT {
 
     @Test
     @Order(5)
-    void lintianFindsNoErrorOrWarning() throws Exception {
-        Path lintian = Tools.find("lintian").orElse(null);
-        assumeTrue(lintian != null, "lintian is not installed (Debian package lintian; .ci/run installs it)");
-        Tools.Result result = Tools.run(DEB_DIR, 120, Map.of(),
-                List.of(lintian.toString(), "--fail-on", "error,warning", deb.toString()));
-        assertThat(result.exit()).as(result.output()).isZero();
+    void anUpgradeKeepsTheOperatorsConfiguration() throws Exception {
+        String edited = Files.readString(CONFIG) + "# edited by the operator\n";
+        Files.writeString(CONFIG, edited);
+        // The same package again: dpkg runs the upgrade's scripts (prerm upgrade, postinst configure OLD).
+        // The package's conffile did not change, so the edited one stays without a question asked.
+        Tools.Result upgrade = Tools.run(DEB_DIR, 120, Map.of(), List.of("dpkg", "-i", deb.toString()));
+        assertThat(upgrade.exit()).as(upgrade.output()).isZero();
+        assertThat(CONFIG).hasContent(edited);
+        PosixFileAttributes config = Files.readAttributes(CONFIG, PosixFileAttributes.class);
+        assertThat(config.group().getName()).isEqualTo("switchboard");
+        assertThat(config.permissions()).isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
+        assertThat(Path.of("/etc/systemd/system/multi-user.target.wants/switchboard.service")).isSymbolicLink();
     }
 
     @Test
     @Order(6)
+    void lintianFindsNoErrorOrWarning() throws Exception {
+        assumeTrue(lintian != null, "lintian is not installed (Debian package lintian; .ci/run installs it)");
+        assertThat(lintian.waitFor(120, TimeUnit.SECONDS)).as("lintian finished").isTrue();
+        assertThat(lintian.exitValue()).as(Files.readString(lintianOutput)).isZero();
+    }
+
+    @Test
+    @Order(7)
     void removalKeepsTheConfigurationAndPurgeRemovesItAndTheState() throws Exception {
         Tools.Result remove = Tools.run(DEB_DIR, 120, Map.of(), List.of("dpkg", "-r", "switchboard"));
         assertThat(remove.exit()).as(remove.output()).isZero();

@@ -59,9 +59,9 @@ class PrometheusRulesTest {
         });
         Set<String> firing = new TreeSet<>();
         for (JsonNode test : YAML.readTree(RULE_TESTS.toFile()).get("tests")) {
-            for (JsonNode case_ : test.path("alert_rule_test")) {
-                if (!case_.path("exp_alerts").isEmpty()) {
-                    firing.add(case_.get("alertname").asText());
+            for (JsonNode check : test.path("alert_rule_test")) {
+                if (!check.path("exp_alerts").isEmpty()) {
+                    firing.add(check.get("alertname").asText());
                 }
             }
         }

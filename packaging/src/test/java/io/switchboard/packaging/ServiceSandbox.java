@@ -55,7 +55,10 @@ final class ServiceSandbox {
         return Arrays.asList(value("ExecStart").split("\\s+"));
     }
 
-    /** {@code command} run as the unit's user and group, with its capabilities only, and no new privileges if it says so. */
+    /**
+     * {@code command} run as the unit's user and group, with the unit's capabilities only, and without
+     * new privileges where the unit says so.
+     */
     List<String> setpriv(List<String> command) {
         List<String> caps = capabilities("AmbientCapabilities");
         String plus = caps.stream().map(c -> "+" + c).collect(Collectors.joining(","));
