@@ -1,7 +1,9 @@
 package io.switchboard.pcap;
 
 import io.netty.buffer.ByteBuf;
+import io.switchboard.director.spi.ClientStreams;
 import io.switchboard.director.spi.RealRequests;
+import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.RealView;
 import io.switchboard.codec.DecodeException;
@@ -130,5 +132,20 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     @Override
     public int responseGrowth() {
         return plugin.responseGrowth();
+    }
+
+    /**
+     * None, on purpose: what-if replays the datagrams of a capture, and its simulated reals answer by datagram.
+     * A RadSec real is reached there as a datagram real (the decisions are the plug-in's either way).
+     */
+    @Override
+    public RealStreams realStreams() {
+        return null;
+    }
+
+    /** None, on purpose: what-if's clients are the capture's, sending datagrams; no TLS listener is opened. */
+    @Override
+    public ClientStreams clientStreams() {
+        return null;
     }
 }
