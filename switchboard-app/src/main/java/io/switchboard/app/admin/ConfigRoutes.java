@@ -1,5 +1,6 @@
 package io.switchboard.app.admin;
 
+import io.switchboard.app.config.RedactedYaml;
 import io.switchboard.app.reload.ConfigChange;
 import io.switchboard.app.reload.Reloader;
 import io.switchboard.app.reload.RunningConfig;
@@ -10,7 +11,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * {@code GET /api/v1/config}: the running configuration's digest and YAML. {@code POST
+ * {@code GET /api/v1/config}: the running configuration's digest and YAML (its secrets masked). {@code POST
  * /api/v1/config} with a new document (YAML; IOS SLB text with {@code Content-Type: text/x-ios-slb}
  * or {@code ?format=ios}): 200 with what changed, {@code {"added":[…],"removed":[…],"changed":[…]}};
  * 422 with every error when it is not valid; 409 with the {@code needs-restart} paths when a change
@@ -29,7 +30,9 @@ final class ConfigRoutes {
     static void mount(Router router, Reloader reloader) {
         router.get("/api/v1/config").handler(ctx -> {
             RunningConfig running = reloader.running();
-            AdminServer.json(ctx, 200, new JsonObject().put("digest", running.digest()).put("yaml", running.yaml()));
+            // Secrets written in the document are masked: the API shows the configuration, never its keys.
+            AdminServer.json(ctx, 200, new JsonObject().put("digest", running.digest())
+                    .put("yaml", running.yaml() == null ? null : RedactedYaml.of(running.yaml())));
         });
         // Parsing, translating and sharing the changes with the cluster: off the event loop.
         router.post("/api/v1/config").handler(BodyHandler.create().setBodyLimit(BODY_LIMIT))
