@@ -18,16 +18,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
  * The admin plane of docs/securing.md on a running node: the token read from a file, every change
  * logged with its source and counted by outcome, and the configuration shown without its secrets.
+ * One node for the class (the configuration test only reads, which is neither logged nor counted).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdminSecurityIT {
 
     private static final String TOKEN = "t0k3n from a file";
@@ -43,7 +46,7 @@ class AdminSecurityIT {
     private URI base;
     private String real;
 
-    @BeforeEach
+    @BeforeAll
     void start() throws Exception {
         ((Logger) LoggerFactory.getLogger("io.switchboard.audit")).addAppender(audit);
         audit.start();
@@ -65,7 +68,7 @@ class AdminSecurityIT {
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 
-    @AfterEach
+    @AfterAll
     void stop() {
         ((Logger) LoggerFactory.getLogger("io.switchboard.audit")).detachAppender(audit);
         if (node != null) {
