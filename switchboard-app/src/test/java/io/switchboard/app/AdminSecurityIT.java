@@ -37,7 +37,7 @@ class AdminSecurityIT {
     private static final String REAL_SECRET = "real-secret-in-clear";
 
     @TempDir
-    Path dir;
+    static Path dir;
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final ListAppender<ILoggingEvent> audit = new ListAppender<>();
