@@ -1,6 +1,7 @@
 package io.switchboard.app;
 
 import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.UnlistedMembers;
 import io.switchboard.director.Director;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -33,9 +34,13 @@ final class ClusterStatus {
     private volatile String digest;
     private final ClusterMember member;
     private final Director director;
+    /** Null on a single node. */
+    private final UnlistedMembers unlisted;
 
-    ClusterStatus(SwitchboardConfig config, String digest, ClusterMember member, Director director) {
+    ClusterStatus(SwitchboardConfig config, String digest, ClusterMember member, Director director,
+            UnlistedMembers unlisted) {
         this.config = config;
+        this.unlisted = unlisted;
         this.digest = digest;
         this.member = member;
         this.director = director;
@@ -87,7 +92,7 @@ final class ClusterStatus {
         if (member == null) {
             members.add(new JsonObject().put("address", "local").put("local", true).put("version", VERSION)
                     .put("configDigest", digest));
-        } else {
+        } else if (member.hazelcast().getLifecycleService().isRunning()) {
             for (ClusterMember.MemberView m : member.members()) {
                 members.add(new JsonObject()
                         .put("address", m.address().getAddress().getHostAddress() + ":" + m.address().getPort())
@@ -119,6 +124,11 @@ final class ClusterStatus {
                 // the condition a rolling upgrade waits for before it stops the next node.
                 .put("safe", member == null || member.safe(SAFE_WITHIN))
                 .put("members", members)
+                // Members admitted from addresses cluster.members does not name (Hazelcast admits any
+                // process with the cluster's name): each one is also an error in the log.
+                .put("unlistedMembers", new JsonArray(unlisted == null ? java.util.List.of() : unlisted.present()
+                        .stream().map(a -> (Object) (a.getAddress().getHostAddress() + ":" + a.getPort())).toList()))
+                .put("unlistedMembersSeen", unlisted == null ? 0 : unlisted.count())
                 .put("stickyEntries", sticky)
                 .put("counters", counters);
     }

@@ -38,6 +38,7 @@ final class ConfigOption {
         try {
             SwitchboardConfig config = new ConfigLoader(services.available()).parse(yaml);
             loaded = yaml;
+            warnOfReadableSecrets(yaml, err);
             return config;
         } catch (ConfigException e) {
             print(e, err);
@@ -72,6 +73,32 @@ final class ConfigOption {
         err.print(translated.get().report().text());
         err.flush();
         return IosYamlWriter.write(translated.get(), IosImport.header(file.toString()));
+    }
+
+    /**
+     * A file that others may read must not hold secrets in clear text: each such secret is named by
+     * its path, with the two ways out (a tighter mode, or the secret kept in a file or the environment).
+     */
+    private void warnOfReadableSecrets(String yaml, PrintWriter err) {
+        java.util.List<String> clear = ConfigLoader.clearTextSecrets(yaml);
+        if (clear.isEmpty() || !readableByOthers(file)) {
+            return;
+        }
+        err.printf("%s: warning: readable by others and holds %d secret%s in clear text (chmod o-r %s, or give"
+                + " each as { file: PATH } or { env: NAME }):%n", file, clear.size(), clear.size() == 1 ? "" : "s",
+                file);
+        clear.forEach(path -> err.printf("  %s%n", path));
+        err.flush();
+    }
+
+    /** Whether users other than the owner and group may read {@code path}; false where modes are not POSIX. */
+    static boolean readableByOthers(Path path) {
+        try {
+            return java.nio.file.Files.getPosixFilePermissions(path)
+                    .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            return false;
+        }
     }
 
     private void print(ConfigException e, PrintWriter err) {

@@ -6,10 +6,12 @@ import io.switchboard.app.admin.AdminServer;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.app.reload.ClusterReload;
 import io.switchboard.app.reload.Reloader;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.switchboard.app.reload.RunningConfig;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.SharedRealState;
+import io.switchboard.cluster.UnlistedMembers;
 import io.switchboard.director.Director;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.Ticker;
@@ -55,6 +57,10 @@ public final class Node implements AutoCloseable {
      * test machine.
      */
     private static final Duration JOIN_SAFE_WAIT = Duration.ofSeconds(30);
+    /** Members in the cluster that its {@code members} list does not name; null on a single node. */
+    private final UnlistedMembers unlisted;
+    /** What runs when this node left a cluster that admitted an unlisted member ({@code unlisted-member: leave}). */
+    private volatile Runnable onClusterLeft = () -> { };
     /** The snapshot of a lone node's tables ({@code persistence}); null without. */
     private final Persistence persistence;
 
@@ -90,10 +96,12 @@ public final class Node implements AutoCloseable {
                     member.stickyTables(), member.slot(), member.sharedTables());
             this.realState = member.shareRealState(director.farms());
             this.persistence = null;
+            this.unlisted = UnlistedMembers.watch(member, config.cluster(), this::leftCluster);
             LOG.info("joined cluster {} as {}, slot {}", config.cluster().name(), member.address(),
                     member.slot().index());
         } else {
             this.member = null;
+            this.unlisted = null;
             this.vertx = Vertx.vertx(options);
             this.realState = null;
             if (config.persistence().enabled()) {
@@ -108,7 +116,7 @@ public final class Node implements AutoCloseable {
                 this.director = new Director(config, services::forVirtualServer, registry, Ticker.SYSTEM);
             }
         }
-        this.clusterStatus = new ClusterStatus(config, digest, member, director);
+        this.clusterStatus = new ClusterStatus(config, digest, member, director, unlisted);
         this.captures = new DebugCaptures(config.debugCapture(), director.virtualServers(), registry);
         this.reloader = new Reloader(new ConfigLoader(services.available()), running, director, registry,
                 applied -> clusterStatus.digest(applied.digest()));
@@ -123,11 +131,31 @@ public final class Node implements AutoCloseable {
         Gauge.builder("switchboard.cluster.config.digests", clusterStatus, ClusterStatus::distinctDigests)
                 .description("Configurations the cluster's members run (digests): 1 when every node runs the same")
                 .register(registry);
+        FunctionCounter.builder("switchboard.cluster.unlisted.members", this,
+                        node -> node.unlisted == null ? 0 : node.unlisted.count())
+                .description("Members seen in the cluster from an address not in cluster.members")
+                .register(registry);
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
                     vertx.unavailableNativeTransportCause() == null ? "not Linux"
                             : vertx.unavailableNativeTransportCause().getMessage());
         }
+    }
+
+    /**
+     * What to run once this node has left a cluster that admitted an unlisted member (after the node
+     * stopped serving): the run command exits, so that the service manager sees the failure.
+     */
+    public void onClusterLeft(Runnable action) {
+        onClusterLeft = action;
+    }
+
+    /** The cluster member was terminated (an unlisted member): nothing it served can stay consistent. */
+    private void leftCluster() {
+        LOG.error("left cluster {}: it admitted a member not in cluster.members; this node stops serving",
+                config.cluster().name());
+        close();
+        onClusterLeft.run();
     }
 
     /** Binds every virtual server, then the admin listener; on failure, nothing stays bound. */
@@ -273,7 +301,7 @@ public final class Node implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("shutdown did not complete cleanly: {}", e.toString());
         }
-        if (member != null) {
+        if (member != null && member.hazelcast().getLifecycleService().isRunning()) {
             realState.close();
             member.close();
         }

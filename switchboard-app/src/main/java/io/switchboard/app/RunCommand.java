@@ -59,6 +59,9 @@ final class RunCommand implements Callable<Integer> {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> node.shutdown(deadline), "switchboard-shutdown"));
+        // unlisted-member: leave: the node has closed itself; exit non-zero without the shutdown hook's
+        // drain of a node that is gone, so that the service manager sees the failure.
+        node.onClusterLeft(() -> Runtime.getRuntime().halt(3));
         try {
             // Replaces the JVM's own SIGHUP handling, which would exit.
             Signal.handle(new Signal("HUP"), signal -> reload(node));

@@ -51,6 +51,16 @@ public final class RealKey<T> {
         return of(name, description, String.class, real -> real.string(name), Function.identity());
     }
 
+    /**
+     * A secret ({@link Section#secret}: in the document, or {@code { file: }} or {@code { env: }}),
+     * resolved at binding time. Written back as the plain value: an IOS import writes the secret the
+     * IOS text held.
+     */
+    public static RealKey<String> secret(String name, String description) {
+        io.switchboard.director.config.bind.Secrets.declare(name);
+        return of(name, description, String.class, real -> real.secret(name), Function.identity());
+    }
+
     /** The name in the configuration. */
     public String name() {
         return name;

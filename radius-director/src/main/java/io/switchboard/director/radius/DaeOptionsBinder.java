@@ -28,6 +28,11 @@ public final class DaeOptionsBinder implements OptionsBinder {
         List<ConfigError> errors = vs.errors();
         int before = errors.size();
         List<DaeOptions.Nas> nases = new ArrayList<>();
+        // The DAE plane binds explicitly, as the cluster and the admin API do: Disconnect- and
+        // CoA-Requests (RFC 5176 §2.1) change subscribers' sessions, and are taken on one address only.
+        vs.endpoint("listen").filter(listen -> listen.address().isAnyLocalAddress()).ifPresent(listen ->
+                vs.error(vs.pathOf("listen"), "every interface: name the address the AAA servers send"
+                        + " Disconnect- and CoA-Requests to"));
         if (vs.require("clients", "required for service radius-dae (a list of {subnet|address, secret, dae-port})")) {
             vs.list("clients").ifPresent(items -> {
                 if (items.isEmpty()) {

@@ -56,9 +56,9 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
     private static Optional<ProbeCheck> bind(Section s) {
         int before = s.errors().size();
         // Without a secret of its own, the probe uses each real's secret.
-        Optional<String> secret = s.has("secret") ? s.string("secret") : Optional.of("");
+        Optional<String> secret = s.has("secret") ? s.secret("secret") : Optional.of("");
         Optional<String> user = s.string("user");
-        Optional<String> password = s.string("password");
+        Optional<String> password = s.secret("password");
         if (password.isPresent() && user.isEmpty()) {
             s.error(s.pathOf("password"), "only with user (an Access-Request probe)");
             return Optional.empty();

@@ -32,7 +32,7 @@ public final class RadiusModule implements PluginModule {
      * A real's {@code secret}: the secret the director shares with that server, to sign what it
      * relays to it and verify its answers (and the probe's, when the probe has none of its own).
      */
-    public static final RealKey<String> SECRET = RealKey.string("secret", "the real's RADIUS secret");
+    public static final RealKey<String> SECRET = RealKey.secret("secret", "the real's RADIUS secret");
 
     /**
      * A real's {@code require-message-authenticator} ({@code true}, {@code false}, {@code auto}; default

@@ -158,7 +158,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     /** One entry of {@code clients:} (also a {@code radius-dae} virtual server's NAS entries). */
     static Optional<RadiusOptions.Client> client(Section c) {
         int before = c.errors().size();
-        Optional<String> secret = c.require("secret", "required") ? c.string("secret") : Optional.empty();
+        Optional<String> secret = c.require("secret", "required") ? c.secret("secret") : Optional.empty();
         InetAddress network = null;
         int prefix = -1;
         if (c.has("address") == c.has("subnet")) {

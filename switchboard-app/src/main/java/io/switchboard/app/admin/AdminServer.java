@@ -78,6 +78,7 @@ public final class AdminServer extends VerticleBase {
                 .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(registry.scrape()));
         StatusPage.mount(router);
+        router.route("/api/*").handler(new ApiAudit(registry)::handle);
         router.route("/api/*").handler(this::authorize);
         if (reloader != null) {
             ConfigRoutes.mount(router, reloader);
@@ -239,6 +240,8 @@ public final class AdminServer extends VerticleBase {
             return;
         }
         String header = ctx.request().getHeader("Authorization");
+        // Compared in constant time (MessageDigest.isEqual): how long a wrong token takes to refuse
+        // tells nothing of how much of it was right.
         byte[] expected = ("Bearer " + config.token().get()).getBytes(StandardCharsets.UTF_8);
         if (header != null && MessageDigest.isEqual(expected, header.getBytes(StandardCharsets.UTF_8))) {
             ctx.next();

@@ -1,6 +1,7 @@
 package io.switchboard.app.admin;
 
 import io.switchboard.app.ios.IosExporter;
+import io.switchboard.app.config.RedactedYaml;
 import io.switchboard.app.reload.ConfigChange;
 import io.switchboard.app.reload.Reloader;
 import io.switchboard.app.reload.RunningConfig;
@@ -11,7 +12,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * {@code GET /api/v1/config}: the running configuration's digest and YAML. {@code POST
+ * {@code GET /api/v1/config}: the running configuration's digest and YAML (its secrets masked). {@code POST
  * /api/v1/config} with a new document (YAML; IOS SLB text with {@code Content-Type: text/x-ios-slb}
  * or {@code ?format=ios}): 200 with what changed, {@code {"added":[…],"removed":[…],"changed":[…]}};
  * 422 with every error when it is not valid; 409 with the {@code needs-restart} paths when a change
@@ -30,10 +31,12 @@ final class ConfigRoutes {
     static void mount(Router router, Reloader reloader) {
         router.get("/api/v1/config").handler(ctx -> {
             RunningConfig running = reloader.running();
-            JsonObject body = new JsonObject().put("digest", running.digest()).put("yaml", running.yaml());
+            // Secrets written in the document are masked: the API shows the configuration, never its keys.
+            JsonObject body = new JsonObject().put("digest", running.digest())
+                    .put("yaml", running.yaml() == null ? null : RedactedYaml.of(running.yaml()));
             if ("ios".equals(ctx.queryParams().get("format"))) {
                 // What IOS can express of the validated configuration (the rest as ! comments), as export-ios writes it.
-                body.put("ios", IosExporter.export(running.config()));
+                body.put("ios", IosExporter.exportMasked(running.config()));
             }
             AdminServer.json(ctx, 200, body);
         });

@@ -59,9 +59,10 @@ final class ConfigBinder {
             "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms", "dfp");
     static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes");
+    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes",
+            "exposure", "unlisted-member");
     static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
-    static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled");
+    static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled", "exposure");
     static final List<String> PERSISTENCE_KEYS = List.of("file", "interval");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
             "route-map");

@@ -98,6 +98,16 @@ public final class ConfigLoader {
         return config.get();
     }
 
+    /**
+     * Where {@code yaml} holds a secret in clear text ({@link io.switchboard.director.config.bind.Secrets
+     * #clearTextPaths}), by path; meaningful after the document was loaded (which tells which keys
+     * are secrets). Empty for a document that does not parse.
+     */
+    public static List<String> clearTextSecrets(String yaml) {
+        return YamlTree.parse(yaml, new ArrayList<>())
+                .map(io.switchboard.director.config.bind.Secrets::clearTextPaths).orElse(List.of());
+    }
+
     private static ConfigException documentError(String message) {
         return new ConfigException(List.of(new ConfigError(ConfigError.DOCUMENT, message)));
     }

@@ -44,7 +44,7 @@ final class DfpBinder {
     }
 
     DfpConfig bind(Section s) {
-        Optional<String> password = s.string("password").filter(p -> {
+        Optional<String> password = s.secret("password").filter(p -> {
             boolean ascii = StandardCharsets.US_ASCII.newEncoder().canEncode(p);
             if (!ascii || p.length() > DfpWire.MAX_KEY) {
                 s.error(s.pathOf("password"), "must be 1..64 ASCII characters (draft-eck-dfp-01 §5.1.1)");

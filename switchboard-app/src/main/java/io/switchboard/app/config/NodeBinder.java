@@ -3,6 +3,7 @@ package io.switchboard.app.config;
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
+import io.switchboard.director.config.Exposure;
 import io.switchboard.director.config.PersistenceConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
@@ -27,10 +28,22 @@ final class NodeBinder {
         this.errors = errors;
     }
 
+    /**
+     * The {@code cluster} section. A cluster's member port has no authentication of its own (Hazelcast's
+     * community edition has neither member authentication nor TLS): whoever reaches it with the cluster's
+     * name joins and reads every binding. So, with {@code enabled: true}, the bind is written out (an
+     * address, or {@code any}), a public address needs {@code exposure: public-acknowledged}, and the
+     * name is the deployment's own, never the default.
+     */
     ClusterConfig cluster(Section s) {
         ClusterConfig d = ClusterConfig.SINGLE_NODE;
         boolean enabled = s.bool("enabled").orElse(d.enabled());
         String name = s.string("name").orElse(d.name());
+        if (enabled && name.equals(ClusterConfig.DEFAULT_NAME)) {
+            error(s.pathOf("name"), (s.has("name") ? "must not be the default '" : "required with enabled: true, not '")
+                    + ClusterConfig.DEFAULT_NAME + "': each deployment names its own cluster, since any process"
+                    + " presenting the name is admitted");
+        }
         List<String> members = new ArrayList<>();
         s.list("members").ifPresent(items -> {
             for (int i = 0; i < items.size(); i++) {
@@ -43,20 +56,62 @@ final class NodeBinder {
             }
         });
         int port = s.integer("port", 1, 65535).orElse(d.port());
-        Optional<InetAddress> bind = s.string("bind").flatMap(text -> {
-            try {
-                return Optional.of(AddressLiterals.parseAddress(text));
-            } catch (IllegalArgumentException e) {
-                error(s.pathOf("bind"), e.getMessage());
-                return Optional.empty();
+        Exposure exposure = exposure(s);
+        Optional<InetAddress> bind = clusterBind(s, enabled, exposure);
+        ClusterConfig.UnlistedMember unlisted = s.string("unlisted-member").flatMap(text -> {
+            Optional<ClusterConfig.UnlistedMember> known = ClusterConfig.UnlistedMember.fromConfigName(text);
+            if (known.isEmpty()) {
+                error(s.pathOf("unlisted-member"), "unknown value '" + text + "' (known: report, leave)");
             }
-        });
+            return known;
+        }).orElse(ClusterConfig.UnlistedMember.REPORT);
         Optional<ClusterConfig.KubernetesDiscovery> kubernetes = s.section("kubernetes", ConfigBinder.KUBERNETES_KEYS)
                 .map(this::kubernetes);
         if (kubernetes.isPresent() && !members.isEmpty()) {
             error(s.pathOf("kubernetes"), "members are found either by 'members' or by 'kubernetes', not both");
         }
-        return new ClusterConfig(enabled, name, members, port, bind, kubernetes);
+        return new ClusterConfig(enabled, name, members, port, bind, kubernetes, exposure, unlisted);
+    }
+
+    /** {@code bind}: required with a cluster; {@code any} (every interface) or an address, private unless acknowledged. */
+    private Optional<InetAddress> clusterBind(Section s, boolean enabled, Exposure exposure) {
+        if (!s.has("bind")) {
+            if (enabled) {
+                error(s.pathOf("bind"), "required with enabled: true: the address of this node's cluster interface"
+                        + " (or 'any' for every interface)");
+            }
+            return Optional.empty();
+        }
+        return s.string("bind").flatMap(text -> {
+            if (text.equals("any")) {
+                return Optional.empty();
+            }
+            try {
+                InetAddress address = AddressLiterals.parseAddress(text);
+                if (address.isAnyLocalAddress()) {
+                    error(s.pathOf("bind"), "'" + text + "' is every interface: write 'any' to mean it");
+                } else if (enabled && !Exposure.isPrivate(address) && exposure != Exposure.PUBLIC_ACKNOWLEDGED) {
+                    error(s.pathOf("bind"), text + " is a public address and the cluster port has no authentication"
+                            + " of its own: bind a private address (carried over IPsec, see docs/securing.md), or"
+                            + " write exposure: public-acknowledged");
+                }
+                return Optional.of(address);
+            } catch (IllegalArgumentException e) {
+                error(s.pathOf("bind"), e.getMessage());
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** {@code exposure}: {@code private} (the default) or {@code public-acknowledged}. */
+    private Exposure exposure(Section s) {
+        return s.string("exposure").flatMap(text -> {
+            Optional<Exposure> known = Exposure.fromConfigName(text);
+            if (known.isEmpty()) {
+                error(s.pathOf("exposure"), "unknown value '" + text + "' (known: private, public-acknowledged)");
+            }
+            return known;
+        }).orElse(Exposure.PRIVATE);
     }
 
     /** Hazelcast's Kubernetes discovery: the API mode (namespace, service-name) or DNS (service-dns). */
@@ -88,12 +143,33 @@ final class NodeBinder {
         }
     }
 
+    /**
+     * The {@code admin} section. The API changes reals, weights and the whole configuration: a
+     * listener off loopback needs a {@code token}, and one on a public (or every) address needs
+     * {@code exposure: public-acknowledged}, as the cluster does.
+     */
     AdminConfig admin(Section s) {
         AdminConfig d = AdminConfig.DEFAULT;
         boolean enabled = s.bool("enabled").orElse(d.enabled());
-        Endpoint listen = s.endpoint("listen").orElse(d.listen());
-        Optional<String> token = s.has("token") ? s.string("token") : d.token();
-        return new AdminConfig(enabled, listen, token);
+        Optional<Endpoint> listen = s.endpoint("listen");
+        Optional<String> token = s.has("token") ? s.secret("token") : d.token();
+        Exposure exposure = exposure(s);
+        listen.ifPresent(endpoint -> {
+            InetAddress address = endpoint.address();
+            if (!enabled) {
+                return;
+            }
+            if (!Exposure.isPrivate(address) && exposure != Exposure.PUBLIC_ACKNOWLEDGED) {
+                error(s.pathOf("listen"), (address.isAnyLocalAddress() ? "every interface" : "a public address")
+                        + ": the admin API changes reals and the configuration; listen on a private address, or"
+                        + " write exposure: public-acknowledged");
+            }
+            if (!address.isLoopbackAddress() && !s.has("token")) {
+                error(s.pathOf("token"), "required when listen is not a loopback address: anyone who reaches "
+                        + endpoint + " could change the reals and the configuration");
+            }
+        });
+        return new AdminConfig(enabled, listen.orElse(d.listen()), token, exposure);
     }
 
     /** The snapshot file and interval; refused with a cluster, whose peers keep the bindings and sessions. */

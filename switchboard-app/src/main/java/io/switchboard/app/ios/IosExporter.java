@@ -28,14 +28,25 @@ import java.util.OptionalInt;
  */
 public final class IosExporter {
 
+    /** What a masked export writes in place of a secret (the admin API never shows one). */
+    static final String MASKED = "*****";
+
     private final StringBuilder out = new StringBuilder();
+    private final boolean masked;
     private int mapIds;
 
-    private IosExporter() {
+    private IosExporter(boolean masked) {
+        this.masked = masked;
     }
 
+    /** The configuration as IOS commands, secrets included: {@code export-ios}, which writes a file to deploy. */
     public static String export(SwitchboardConfig config) {
-        return new IosExporter().document(config);
+        return new IosExporter(false).document(config);
+    }
+
+    /** The same with every secret masked: what the admin API and {@code show config ios} print. */
+    public static String exportMasked(SwitchboardConfig config) {
+        return new IosExporter(true).document(config);
     }
 
     private String document(SwitchboardConfig config) {
@@ -57,7 +68,7 @@ public final class IosExporter {
     /** {@code ip slb dfp}: the password and the agents; the node as agent and built-in agents have no IOS form. */
     private void dfp(io.switchboard.director.config.DfpConfig d) {
         if (!d.agents().isEmpty() || d.password().isPresent()) {
-            line(0, "ip slb dfp" + d.password().map(p -> " password " + p).orElse(""));
+            line(0, "ip slb dfp" + d.password().map(p -> " password " + (masked ? MASKED : p)).orElse(""));
             for (io.switchboard.director.config.DfpConfig.Agent a : d.agents()) {
                 if (!(a.address() instanceof Inet4Address)) {
                     line(1, "! agent " + a.name() + ": IPv6 agents have no IOS form");

@@ -110,6 +110,7 @@ public final class ConfigDiff {
         diff.cluster(running.cluster(), next.cluster());
         diff.field("admin.enabled", running.admin().enabled(), next.admin().enabled());
         diff.field("admin.listen", running.admin().listen().toString(), next.admin().listen().toString());
+        diff.field("admin.exposure", running.admin().exposure().configName(), next.admin().exposure().configName());
         if (!running.admin().token().equals(next.admin().token())) {
             diff.add(Kind.CHANGED, "admin.token", null, null, null);
         }
@@ -216,6 +217,8 @@ public final class ConfigDiff {
                 next.bind().map(a -> a.getHostAddress()).orElse(null));
         field("cluster.kubernetes", old.kubernetes().map(Object::toString).orElse(null),
                 next.kubernetes().map(Object::toString).orElse(null));
+        field("cluster.exposure", old.exposure().configName(), next.exposure().configName());
+        field("cluster.unlisted-member", old.unlistedMember().configName(), next.unlistedMember().configName());
     }
 
     private void debugCapture(DebugCaptureConfig old, DebugCaptureConfig next) {

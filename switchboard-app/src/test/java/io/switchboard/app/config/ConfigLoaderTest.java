@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.switchboard.director.config.AdminConfig;
 import io.switchboard.director.config.ClusterConfig;
+import io.switchboard.director.config.Exposure;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
@@ -89,9 +90,10 @@ class ConfigLoaderTest {
         SwitchboardConfig config = ALL_SERVICES.load(resource("full.yaml"));
 
         assertThat(config.cluster()).isEqualTo(new ClusterConfig(true, "core-east",
-                List.of("10.0.0.2:5701", "[2001:db8::2]:5701", "10.0.0.3"), 5702));
-        assertThat(config.admin()).isEqualTo(
-                new AdminConfig(false, endpoint("0.0.0.0", 9090), Optional.of("s3cret")));
+                List.of("10.0.0.2:5701", "[2001:db8::2]:5701", "10.0.0.3"), 5702, Optional.of(ip("10.0.0.1")),
+                Optional.empty(), Exposure.PUBLIC_ACKNOWLEDGED, ClusterConfig.UnlistedMember.LEAVE));
+        assertThat(config.admin()).isEqualTo(new AdminConfig(false, endpoint("0.0.0.0", 9090), Optional.of("s3cret"),
+                Exposure.PUBLIC_ACKNOWLEDGED));
 
         assertThat(config.farms()).containsExactly(
                 entry("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
@@ -159,7 +161,7 @@ class ConfigLoaderTest {
     @Test
     void partialSectionsKeepTheOtherDefaults() {
         SwitchboardConfig config = ALL_SERVICES.parse("""
-                cluster: { enabled: true }
+                cluster: { enabled: true, name: core, bind: any }
                 admin: { token: t0k3n }
                 farms:
                   ggsn:
@@ -167,7 +169,7 @@ class ConfigLoaderTest {
                     reals: [{ address: 127.0.0.2, port: 2123 }]
                 """ + GTP_SERVER);
 
-        assertThat(config.cluster()).isEqualTo(new ClusterConfig(true, "switchboard", List.of(), 5701));
+        assertThat(config.cluster()).isEqualTo(new ClusterConfig(true, "core", List.of(), 5701));
         assertThat(config.admin()).isEqualTo(new AdminConfig(true, AdminConfig.DEFAULT.listen(), Optional.of("t0k3n")));
         // numclients defaults to 2, but never above numconns.
         assertThat(config.farms().get("ggsn").failure())
@@ -177,12 +179,12 @@ class ConfigLoaderTest {
     @Test
     void clusterMembersMayComeFromKubernetesInsteadOfAList() {
         SwitchboardConfig api = ALL_SERVICES.parse("""
-                cluster: { enabled: true, kubernetes: { namespace: core, service-name: switchboard } }
+                cluster: { enabled: true, name: core, bind: any, kubernetes: { namespace: core, service-name: switchboard } }
                 """ + GGSN_FARM + GTP_SERVER);
         assertThat(api.cluster().kubernetes())
                 .contains(new ClusterConfig.KubernetesDiscovery("core", "switchboard", "", 0));
         SwitchboardConfig dns = ALL_SERVICES.parse("""
-                cluster: { enabled: true, kubernetes: { service-dns: sb.core.svc.cluster.local, service-port: 5701 } }
+                cluster: { enabled: true, name: core, bind: any, kubernetes: { service-dns: sb.core.svc.cluster.local, service-port: 5701 } }
                 """ + GGSN_FARM + GTP_SERVER);
         assertThat(dns.cluster().kubernetes())
                 .contains(new ClusterConfig.KubernetesDiscovery("", "", "sb.core.svc.cluster.local", 5701));
@@ -191,6 +193,8 @@ class ConfigLoaderTest {
         assertThat(errors("""
                 cluster:
                   enabled: true
+                  name: core
+                  bind: 10.0.0.1
                   members: [10.0.0.2]
                   kubernetes: { service-dns: sb, namespace: core, service-port: 0, label: x }
                 """ + GGSN_FARM + GTP_SERVER)).containsExactlyInAnyOrder(
@@ -407,8 +411,9 @@ class ConfigLoaderTest {
                         stiky: {}
                     """)).containsExactly(
                     "clustr: unknown key (known: cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp)",
-                    "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes)",
-                    "admin.listne: unknown key (known: listen, token, enabled)",
+                    "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes, exposure,"
+                            + " unlisted-member)",
+                    "admin.listne: unknown key (known: listen, token, enabled, exposure)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, on-remove,"
                             + " drain-deadline, secret, require-message-authenticator, transport)",

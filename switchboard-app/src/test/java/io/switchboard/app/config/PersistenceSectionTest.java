@@ -53,7 +53,7 @@ class PersistenceSectionTest {
 
     @Test
     void aClusterRefusesIt() {
-        assertThat(errors("cluster: { enabled: true }\npersistence: { file: state.snapshot }\n" + REST))
+        assertThat(errors("cluster: { enabled: true, name: core, bind: 127.0.0.1 }\npersistence: { file: state.snapshot }\n" + REST))
                 .containsExactly("persistence: not with cluster.enabled: true: a cluster keeps the bindings and "
                         + "sessions on its peers, from which a restarted node catches up");
         assertThat(LOADER.parse("cluster: { enabled: false }\npersistence: { file: state.snapshot }\n" + REST)

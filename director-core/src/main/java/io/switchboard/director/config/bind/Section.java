@@ -104,6 +104,14 @@ public final class Section {
         return node(key).flatMap(n -> string(n, pathOf(key), errors));
     }
 
+    /**
+     * A secret: written here, or {@code { file: PATH }}, or {@code { env: NAME }} ({@link Secrets}),
+     * resolved to its plain value.
+     */
+    public Optional<String> secret(String key) {
+        return node(key).flatMap(n -> Secrets.read(n, pathOf(key), errors));
+    }
+
     /** An integer in {@code min..max}; {@code Integer.MAX_VALUE} as max means "at least min". */
     public Optional<Integer> integer(String key, int min, int max) {
         return node(key).flatMap(n -> integer(n, pathOf(key), errors, min, max));
