@@ -120,6 +120,8 @@ public final class ConfigDiff {
         diff.field("route-health.hook", running.routeHealth().hook().map(Object::toString).orElse(null),
                 next.routeHealth().hook().map(Object::toString).orElse(null));
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
+        diff.field("route-health.bgp", running.routeHealth().bgp().map(Object::toString).orElse(null),
+                next.routeHealth().bgp().map(Object::toString).orElse(null));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
         diff.named("probes", running.probes(), next.probes(), p -> p.check().type(), diff::probe, ConfigPath::child,
                 p -> at(Phase.ADD, diff.farms), p -> at(Phase.ADD, diff.farms));
