@@ -61,7 +61,7 @@ final class BirdSpeaker implements BgpSpeaker {
         StringBuilder b = new StringBuilder();
         b.append("# Written by Switchboard (route-health.bgp) at each change of the served virtual addresses;\n")
                 .append("# do not edit: include it from bird.conf.\n");
-        config.routerId().ifPresent(id -> b.append("router id ").append(id.getHostAddress()).append(";\n"));
+        config.routerId().ifPresent(id -> b.append("router id ").append(AddressText.of(id)).append(";\n"));
         b.append("\nprotocol device switchboard_device {\n}\n");
         if (config.bfd()) {
             long ms = config.bfdInterval().toMillis();
@@ -89,9 +89,9 @@ final class BirdSpeaker implements BgpSpeaker {
             boolean v4 = neighbour.address() instanceof Inet4Address;
             b.append("\nprotocol bgp switchboard_peer").append(n).append(" {\n")
                     .append("    local ");
-            neighbour.source().ifPresent(source -> b.append(source.getHostAddress()).append(' '));
+            neighbour.source().ifPresent(source -> b.append(AddressText.of(source)).append(' '));
             b.append("as ").append(config.localAs()).append(";\n")
-                    .append("    neighbor ").append(neighbour.address().getHostAddress())
+                    .append("    neighbor ").append(AddressText.of(neighbour.address()))
                     .append(" as ").append(neighbour.as()).append(";\n");
             if (config.bfd()) {
                 b.append("    bfd on;\n");
@@ -107,7 +107,7 @@ final class BirdSpeaker implements BgpSpeaker {
         b.append("\nprotocol static ").append(name).append(" {\n    ").append(channel).append(";\n");
         addresses.stream().filter(a -> (a instanceof Inet4Address) == v4)
                 .sorted(Comparator.comparing(InetAddress::getHostAddress))
-                .forEach(a -> b.append("    route ").append(a.getHostAddress()).append(v4 ? "/32" : "/128")
+                .forEach(a -> b.append("    route ").append(AddressText.of(a)).append(v4 ? "/32" : "/128")
                         .append(" blackhole;\n"));
         b.append("}\n");
     }

@@ -88,12 +88,12 @@ final class FrrSpeaker implements BgpSpeaker {
         // FRR 8 sends nothing to an eBGP neighbour without policies (RFC 8212): one each way, nothing taken in.
         c.addAll(List.of("route-map " + OUT_MAP + " permit 10", "exit", "route-map " + IN_MAP + " deny 10", "exit"));
         c.add("router bgp " + config.localAs());
-        config.routerId().ifPresent(id -> c.add("bgp router-id " + id.getHostAddress()));
+        config.routerId().ifPresent(id -> c.add("bgp router-id " + AddressText.of(id)));
         c.add("no bgp network import-check");
         for (BgpConfig.Neighbour n : config.neighbours()) {
-            String peer = "neighbor " + n.address().getHostAddress();
+            String peer = "neighbor " + AddressText.of(n.address());
             c.add(peer + " remote-as " + n.as());
-            n.source().ifPresent(source -> c.add(peer + " update-source " + source.getHostAddress()));
+            n.source().ifPresent(source -> c.add(peer + " update-source " + AddressText.of(source)));
             if (config.bfd()) {
                 c.add(peer + " bfd profile " + BFD_PROFILE);
             }
@@ -108,7 +108,7 @@ final class FrrSpeaker implements BgpSpeaker {
         Set<String> wanted = new TreeSet<>();
         addresses.stream().filter(a -> (a instanceof Inet4Address) == v4)
                 .sorted(Comparator.comparing(InetAddress::getHostAddress))
-                .forEach(a -> wanted.add(a.getHostAddress() + (v4 ? "/32" : "/128")));
+                .forEach(a -> wanted.add(AddressText.of(a) + (v4 ? "/32" : "/128")));
         List<BgpConfig.Neighbour> peers = config.neighbours().stream()
                 .filter(n -> (n.address() instanceof Inet4Address) == v4).toList();
         Set<String> stale = new TreeSet<>();
@@ -122,7 +122,7 @@ final class FrrSpeaker implements BgpSpeaker {
         }
         c.add("address-family " + family + " unicast");
         for (BgpConfig.Neighbour n : peers) {
-            String peer = "neighbor " + n.address().getHostAddress();
+            String peer = "neighbor " + AddressText.of(n.address());
             if (!v4) {
                 c.add(peer + " activate");
             }
