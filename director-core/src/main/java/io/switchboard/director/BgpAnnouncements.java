@@ -3,6 +3,7 @@ package io.switchboard.director;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.routing.BgpSpeaker;
+import io.switchboard.director.routing.Withdrawal;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -30,6 +31,8 @@ final class BgpAnnouncements {
     private Set<InetAddress> pushed;
     private boolean pushing;
     private long retryAt;
+    /** Armed after the first push that succeeded; re-armed if its process went away. */
+    private Withdrawal withdrawal;
 
     BgpAnnouncements(BgpSpeaker speaker, Ticker ticker, MeterRegistry registry) {
         this.speaker = speaker;
@@ -61,6 +64,9 @@ final class BgpAnnouncements {
                 speaker.announce(set);
                 ok = true;
                 LOG.info("route-health: {} announces {}", speaker.name(), set);
+                if (withdrawal == null || !withdrawal.armed()) {
+                    withdrawal = Withdrawal.arm(speaker.withdrawAll());
+                }
             } catch (Exception e) {
                 failures.warn("route-health: {} could not be told to announce {}: {}", speaker.name(), set,
                         e.getMessage());

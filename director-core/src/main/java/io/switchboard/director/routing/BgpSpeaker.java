@@ -4,6 +4,7 @@ import io.switchboard.director.config.BgpConfig;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -15,6 +16,12 @@ public interface BgpSpeaker {
 
     /** Announces exactly {@code addresses}; throws when the daemon refused or could not be reached. */
     void announce(Set<InetAddress> addresses) throws IOException, InterruptedException;
+
+    /**
+     * The command that withdraws every address this node announces, run by the {@link Withdrawal}
+     * when the node ends: it must need nothing from the node.
+     */
+    List<String> withdrawAll();
 
     /** The daemon's name, for logs and counters. */
     String name();

@@ -25,6 +25,8 @@ final class BirdSpeaker implements BgpSpeaker {
 
     static final String STATIC4 = "switchboard_vips4";
     static final String STATIC6 = "switchboard_vips6";
+    /** Both, as a pattern of BIRD's command line (quoted: a shell pattern over protocol names). */
+    private static final String STATICS = "\"switchboard_vips*\"";
 
     private final BgpConfig config;
     private final Duration timeout;
@@ -46,23 +48,35 @@ final class BirdSpeaker implements BgpSpeaker {
         Path next = file.resolveSibling(file.getFileName() + ".next");
         Files.writeString(next, render(addresses), StandardCharsets.UTF_8);
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        List<String> command = new ArrayList<>(List.of("birdc"));
-        config.socket().ifPresent(socket -> command.addAll(List.of("-s", socket.toString())));
-        command.add("configure");
-        String output = ControlCommand.run(command, timeout);
+        String output = ControlCommand.run(birdc("configure"), timeout);
         // birdc exits 0 whatever the daemon answered: its reply says whether the file was taken.
         if (!output.contains("Reconfigured") && !output.contains("Reconfiguration in progress")) {
             throw new IOException("bird did not take " + file + ": " + output.strip());
         }
+        // After a withdrawAll (this node's predecessor died), the static protocols are disabled:
+        // BIRD 2.0.12 enables them again on configure, but an explicit enable does not depend on that.
+        ControlCommand.run(birdc("enable", STATICS), timeout);
+    }
+
+    /** Disables the static protocols: BIRD withdraws their routes from every session at once. */
+    @Override
+    public List<String> withdrawAll() {
+        return birdc("disable", STATICS);
+    }
+
+    private List<String> birdc(String... args) {
+        List<String> command = new ArrayList<>(List.of("birdc"));
+        config.socket().ifPresent(socket -> command.addAll(List.of("-s", socket.toString())));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /** The include file for these served addresses. */
     String render(Set<InetAddress> addresses) {
         StringBuilder b = new StringBuilder();
         b.append("# Written by Switchboard (route-health.bgp) at each change of the served virtual addresses;\n")
-                .append("# do not edit: include it from bird.conf.\n");
+                .append("# do not edit: include it from bird.conf, which has the protocol device BGP needs.\n");
         config.routerId().ifPresent(id -> b.append("router id ").append(AddressText.of(id)).append(";\n"));
-        b.append("\nprotocol device switchboard_device {\n}\n");
         if (config.bfd()) {
             long ms = config.bfdInterval().toMillis();
             b.append("\nprotocol bfd switchboard_bfd {\n")
@@ -96,6 +110,9 @@ final class BirdSpeaker implements BgpSpeaker {
             if (config.bfd()) {
                 b.append("    bfd on;\n");
             }
+            // BIRD waits 5 s before its first connect and 60 s (up to 300) after a session error such as a
+            // BFD timeout: a node back from a failure would stay unannounced that long.
+            b.append("    connect delay time 1;\n    error wait time 1, 30;\n");
             b.append("    ").append(v4 ? "ipv4" : "ipv6")
                     .append(" { import none; export filter switchboard_export; };\n}\n");
         }

@@ -54,6 +54,18 @@ final class FrrSpeaker implements BgpSpeaker {
         }
     }
 
+    /** Shuts the sessions down: each router withdraws what this node announced as the session ends. */
+    @Override
+    public List<String> withdrawAll() {
+        List<String> command = new ArrayList<>(List.of("vtysh"));
+        config.socket().ifPresent(dir -> command.addAll(List.of("--vty_socket", dir.toString())));
+        command.addAll(List.of("-c", "configure terminal", "-c", "router bgp " + config.localAs()));
+        for (BgpConfig.Neighbour n : config.neighbours()) {
+            command.addAll(List.of("-c", "neighbor " + AddressText.of(n.address()) + " shutdown"));
+        }
+        return command;
+    }
+
     /** The prefixes Switchboard's network statements announce in {@code runningConfig}. */
     static Set<String> networks(String runningConfig) {
         Set<String> prefixes = new TreeSet<>();
@@ -93,6 +105,8 @@ final class FrrSpeaker implements BgpSpeaker {
         for (BgpConfig.Neighbour n : config.neighbours()) {
             String peer = "neighbor " + AddressText.of(n.address());
             c.add(peer + " remote-as " + n.as());
+            // Undoes withdrawAll, which this node's predecessor may have run as it died.
+            c.add("no " + peer + " shutdown");
             n.source().ifPresent(source -> c.add(peer + " update-source " + AddressText.of(source)));
             if (config.bfd()) {
                 c.add(peer + " bfd profile " + BFD_PROFILE);

@@ -61,7 +61,7 @@ class BgpSpeakerTextTest {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/bird")), "bird2 is not installed (.ci/run installs it)");
         for (String include : List.of(text, withoutBfd)) {
             Path file = Files.writeString(dir.resolve("switchboard.conf"), include);
-            Path main = Files.writeString(dir.resolve("bird.conf"), "include \"" + file + "\";\n");
+            Path main = Files.writeString(dir.resolve("bird.conf"), "protocol device { }\ninclude \"" + file + "\";\n");
             Process parse = new ProcessBuilder("/usr/sbin/bird", "-p", "-c", main.toString()).redirectErrorStream(true)
                     .start();
             String output = new String(parse.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
