@@ -52,16 +52,18 @@ class BgpEcmpNetnsIT {
     /** Builds the network and its daemons; all three nodes announced. */
     static BgpTestNetwork network(Path dir) throws Exception {
         BgpTestNetwork net = BgpTestNetwork.up(dir);
-        net.startRouter();
-        for (int i = 1; i <= 3; i++) {
-            net.startSpeaker(i);
-            net.startDirector(i);
-        }
-        net.startReals();
         try {
+            net.startRouter();
+            for (int i = 1; i <= 3; i++) {
+                net.startSpeaker(i);
+                net.startDirector(i);
+            }
+            net.startReals();
             net.awaitAllAnnounced(Duration.ofSeconds(60));
         } catch (Throwable e) {
+            // Not yet the caller's to close: everything started so far is stopped here.
             net.printLogs();
+            net.close();
             throw e;
         }
         return net;
