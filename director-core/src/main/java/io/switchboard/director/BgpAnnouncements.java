@@ -22,6 +22,12 @@ final class BgpAnnouncements {
 
     private static final Logger LOG = LoggerFactory.getLogger(BgpAnnouncements.class);
     static final Duration RETRY = Duration.ofSeconds(1);
+    /**
+     * The set is pushed again this long after the last push even if unchanged: a daemon restarted
+     * since (FRR forgets what vtysh configured unless it was saved) gets it back. Both speakers take
+     * an unchanged set as no change.
+     */
+    static final Duration RESYNC = Duration.ofSeconds(30);
 
     private final BgpSpeaker speaker;
     private final Ticker ticker;
@@ -31,8 +37,11 @@ final class BgpAnnouncements {
     private Set<InetAddress> pushed;
     private boolean pushing;
     private long retryAt;
+    private long resyncAt;
     /** Armed after the first push that succeeded; re-armed if its process went away. */
-    private Withdrawal withdrawal;
+    private volatile Withdrawal withdrawal;
+    /** The last set logged, so that a resync is not logged again. */
+    private Set<InetAddress> last;
 
     BgpAnnouncements(BgpSpeaker speaker, Ticker ticker, MeterRegistry registry) {
         this.speaker = speaker;
@@ -48,10 +57,14 @@ final class BgpAnnouncements {
                 .tag("daemon", daemon).tag("outcome", outcome).register(registry);
     }
 
-    /** Pushes {@code wanted} unless the daemon has it, a push is running, or the last one failed less than RETRY ago. */
+    /**
+     * Pushes {@code wanted} unless a push is running, the daemon took this set less than RESYNC ago,
+     * or the last push failed less than RETRY ago.
+     */
     void sync(Vertx vertx, Set<InetAddress> wanted) {
         synchronized (this) {
-            if (pushing || wanted.equals(pushed) || (pushed == null && ticker.nanos() < retryAt)) {
+            long now = ticker.nanos();
+            if (pushing || (wanted.equals(pushed) && now < resyncAt) || (pushed == null && now < retryAt)) {
                 return;
             }
             pushing = true;
@@ -63,7 +76,10 @@ final class BgpAnnouncements {
             try {
                 speaker.announce(set);
                 ok = true;
-                LOG.info("route-health: {} announces {}", speaker.name(), set);
+                if (!set.equals(last)) {
+                    LOG.info("route-health: {} announces {}", speaker.name(), set);
+                    last = set;
+                }
                 if (withdrawal == null || !withdrawal.armed()) {
                     withdrawal = Withdrawal.arm(speaker.withdrawAll());
                 }
@@ -76,8 +92,25 @@ final class BgpAnnouncements {
                 pushing = false;
                 pushed = ok ? set : null;
                 retryAt = ok ? 0 : ticker.nanos() + RETRY.toNanos();
+                resyncAt = ticker.nanos() + RESYNC.toNanos();
             }
             return null;
         }, true);
+    }
+
+    /**
+     * The node starts draining (SIGTERM): everything is withdrawn now, by the watcher, not at the next
+     * check through a push: a node that shuts down right after its drain would otherwise refuse new
+     * work (and then close) while the routers still send it flows, until the watcher fires at exit.
+     */
+    void withdrawNow() {
+        Withdrawal armed = withdrawal;
+        if (armed != null) {
+            try {
+                armed.fire();
+            } catch (java.io.IOException e) {
+                LOG.warn("route-health: the withdrawal could not be fired: {}", e.toString());
+            }
+        }
     }
 }

@@ -141,6 +141,7 @@ public final class Director {
      * the reals answer with requests — or at the deadline, with the number left then.
      */
     public Future<Integer> drain(Duration deadline) {
+        routeHealth.drain();
         draining = true;
         virtualServers.all().forEach(VirtualServer::drain);
         if (vertx == null) {

@@ -77,6 +77,13 @@ final class RouteHealth {
         advertised.add(name);
     }
 
+    /** The node starts draining: with BGP, its addresses are withdrawn at once (see BgpAnnouncements). */
+    void drain() {
+        if (bgp != null) {
+            bgp.withdrawNow();
+        }
+    }
+
     /** Compares each advertised server's availability with what was last announced. */
     void check(Vertx vertx, Function<String, InetSocketAddress> boundAddress) {
         List<String[]> runs = new ArrayList<>();

@@ -146,9 +146,20 @@ class BgpEcmpNetnsIT {
     }
 
     private Process nas(String mode, Object... args) throws IOException {
+        return nas(net, dir, mode, args);
+    }
+
+    /** radius_nas.py MODE in the client namespace, the subscribers' addresses from FIRST_CLIENT on. */
+    static Process nas(BgpTestNetwork net, Path dir, String mode, Object... args) throws IOException {
+        List<Object> all = new ArrayList<>(List.of(FIRST_CLIENT));
+        all.addAll(List.of(args));
+        return nasRaw(net, dir, mode, all.toArray());
+    }
+
+    /** radius_nas.py MODE VIP SECRET ARGS in the client namespace. */
+    static Process nasRaw(BgpTestNetwork net, Path dir, String mode, Object... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", net.ns("c"), "/usr/bin/python3",
-                BgpTestNetwork.NAS.toString(), mode, BgpTestNetwork.VIP, BgpTestNetwork.NAS_SECRET,
-                Integer.toString(FIRST_CLIENT)));
+                BgpTestNetwork.NAS.toString(), mode, BgpTestNetwork.VIP, BgpTestNetwork.NAS_SECRET));
         for (Object a : args) {
             command.add(a.toString());
         }

@@ -52,6 +52,7 @@ class BgpSpeakerTextTest {
                 "    route fd99::1/128 blackhole;",
                 "        bgp_community.add((65001,100));", "        bgp_large_community.add((65001,1,2));",
                 "    local 10.0.1.2 as 65001;\n    neighbor 10.0.1.1 as 65000;\n    bfd on;\n"
+                        + "    connect delay time 1;\n    error wait time 1, 30;\n"
                         + "    ipv4 { import none; export filter switchboard_export; };",
                 "    neighbor fd00::1 as 65000;", "    ipv6 { import none; export filter switchboard_export; };",
                 "min rx interval 50 ms;", "multiplier 3;");
