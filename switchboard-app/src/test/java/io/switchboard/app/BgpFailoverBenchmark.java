@@ -34,6 +34,7 @@ class BgpFailoverBenchmark {
     Path dir;
 
     private final List<String> rows = new ArrayList<>();
+    private final List<String> lagRows = new ArrayList<>();
 
     @Test
     void scenarios() throws Exception {
@@ -42,13 +43,13 @@ class BgpFailoverBenchmark {
             try (BgpTestNetwork net = BgpEcmpNetnsIT.network(work)) {
                 rows.add(scenario(net, work, scenario));
                 if (scenario.equals("sigkill")) {
-                    rows.addAll(lag(net, work));
+                    lagRows.addAll(lag(net, work));
                 }
             }
         }
         String table = "| Scenario | Event to withdrawal at the router | Path count after | RADIUS requests sent"
                 + " | answered only after a retransmission | never answered |\n|---|---|---|---|---|---|\n"
-                + String.join("\n", rows) + "\n";
+                + String.join("\n", rows) + "\n" + String.join("\n", lagRows) + "\n";
         String header = "<!-- " + Instant.now() + ", " + Runtime.getRuntime().availableProcessors()
                 + " cores, load average " + Files.readString(Path.of("/proc/loadavg")).strip() + ", BFD "
                 + BgpTestNetwork.BFD_MILLIS + " ms x " + BgpTestNetwork.BFD_MULTIPLIER + " -->\n";
