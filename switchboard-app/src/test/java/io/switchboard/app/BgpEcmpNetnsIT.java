@@ -87,7 +87,7 @@ class BgpEcmpNetnsIT {
                 assertThat(created.getBoolean("ok")).as("create %s: %s", imsi(k), created).isTrue();
             }
 
-            Process load = nas("load", SUBSCRIBERS, 6, 5);
+            Process load = nas("load", SUBSCRIBERS, 4, 5);
             // Under way when every subscriber has been accounted once, at the server that authenticated it.
             await().atMost(Duration.ofSeconds(20)).until(() -> net.accountedAt(0).size() + net.accountedAt(1).size()
                     >= SUBSCRIBERS);

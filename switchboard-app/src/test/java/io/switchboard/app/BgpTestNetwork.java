@@ -134,6 +134,12 @@ final class BgpTestNetwork implements AutoCloseable {
                     .redirectOutput(instance.resolve("log/stdout.log").toFile()).start());
             daemons.add(pgw(i).process);
         }
+        // Ready before the first request, which would otherwise find a real that does not answer yet.
+        for (int i = 0; i < REALS.size(); i++) {
+            Path log = aaa(i).resolve("log/radius.log");
+            await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(log)
+                    && Files.readString(log).contains("Ready to process requests"));
+        }
     }
 
     Path aaa(int i) {
@@ -301,10 +307,20 @@ final class BgpTestNetwork implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
+            // All at once: one after the other, each waited for, would add seconds to the test. The
+            // nodes are killed (nothing of theirs needs a graceful end here); each withdraws as it goes.
+            List<Process> all = new ArrayList<>();
             for (Process p : directors) {
-                stop(p);
+                if (p != null) {
+                    p.destroyForcibly();
+                    all.add(p);
+                }
             }
             for (Process p : daemons) {
+                p.destroy();
+                all.add(p);
+            }
+            for (Process p : all) {
                 stop(p);
             }
         } finally {
