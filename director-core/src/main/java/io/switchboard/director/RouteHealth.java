@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * Route health injection: watches whether each advertised virtual server has a real that can serve
  * (in its farm or a backup), and runs the configured hook with {@code up} or {@code down}, the
  * virtual address and the server's name when that changes — and once at start, so the routing
- * daemon learns the current state. Hooks run one at a time, in order, off the event loops.
+ * daemon learns the current state. Hooks run one at a time, in order, off the event loops. With
+ * {@code route-health.bgp} there is no hook: the set of addresses that are up is kept announced by
+ * the node's BGP speaker ({@link BgpAnnouncements}), and a server is up only while its listener is
+ * bound as well.
  */
 final class RouteHealth {
 
