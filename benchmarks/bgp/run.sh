@@ -8,7 +8,9 @@
 # The harness is BgpFailoverBenchmark (switchboard-app's tests), on the network of BgpEcmpNetnsIT;
 # every process it starts is stopped by pid, every namespace deleted.
 #
-# usage: benchmarks/bgp/run.sh [SCENARIOS (default sigkill,reals,graceful,link)]
+# usage: benchmarks/bgp/run.sh [SCENARIOS (default sigkill,reals,graceful,link,vrrp)]
+#   vrrp: the documented keepalived configuration on nodes 1 and 2; SIGKILL of the master's director,
+#   time until the standby holds the address
 #   BFD_MS, BFD_MULTIPLIER (default 100, 10: what the suite's loaded machines keep up; 50 and 3 on a
 #   quiet one)
 set -euo pipefail
@@ -17,6 +19,6 @@ report="$root/benchmarks/bgp/results.md"
 cd "$root"
 mvn -B -q -o -pl switchboard-app -am verify -Dit.test=BgpFailoverBenchmark -Dtest=none \
   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
-  -Dbgp.scenarios="${1:-sigkill,reals,graceful,link}" -Dbgp.report="$report" \
+  -Dbgp.scenarios="${1:-sigkill,reals,graceful,link,vrrp}" -Dbgp.report="$report" \
   -Dbgp.bfd.millis="${BFD_MS:-100}" -Dbgp.bfd.multiplier="${BFD_MULTIPLIER:-10}" >&2
 cat "$report"

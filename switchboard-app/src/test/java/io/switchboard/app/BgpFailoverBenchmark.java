@@ -35,12 +35,17 @@ class BgpFailoverBenchmark {
 
     private final List<String> rows = new ArrayList<>();
     private final List<String> lagRows = new ArrayList<>();
+    private final List<String> vrrpRows = new ArrayList<>();
 
     @Test
     void scenarios() throws Exception {
         for (String scenario : System.getProperty("bgp.scenarios", "sigkill,reals,graceful,link").split(",")) {
             Path work = Files.createDirectories(dir.resolve(scenario));
             try (BgpTestNetwork net = BgpEcmpNetnsIT.network(work)) {
+                if (scenario.equals("vrrp")) {
+                    vrrpRows.add(vrrp(net, work));
+                    continue;
+                }
                 rows.add(scenario(net, work, scenario));
                 if (scenario.equals("sigkill")) {
                     lagRows.addAll(lag(net, work));
@@ -49,7 +54,9 @@ class BgpFailoverBenchmark {
         }
         String table = "| Scenario | Event to withdrawal at the router | Path count after | RADIUS requests sent"
                 + " | answered only after a retransmission | never answered |\n|---|---|---|---|---|---|\n"
-                + String.join("\n", rows) + "\n" + String.join("\n", lagRows) + "\n";
+                + String.join("\n", rows) + "\n" + String.join("\n", lagRows) + "\n"
+                + (vrrpRows.isEmpty() ? "" : "\n| VRRP (keepalived, docs/deploying-a-cluster.md) | SIGKILL of the master's director"
+                        + " to the address on the standby |\n|---|---|\n" + String.join("\n", vrrpRows) + "\n");
         String header = "<!-- " + Instant.now() + ", " + Runtime.getRuntime().availableProcessors()
                 + " cores, load average " + Files.readString(Path.of("/proc/loadavg")).strip() + ", BFD "
                 + BgpTestNetwork.BFD_MILLIS + " ms x " + BgpTestNetwork.BFD_MULTIPLIER + " -->\n";
@@ -126,5 +133,45 @@ class BgpFailoverBenchmark {
             out.add("| " + delay + " ms | " + r.getInteger("answered") + " | " + r.getInteger("same_server") + " |");
         }
         return out;
+    }
+
+    /**
+     * The documented keepalived configuration on nodes 1 and 2 (their reals' LAN interface, address
+     * 10.30.0.100), each asking its own director's /health: node 1's director is SIGKILLed, and the
+     * time until node 2 holds the address is measured.
+     */
+    private String vrrp(BgpTestNetwork net, Path work) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```keepalived\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(Files.readString(Path.of("..", "docs", "deploying-a-cluster.md")));
+        assertThat(m.find()).isTrue();
+        String conf = m.group(1).replace("eth0", "be").replace("10.99.0.1/32", "10.30.0.100/32");
+        List<Process> keepalived = new ArrayList<>();
+        try {
+            for (int i = 1; i <= 2; i++) {
+                Path file = Files.writeString(work.resolve("keepalived-d" + i + ".conf"), conf);
+                keepalived.add(new ProcessBuilder("ip", "netns", "exec", net.ns("d" + i), "keepalived", "-n", "-l", "-D",
+                        "-f", file.toString(), "-p", work.resolve("k" + i + ".pid").toString(), "-r",
+                        work.resolve("k" + i + "-vrrp.pid").toString(), "-c", work.resolve("k" + i + "-chk.pid").toString())
+                        .redirectErrorStream(true).redirectOutput(work.resolve("keepalived-d" + i + ".log").toFile()).start());
+                if (i == 1) {
+                    // Node 1 first, so that it is the master (equal priorities, nopreempt).
+                    await().atMost(Duration.ofSeconds(20)).until(() -> holds(net, 1));
+                }
+            }
+            await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> holds(net, 1)
+                    && !holds(net, 2));
+            long start = System.nanoTime();
+            net.director(1).destroyForcibly();
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> holds(net, 2));
+            return "| node 1 to node 2 | " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms |";
+        } finally {
+            for (Process p : keepalived) {
+                BgpTestNetwork.stop(p);
+            }
+        }
+    }
+
+    private static boolean holds(BgpTestNetwork net, int node) throws Exception {
+        return net.in("d" + node, "ip", "-4", "addr", "show", "dev", "be").output().contains("10.30.0.100/32");
     }
 }
