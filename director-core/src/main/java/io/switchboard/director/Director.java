@@ -87,7 +87,8 @@ public final class Director {
             virtualServers.put(virtualServers.build(vs, null));
         }
         this.listeners = new Listeners(virtualServers, farms, ticker);
-        this.routeHealth = new RouteHealth(config.routeHealth(), name -> virtualServers.byName().get(name), registry);
+        this.routeHealth = new RouteHealth(config.routeHealth(), name -> virtualServers.byName().get(name), registry,
+                ticker);
         this.changes = new VirtualServerChanges(virtualServers, listeners, routeHealth, ticker, () -> draining);
         this.restarts = new RealRestarts(virtualServers.all(), virtualServers.stickyTables, registry);
         this.realDrains = new RealDrains(farms, virtualServers.stickyTables, restarts, registry);
@@ -140,6 +141,7 @@ public final class Director {
      * the reals answer with requests — or at the deadline, with the number left then.
      */
     public Future<Integer> drain(Duration deadline) {
+        routeHealth.drain();
         draining = true;
         virtualServers.all().forEach(VirtualServer::drain);
         if (vertx == null) {

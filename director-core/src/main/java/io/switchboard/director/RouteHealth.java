@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
+import io.switchboard.director.routing.BgpSpeaker;
 import io.vertx.core.Vertx;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * Route health injection: watches whether each advertised virtual server has a real that can serve
  * (in its farm or a backup), and runs the configured hook with {@code up} or {@code down}, the
  * virtual address and the server's name when that changes — and once at start, so the routing
- * daemon learns the current state. Hooks run one at a time, in order, off the event loops.
+ * daemon learns the current state. Hooks run one at a time, in order, off the event loops. With
+ * {@code route-health.bgp} there is no hook: the set of addresses that are up is kept announced by
+ * the node's BGP speaker ({@link BgpAnnouncements}), and a server is up only while its listener is
+ * bound as well.
  */
 final class RouteHealth {
 
@@ -41,12 +46,17 @@ final class RouteHealth {
     /** The virtual address of each announcement, for the last one after the server is gone. */
     private final Map<String, String> addresses = new LinkedHashMap<>();
     private final Map<String, Counter> changes = new ConcurrentHashMap<>();
+    /** With route-health.bgp: the speaker kept announcing the addresses that are up; the hook is not used. */
+    private final BgpAnnouncements bgp;
 
     /** @param virtualServers the serving virtual server of a name, null when there is none (any more) */
-    RouteHealth(RouteHealthConfig config, Function<String, VirtualServer> virtualServers, MeterRegistry registry) {
+    RouteHealth(RouteHealthConfig config, Function<String, VirtualServer> virtualServers, MeterRegistry registry,
+            Ticker ticker) {
         this.config = config;
         this.virtualServers = virtualServers;
         this.registry = registry;
+        this.bgp = config.bgp().map(b -> new BgpAnnouncements(BgpSpeaker.of(b, config.timeout()), ticker, registry))
+                .orElse(null);
         config.advertised().forEach(name -> advertise(name, true));
     }
 
@@ -70,9 +80,17 @@ final class RouteHealth {
         advertised.add(name);
     }
 
+    /** The node starts draining: with BGP, its addresses are withdrawn at once (see BgpAnnouncements). */
+    void drain() {
+        if (bgp != null) {
+            bgp.withdrawNow();
+        }
+    }
+
     /** Compares each advertised server's availability with what was last announced. */
     void check(Vertx vertx, Function<String, InetSocketAddress> boundAddress) {
         List<String[]> runs = new ArrayList<>();
+        Set<InetAddress> served = new HashSet<>();
         synchronized (this) {
             for (String name : advertised) {
                 VirtualServer vs = virtualServers.apply(name);
@@ -80,7 +98,7 @@ final class RouteHealth {
                     continue;
                 }
                 // A draining node or a removed server withdraws at once, so the routers move new traffic elsewhere.
-                boolean up = vs.refusesNewWork() == null && available(vs.selector().farm());
+                boolean up = vs.refusesNewWork() == null && available(vs.selector().farm()) && healthy(name, boundAddress);
                 Boolean before = announced.put(name, up);
                 if (before == null || before != up) {
                     InetSocketAddress vip = boundAddress.apply(name);
@@ -97,9 +115,22 @@ final class RouteHealth {
                 }
                 addresses.remove(name);
             }
+            announced.forEach((name, isUp) -> {
+                if (isUp && addresses.containsKey(name)) {
+                    // A literal (getHostAddress above): no name is looked up.
+                    served.add(new InetSocketAddress(addresses.get(name), 0).getAddress());
+                }
+            });
+        }
+        if (bgp != null) {
+            bgp.sync(vertx, served);
         }
         for (String[] run : runs) {
             changes.get(run[2] + "/" + run[0]).increment();
+            if (bgp != null) {
+                LOG.info("virtual server {} is {}: {} announced through BGP", run[2], run[0], run[1]);
+                continue;
+            }
             config.hook().ifPresentOrElse(
                     hook -> vertx.executeBlocking(() -> runHook(hook, run), true),
                     () -> LOG.info("virtual server {} is {} (no route-health hook configured)", run[2], run[0]));
@@ -122,6 +153,14 @@ final class RouteHealth {
             LOG.warn("route-health hook {} could not run: {}", hook, e.toString());
         }
         return null;
+    }
+
+    /**
+     * With BGP, a virtual server whose listener is not bound (not yet, or lost) is not served here,
+     * as the node's /health says; the hook keeps its first answer at start, up with the reals.
+     */
+    private boolean healthy(String name, Function<String, InetSocketAddress> boundAddress) {
+        return bgp == null || boundAddress.apply(name) != null;
     }
 
     /** A real of the farm or one of its backups can serve clients. */

@@ -57,7 +57,6 @@ final class ConfigBinder {
 
     static final List<String> ROOT_KEYS = List.of("cluster", "admin", "persistence", "route-health", "debug-capture",
             "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms", "dfp");
-    static final List<String> ROUTE_HEALTH_KEYS = List.of("hook", "timeout");
     static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes",
             "exposure", "unlisted-member");
@@ -135,14 +134,8 @@ final class ConfigBinder {
         farms.forEach((name, farm) -> farmConfigs.put(name, farm.config()));
         Map<String, VirtualServerConfig> serverConfigs = new LinkedHashMap<>();
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
-        RouteHealthConfig routeHealth = new RouteHealthConfig(
-                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.string("hook")).map(java.nio.file.Path::of),
-                doc.section("route-health", ROUTE_HEALTH_KEYS).flatMap(r -> r.positiveDuration("timeout"))
-                        .orElse(RouteHealthConfig.DEFAULT_TIMEOUT),
-                advertised);
-        if (!advertised.isEmpty() && routeHealth.hook().isEmpty()) {
-            error("route-health.hook", "required: virtual servers " + advertised + " have advertise: true");
-        }
+        RouteHealthConfig routeHealth = new RouteHealthBinder(errors)
+                .bind(doc.section("route-health", RouteHealthBinder.KEYS), advertised);
         DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
                 .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);

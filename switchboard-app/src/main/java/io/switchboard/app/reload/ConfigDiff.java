@@ -121,6 +121,8 @@ public final class ConfigDiff {
         diff.field("route-health.hook", running.routeHealth().hook().map(Object::toString).orElse(null),
                 next.routeHealth().hook().map(Object::toString).orElse(null));
         diff.field("route-health.timeout", text(running.routeHealth().timeout()), text(next.routeHealth().timeout()));
+        diff.field("route-health.bgp", running.routeHealth().bgp().map(Object::toString).orElse(null),
+                next.routeHealth().bgp().map(Object::toString).orElse(null));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
         if (!running.dfp().equals(next.dfp())) { // a restart; not printed: it holds the DFP password
             diff.add(Kind.CHANGED, "dfp", null, null, null);

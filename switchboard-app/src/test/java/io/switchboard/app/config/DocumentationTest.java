@@ -59,7 +59,7 @@ class DocumentationTest {
         List<List<String>> keySets = List.of(ConfigBinder.ROOT_KEYS, ConfigBinder.CLUSTER_KEYS,
                 ConfigBinder.ADMIN_KEYS, ConfigBinder.PERSISTENCE_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
-                ConfigBinder.ROUTE_HEALTH_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
+                RouteHealthBinder.KEYS, RouteHealthBinder.BGP_KEYS, RouteHealthBinder.NEIGHBOUR_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
                 RadiusOptionsBinder.FRAMED_IP_KEYS, ConfigBinder.ROUTE_MAP_KEYS, RadiusOptionsBinder.VSA_KEYS,
                 RadiusOptionsBinder.DUPLICATES_KEYS, RadiusOptionsBinder.DAE_SESSIONS_KEYS, DaeOptionsBinder.NAS_KEYS,
                 DaeOptionsBinder.DAE_KEYS,
