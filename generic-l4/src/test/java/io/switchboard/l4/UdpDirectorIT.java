@@ -127,7 +127,9 @@ class UdpDirectorIT {
             return realA.state() == RealState.FAILED;
         });
         assertThat(realA.failures()).isEqualTo(1);
-        assertThat(counter("switchboard.requests.expired")).isGreaterThanOrEqualTo(3);
+        // The expiry that fails the real is counted just after the real hears of it (the engine's expired()),
+        // on the event loop: this thread may look in between.
+        await().atMost(Duration.ofSeconds(5)).until(() -> counter("switchboard.requests.expired") >= 3);
 
         // Its clients are reassigned to B or C and stay there. Probes sent once A had failed were
         // forwarded to the new real, and under load their answers may still be on the way: they
