@@ -377,8 +377,11 @@ public final class TransactionEngine {
         if (growth == 0 || answer.maxWritableBytes() >= growth) {
             return answer;
         }
-        return answer.alloc().buffer(answer.readableBytes() + growth).writeBytes(answer, answer.readerIndex(),
-                answer.readableBytes());
+        ByteBuf copy = answer.alloc().buffer(answer.readableBytes() + growth);
+        // Read from the answer into the copy: memory to memory. The copy's writeBytes would go
+        // through NIO views of the answer, two objects per answer.
+        answer.getBytes(answer.readerIndex(), copy, answer.readableBytes());
+        return copy;
     }
 
     /** An answer that is not relayed because it cannot be read: counted as malformed, logged, told. */

@@ -5,7 +5,6 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import java.security.DigestException;
 import java.security.MessageDigest;
-import javax.crypto.Mac;
 
 /**
  * Authenticator arithmetic over a {@link RadiusView}: verification, signing in place, re-signing for a
@@ -60,28 +59,23 @@ public final class RadiusAuthenticators {
         if (authenticatorField != null) {
             checkAuthenticator(authenticatorField);
         }
-        Mac mac = RadiusDigests.hmacMd5(secret);
-        try {
-            if (authenticatorField == null) {
-                RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
-            } else {
-                RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
-                mac.update(authenticatorField);
-            }
-            if (ma < 0) {
-                RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH,
-                        packet.length() - RadiusView.HEADER_LENGTH);
-            } else {
-                int value = ma + 2;
-                RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
-                mac.update(ZERO_16);
-                RadiusDigests.update(mac, buf, base + value + 16, packet.length() - value - 16);
-            }
-            return mac.doFinal();
-        } catch (RuntimeException e) {
-            mac.reset(); // the thread's keyed instance is used again
-            throw e;
+        HmacMd5 hmac = RadiusDigests.hmacMd5(secret);
+        MessageDigest mac = hmac.start();
+        if (authenticatorField == null) {
+            RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
+        } else {
+            RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
+            mac.update(authenticatorField);
         }
+        if (ma < 0) {
+            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
+        } else {
+            int value = ma + 2;
+            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
+            mac.update(ZERO_16);
+            RadiusDigests.update(mac, buf, base + value + 16, packet.length() - value - 16);
+        }
+        return hmac.finish(mac);
     }
 
     // ---- verifying ----

@@ -29,7 +29,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class ResponseCache {
 
-    private record Entry(InetAddress address, int port, int identifier, long authenticatorHigh,
+    /**
+     * One answer and what its request is known by. A lookup compares the fields of the entry alone
+     * (one read where the slot holds another request) and the address objects only for a duplicate
+     * it is about to answer; {@code addressHash} stands for the address before that ({@link
+     * InetAddress#hashCode}: an IPv4 address's own 32 bits in OpenJDK).
+     */
+    private record Entry(int addressHash, InetAddress address, int port, int identifier, long authenticatorHigh,
             long authenticatorLow, byte[] answer, long deadlineNanos) {
     }
 
@@ -65,14 +71,20 @@ final class ResponseCache {
         long high = request.getLong(base + RadiusView.AUTHENTICATOR_OFFSET);
         long low = request.getLong(base + RadiusView.AUTHENTICATOR_OFFSET + 8);
         InetAddress address = client.getAddress();
+        int addressHash = address.hashCode();
         int port = client.getPort();
-        Entry entry = slots.get(slot(address, port, identifier));
+        Entry entry = slots.get(slot(addressHash, port, identifier));
         if (entry == null || entry.deadlineNanos - now <= 0 || entry.port != port || entry.identifier != identifier
-                || !entry.address.equals(address)) {
+                || entry.addressHash != addressHash) {
             return null;
         }
         if (entry.authenticatorHigh != high || entry.authenticatorLow != low) {
-            reused.increment(); // RFC 5080 §2.2.2: the same Identifier with another authenticator is new
+            // RFC 5080 §2.2.2: the same Identifier with another authenticator is new. Counted on the
+            // address's hash: the count, not the answer, would be off by a collision.
+            reused.increment();
+            return null;
+        }
+        if (!entry.address.equals(address)) {
             return null;
         }
         answered.increment();
@@ -92,8 +104,9 @@ final class ResponseCache {
         int length = answer.getUnsignedShort(answer.readerIndex() + 2);
         byte[] bytes = new byte[length];
         answer.getBytes(answer.readerIndex(), bytes);
-        slots.set(slot(address, port, identifier),
-                new Entry(address, port, identifier, high, low, bytes, now + cacheNanos));
+        int addressHash = address.hashCode();
+        slots.set(slot(addressHash, port, identifier),
+                new Entry(addressHash, address, port, identifier, high, low, bytes, now + cacheNanos));
     }
 
     /** Answers sent again from the cache (for tests). */
@@ -101,10 +114,10 @@ final class ResponseCache {
         return answered.count();
     }
 
-    private int slot(InetAddress address, int port, int identifier) {
+    private int slot(int addressHash, int port, int identifier) {
         // Only the address, port and identifier choose the slot: a reused identifier (another
         // authenticator) then finds the entry it replaces, and is counted as such.
-        int h = address.hashCode() * 31 + port;
+        int h = addressHash * 31 + port;
         h = h * 31 + identifier;
         h ^= h >>> 16;
         h *= 0x85ebca6b;

@@ -72,6 +72,37 @@ class BlastRadiusTest {
         }
     }
 
+    /**
+     * With recvmmsg an answer is a slice exactly as long as the datagram, with no room to grow: the
+     * engine copies it into one with room, and the Message-Authenticator goes first in the copy.
+     */
+    @Test
+    void anAnswerReadIntoASliceWithoutRoomIsRelayedWithItsMessageAuthenticatorFirst() throws Exception {
+        RadiusFixture f = new RadiusFixture(RadiusFixture.options(Tristate.OFF, Tristate.OFF), Tristate.OFF);
+        byte[] request = ByteBufUtil.getBytes(accessRequest(9, CLIENT_SECRET, "alice", "pw", List.of()));
+        f.engine.fromClient(request, NAS);
+        EngineHarness.ToReal sent = f.engine.lastToReal();
+        ByteBuf signed = answer(RadiusCode.ACCESS_ACCEPT, Unpooled.wrappedBuffer(sent.bytes()), REAL_SECRET,
+                List.of(text(RadiusAttributeType.REPLY_MESSAGE, "welcome")));
+        byte[] asSent = ByteBufUtil.getBytes(signed);
+        signed.release();
+        ByteBuf batch = Unpooled.directBuffer(4097).writeBytes(asSent).writeZero(64);
+        ByteBuf slice = batch.retainedSlice(0, asSent.length);
+        batch.release();
+        assertThat(slice.maxWritableBytes()).as("no room").isZero();
+        f.engine.fromReal(slice, sent.real().address(), sent.socket());
+        assertThat(ByteBufUtil.getBytes(slice)).as("the datagram read is left as it was").isEqualTo(asSent);
+        slice.release();
+        byte[] relayed = f.engine.toClients().get(0).bytes();
+        assertThat(relayed).hasSize(asSent.length + 18);
+        assertThat(relayed[20]).isEqualTo((byte) 80);
+        assertThat(Arrays.copyOfRange(relayed, 22, 38))
+                .isEqualTo(hmacMd5(relayed, Arrays.copyOfRange(request, 4, 20), CLIENT_SECRET));
+        assertThat(textOf(relayed, RadiusAttributeType.REPLY_MESSAGE.value())).isEqualTo("welcome");
+        assertThat(RadiusAuthenticators.verifyResponse(view(Unpooled.wrappedBuffer(relayed)),
+                Arrays.copyOfRange(request, 4, 20), bytes(CLIENT_SECRET))).isTrue();
+    }
+
     @Test
     void anAccountingResponseIsRelayedWithoutOneAdded() {
         RadiusFixture f = new RadiusFixture(RadiusFixture.options(Tristate.AUTO, Tristate.AUTO), null);

@@ -71,6 +71,15 @@ class ResponseCacheTest {
     }
 
     @Test
+    void anotherSourceAddressWithTheSameIdentifierAndAuthenticatorIsAnotherClientsRequest() {
+        byte[] request = ByteBufUtil.getBytes(accessRequest(13, CLIENT_SECRET, "alice", "pw", List.of()));
+        exchange(f.engine, request, RadiusCode.ACCESS_ACCEPT, List.of());
+        f.engine.fromClient(request, new InetSocketAddress(RadiusFixture.address("127.0.0.21"), NAS.getPort()));
+        assertThat(f.engine.toReals()).as("not answered from the first client's entry").hasSize(2);
+        assertThat(f.count("switchboard.radius.duplicates", "outcome", "answered-from-cache")).isZero();
+    }
+
+    @Test
     void afterTheCacheTimeTheRequestGoesToTheRealAgain() {
         byte[] request = ByteBufUtil.getBytes(accessRequest(11, CLIENT_SECRET, "alice", "pw", List.of()));
         exchange(f.engine, request, RadiusCode.ACCESS_ACCEPT, List.of());
