@@ -1,11 +1,20 @@
 package io.switchboard.app;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Option;
 
 /**
@@ -20,6 +29,10 @@ final class AdminOption {
     @Option(names = "--token", description = "bearer token, when the node has one")
     String token;
 
+    @Option(names = "--cacert", paramLabel = "PEM", description = "trust this CA (PEM) for an https admin URL"
+            + " (admin.tls), besides the JDK's own")
+    Path caCertificate;
+
     /** A request for {@code path} of the admin API, with the token when there is one. */
     HttpRequest.Builder request(String path, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(admin.resolve(path)).timeout(timeout);
@@ -31,6 +44,29 @@ final class AdminOption {
 
     /** Sends it; the IOException says the node could not be reached. */
     HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient.Builder client = HttpClient.newBuilder();
+        if (caCertificate != null) {
+            client.sslContext(trusting(caCertificate));
+        }
+        return client.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A TLS context that trusts the certificates of {@code pem} (a node's own CA, as admin.tls is set up). */
+    static SSLContext trusting(Path pem) throws IOException {
+        try (InputStream in = Files.newInputStream(pem)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            int n = 0;
+            for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trusted.setCertificateEntry("ca-" + n++, c);
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot trust " + pem + ": " + e.getMessage(), e);
+        }
     }
 }

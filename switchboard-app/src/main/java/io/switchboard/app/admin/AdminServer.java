@@ -18,6 +18,8 @@ import io.switchboard.director.spi.SessionListing;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -128,7 +130,11 @@ public final class AdminServer extends VerticleBase {
             router.post("/api/v1/capture/:vserver/start").blockingHandler(ctx -> capture(ctx, true));
             router.post("/api/v1/capture/:vserver/stop").blockingHandler(ctx -> capture(ctx, false));
         }
-        return vertx.createHttpServer()
+        // admin.tls: HTTPS with the configured PEM chain and key (the token then never crosses the wire in clear).
+        HttpServerOptions options = new HttpServerOptions();
+        config.tls().ifPresent(tls -> options.setSsl(true).setKeyCertOptions(new PemKeyCertOptions()
+                .setCertPath(tls.certificate().toString()).setKeyPath(tls.key().toString())));
+        return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen(config.listen().port(), config.listen().address().getHostAddress())
                 .onSuccess(s -> server = s);

@@ -61,7 +61,8 @@ final class ConfigBinder {
     static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes",
             "exposure", "unlisted-member");
     static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
-    static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled", "exposure");
+    static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled", "exposure", "tls");
+    static final List<String> ADMIN_TLS_KEYS = List.of("certificate", "key");
     static final List<String> PERSISTENCE_KEYS = List.of("file", "interval");
     static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
             "route-map");

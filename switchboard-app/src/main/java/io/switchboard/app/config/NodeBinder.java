@@ -169,7 +169,38 @@ final class NodeBinder {
                         + endpoint + " could change the reals and the configuration");
             }
         });
-        return new AdminConfig(enabled, listen.orElse(d.listen()), token, exposure);
+        Optional<AdminConfig.Tls> tls = s.section("tls", ConfigBinder.ADMIN_TLS_KEYS).flatMap(this::adminTls);
+        return new AdminConfig(enabled, listen.orElse(d.listen()), token, exposure, tls);
+    }
+
+    /** {@code admin.tls}: a certificate chain and its key, PEM files that must make a TLS server context. */
+    private Optional<AdminConfig.Tls> adminTls(Section t) {
+        Optional<Path> certificate = readableFile(t, "certificate");
+        Optional<Path> key = readableFile(t, "key");
+        if (certificate.isEmpty() || key.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            io.netty.handler.ssl.SslContextBuilder.forServer(certificate.get().toFile(), key.get().toFile()).build();
+        } catch (javax.net.ssl.SSLException | IllegalArgumentException e) {
+            error(t.path(), "the certificate and key do not make a TLS server: " + e.getMessage());
+            return Optional.empty();
+        }
+        return Optional.of(new AdminConfig.Tls(certificate.get(), key.get()));
+    }
+
+    /** A required, readable file at {@code key}. */
+    private Optional<Path> readableFile(Section t, String key) {
+        if (!t.require(key, "required (a PEM file)")) {
+            return Optional.empty();
+        }
+        Optional<Path> path = t.string(key).map(Path::of);
+        if (path.isPresent() && !(java.nio.file.Files.isRegularFile(path.get())
+                && java.nio.file.Files.isReadable(path.get()))) {
+            error(t.pathOf(key), "cannot read " + path.get());
+            return Optional.empty();
+        }
+        return path;
     }
 
     /** The snapshot file and interval; refused with a cluster, whose peers keep the bindings and sessions. */

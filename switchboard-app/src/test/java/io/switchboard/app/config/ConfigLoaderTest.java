@@ -413,7 +413,7 @@ class ConfigLoaderTest {
                     "clustr: unknown key (known: cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp)",
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes, exposure,"
                             + " unlisted-member)",
-                    "admin.listne: unknown key (known: listen, token, enabled, exposure)",
+                    "admin.listne: unknown key (known: listen, token, enabled, exposure, tls)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, on-remove,"
                             + " drain-deadline, secret, require-message-authenticator, transport)",

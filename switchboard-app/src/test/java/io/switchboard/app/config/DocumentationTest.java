@@ -57,7 +57,7 @@ class DocumentationTest {
         assertThat(REFERENCE).exists();
         String text = allPages();
         List<List<String>> keySets = List.of(ConfigBinder.ROOT_KEYS, ConfigBinder.CLUSTER_KEYS,
-                ConfigBinder.ADMIN_KEYS, ConfigBinder.PERSISTENCE_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
+                ConfigBinder.ADMIN_KEYS, ConfigBinder.ADMIN_TLS_KEYS, ConfigBinder.PERSISTENCE_KEYS, ConfigBinder.FARM_KEYS, ConfigBinder.FAILURE_KEYS, ConfigBinder.REAL_KEYS,
                 ConfigBinder.VIRTUAL_SERVER_KEYS, ConfigBinder.STICKY_KEYS, ConfigBinder.PROBE_KEYS,
                 RouteHealthBinder.KEYS, RouteHealthBinder.BGP_KEYS, RouteHealthBinder.NEIGHBOUR_KEYS, RadiusOptionsBinder.CLIENT_KEYS, RadiusOptionsBinder.RADIUS_KEYS,
                 RadiusOptionsBinder.FRAMED_IP_KEYS, ConfigBinder.ROUTE_MAP_KEYS, RadiusOptionsBinder.VSA_KEYS,
