@@ -100,7 +100,9 @@ public final class Flood {
                     List<ByteBuffer> kinds = toGtp ? gtpKinds : radiusKinds;
                     ByteBuffer datagram = kinds.get((int) ((sent >> 1) % kinds.size())).duplicate();
                     // Each source in turn: a known client's bad authenticators, an unknown client's requests.
-                    channels[(int) ((sent >> 1) % channels.length)].send(datagram, toGtp ? gtp : radius);
+                    // (every kind from every source: the source turns once per round of the kinds).
+                    long round = (sent >> 1) / kinds.size();
+                    channels[(int) (round % channels.length)].send(datagram, toGtp ? gtp : radius);
                     sent++;
                     next += interval;
                 }
