@@ -34,9 +34,11 @@ in_ns ip link set lo up
 wait_ns_udp() { for _ in $(seq 1 100); do in_ns ss -Hulpn "src $1:$2" | grep -q . && return 0; sleep 0.1; done; exit 1; }
 gtp_port=2123 radius_port=1812 admin=9090
 for a in 127.0.0.2 127.0.0.3; do
-  in_ns java -Xmx128m -cp "$bench_jar" io.switchboard.bench.gtp.GtpBenchResponder $a $gtp_port > "$work/gtp-$a.log" 2>&1 &
+  # Started with ip netns exec itself, not through in_ns: ip execs java, so $! is the pid cleanup stops
+  # (a function in the background would be a subshell of its own).
+  ip netns exec $ns java -Xmx128m -cp "$bench_jar" io.switchboard.bench.gtp.GtpBenchResponder $a $gtp_port > "$work/gtp-$a.log" 2>&1 &
   pids+=($!); wait_ns_udp $a $gtp_port
-  in_ns java -Xmx128m -cp "$bench_jar" io.switchboard.bench.radius.RadiusResponder $a $radius_port real-secret \
+  ip netns exec $ns java -Xmx128m -cp "$bench_jar" io.switchboard.bench.radius.RadiusResponder $a $radius_port real-secret \
     > "$work/radius-$a.log" 2>&1 &
   pids+=($!); wait_ns_udp $a $radius_port
 done
@@ -65,7 +67,7 @@ virtual-servers:
     sticky: { key: calling-station-id, idle: 1h }
     clients: [ { subnet: 127.0.0.1/32, secret: client-secret } ]
 YAML
-in_ns java -Xmx512m -jar "$app_jar" run --config "$work/director.yaml" > "$work/director.log" 2>&1 &
+ip netns exec $ns java -Xmx512m -jar "$app_jar" run --config "$work/director.yaml" > "$work/director.log" 2>&1 &
 pids+=($!)
 wait_ns_udp 127.0.0.10 $gtp_port; wait_ns_udp 127.0.0.10 $radius_port
 
