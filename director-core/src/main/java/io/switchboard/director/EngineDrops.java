@@ -28,6 +28,11 @@ public final class EngineDrops {
      * of a real, a real's failure indication for no outstanding triggering request.
      */
     public static final DropReason NO_RELAYED_REQUEST = DropReason.of("no-relayed-request");
+    /**
+     * Refused or shed by the virtual server's {@code overload} limits and not answered (a RADIUS
+     * request, RFC 2865 §2; any session work); {@code switchboard_overload_refused_total} says which limit.
+     */
+    public static final DropReason OVERLOAD = DropReason.of("overload");
     /** Sending to the real or back to the client failed at the socket. */
     public static final DropReason SEND_FAILED = DropReason.of("send-failed");
 

@@ -3,6 +3,7 @@ package io.switchboard.director;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
+import io.switchboard.director.overload.Admission;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.transaction.RelayedRequests;
 import io.switchboard.director.udp.DatagramTap;
@@ -19,6 +20,7 @@ public final class VirtualServer {
     private volatile boolean removed;
     private volatile DatagramTap tap;
     private final RelayedRequests relayedRequests;
+    private final Admission admission;
 
     public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
             VirtualServerMetrics metrics) {
@@ -28,6 +30,13 @@ public final class VirtualServer {
     /** @param relayedRequests the requests its reals sent to peers, when its plug-in relays them */
     public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
             VirtualServerMetrics metrics, RelayedRequests relayedRequests) {
+        this(config, plugin, selector, metrics, relayedRequests, Admission.NONE);
+    }
+
+    /** @param admission its {@code overload} limits ({@link Admission#NONE}: none) */
+    public VirtualServer(VirtualServerConfig config, DatagramPlugin plugin, RealSelector selector,
+            VirtualServerMetrics metrics, RelayedRequests relayedRequests, Admission admission) {
+        this.admission = admission;
         this.relayedRequests = relayedRequests;
         this.config = config;
         this.plugin = plugin;
@@ -39,6 +48,11 @@ public final class VirtualServer {
     /** The requests its reals sent to peers and that wait for answers; null when its plug-in relays none. */
     public RelayedRequests relayedRequests() {
         return relayedRequests;
+    }
+
+    /** Its admission control: asked by the engine for every request that is not a retransmission. */
+    public Admission admission() {
+        return admission;
     }
 
     public String name() {

@@ -114,7 +114,8 @@ final class VirtualServers {
         RelayedRequests relayed = realRequests == null ? null : new RelayedRequests(realRequests, slot, shared,
                 vs.name(), vs.responseTimeout().toNanos(), ((TransactionPlugin<?>) plugin).transactionIdBits(),
                 ticker.nanos());
-        VirtualServer built = new VirtualServer(vs, plugin, selector, metrics, relayed);
+        VirtualServer built = new VirtualServer(vs, plugin, selector, metrics, relayed,
+                io.switchboard.director.overload.Admission.of(vs.name(), vs.service(), vs.overload(), registry, ticker));
         serviceOf.put(built, service);
         if (sticky != null && !grouped) {
             ownTables.put(built, sticky);

@@ -13,10 +13,19 @@ import java.util.Optional;
  * @param idle            how long an idle flow (generic UDP) is kept
  * @param maxDatagram     larger datagrams are dropped as {@code oversized}
  * @param options         the service's own settings, {@link ServiceOptions#NONE} when it has none
+ * @param overload        its admission rates and shedding ({@link OverloadConfig#NONE}: none)
  */
 public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
-        boolean inService, ServiceOptions options) {
+        boolean inService, ServiceOptions options, OverloadConfig overload) {
+
+    /** A virtual server without admission control. */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options,
+                OverloadConfig.NONE);
+    }
 
     /** A virtual server whose service takes no options. */
     public VirtualServerConfig(String name, Endpoint listen, String service, String farm,

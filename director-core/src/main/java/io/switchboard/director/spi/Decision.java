@@ -35,25 +35,40 @@ public sealed interface Decision {
      *                      a failure indication, under its director id (a GTPv2 Command, TS 29.274
      *                      §7.6): forwarded one way and remembered until then ({@link RealRequest#answers},
      *                      {@link TriggeredAnswer})
+     * @param session       the request belongs to a subscriber the farm already serves (a GTP Update,
+     *                      Modify or Delete, a RADIUS Accounting-Request) rather than asking for new
+     *                      work (a create, an Access-Request): under overload new work is refused
+     *                      first and session work last ({@code overload.Admission}), because a lost
+     *                      Delete or Stop leaves state behind and its retransmissions load the node again
      */
     record Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer,
-            boolean triggers) implements Decision {
+            boolean triggers, boolean session) implements Decision {
 
         public Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer) {
-            this(key, transactionId, placement, fanOut, expectsAnswer, false);
+            this(key, transactionId, placement, fanOut, expectsAnswer, false, false);
+        }
+
+        public Direct(StickyKey key, long transactionId, Placement placement, boolean fanOut, boolean expectsAnswer,
+                boolean triggers) {
+            this(key, transactionId, placement, fanOut, expectsAnswer, triggers, false);
         }
 
         public Direct withTransactionId(long id) {
-            return new Direct(key, id, placement, fanOut, expectsAnswer, triggers);
+            return new Direct(key, id, placement, fanOut, expectsAnswer, triggers, session);
         }
 
         public Direct oneWay() {
-            return new Direct(key, transactionId, placement, fanOut, false, triggers);
+            return new Direct(key, transactionId, placement, fanOut, false, triggers, session);
         }
 
         /** Answered by the real's own request or a failure indication ({@link #triggers}). */
         public Direct triggering() {
-            return new Direct(key, transactionId, placement, fanOut, false, true);
+            return new Direct(key, transactionId, placement, fanOut, false, true, session);
+        }
+
+        /** Work for a subscriber the farm already serves ({@link #session}). */
+        public Direct ofSession() {
+            return new Direct(key, transactionId, placement, fanOut, expectsAnswer, triggers, true);
         }
     }
 

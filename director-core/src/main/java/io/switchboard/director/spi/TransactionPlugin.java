@@ -156,4 +156,16 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
     default ClientStreams clientStreams() {
         return null;
     }
+
+    /**
+     * The answer to a request for new work ({@code Decision.Direct} without {@code session}) that the
+     * director refused for lack of resources ({@code overload:}), or null (the default) to discard it
+     * silently, counted as {@code dropped{overload}} (a RADIUS server's way, RFC 2865 §2). GTP answers
+     * a create with cause "No resources available" toward the requester's TEID. Borrows
+     * {@code request}; the answer is the caller's.
+     */
+    default io.netty.buffer.ByteBuf overloadAnswer(ByteBuf request, io.netty.buffer.ByteBufAllocator alloc)
+            throws DecodeException {
+        return null;
+    }
 }

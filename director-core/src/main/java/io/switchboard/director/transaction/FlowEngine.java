@@ -69,6 +69,8 @@ public final class FlowEngine<S> {
         } else if (scope.virtualServer().refusesNewWork() != null) {
             scope.drop(scope.virtualServer().refusesNewWork(), client, null);
             return;
+        } else if (Overloaded.refused(scope, null, clients, datagram, client, null, now)) {
+            return; // a new flow is new work
         } else {
             Selection selection = scope.virtualServer().selector().select(key, now);
             if (selection == null) {

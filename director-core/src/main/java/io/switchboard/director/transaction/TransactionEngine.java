@@ -98,6 +98,9 @@ public final class TransactionEngine {
             scope.drop(refused, client, null);
             return;
         }
+        if (Overloaded.refused(scope, plugin, clients, datagram, client, decision, now)) {
+            return;
+        }
         if (decision.fanOut() && plugin.rewritesTransactionId() && plugin.answersThroughDirector()) {
             fanOut(datagram, clientTransaction, decision, now);
             return;

@@ -11,6 +11,7 @@ import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.RealSelector;
 import io.switchboard.director.Selection;
 import io.switchboard.director.Ticker;
+import io.switchboard.director.overload.Admission;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
@@ -59,6 +60,7 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
     }
 
     private final Ticker ticker;
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final VirtualServer virtualServer;
     private final Intake intake;
     private final TransactionEngine engine;
@@ -76,14 +78,13 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
     public EngineHarness(VirtualServerConfig config, Farms farms, StickyTable sticky, TransactionPlugin plugin,
             Ticker ticker) {
         this.ticker = ticker;
-        VirtualServerMetrics metrics = new VirtualServerMetrics(new SimpleMeterRegistry(), config.name(),
-                config.service());
+        VirtualServerMetrics metrics = new VirtualServerMetrics(registry, config.name(), config.service());
         // A plug-in that relays its reals' requests gets the engine's table of them, as Director gives it.
         RelayedRequests relayed = plugin.realRequests() == null ? null : new RelayedRequests(plugin.realRequests(),
                 NodeSlot.SINGLE, SharedTables.IN_MEMORY, config.name(), config.responseTimeout().toNanos(),
                 plugin.transactionIdBits(), ticker.nanos());
         this.virtualServer = new VirtualServer(config, plugin, new RealSelector(farms, farms.farm(config.farm()), sticky),
-                metrics, relayed);
+                metrics, relayed, Admission.of(config.name(), config.service(), config.overload(), registry, ticker));
         // Tests read the counters and drops; the engine's warnings would only fill the build log.
         EngineScope scope = new EngineScope(virtualServer, ticker,
                 new RateLimitedLog(NOPLogger.NOP_LOGGER, Duration.ofSeconds(10), ticker), this);
@@ -142,6 +143,11 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
 
     public VirtualServer virtualServer() {
         return virtualServer;
+    }
+
+    /** Where the virtual server's meters are (its counters, its overload limits'). */
+    public SimpleMeterRegistry registry() {
+        return registry;
     }
 
     public VirtualServerMetrics metrics() {

@@ -152,12 +152,13 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     }
 
     /**
-     * A request of {@code session}: to the real that holds it, whatever its state; a Command is
-     * answered by the request it triggers or a Failure Indication.
+     * A request of {@code session}: to the real that holds it, whatever its state, as session work
+     * (shed last under overload); a Command is answered by the request it triggers or a Failure
+     * Indication.
      */
     private Decision.Direct toSession(GtpMessageView view, StickyKey key, GtpSession session) {
         Decision.Direct direct = new Decision.Direct(key, transactionId(view),
-                new Decision.Placement.Pinned(session.real().binding()), false, true);
+                new Decision.Placement.Pinned(session.real().binding()), false, true).ofSession();
         return isCommand(view) ? direct.triggering() : direct;
     }
 

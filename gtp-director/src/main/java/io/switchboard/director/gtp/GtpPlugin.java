@@ -341,6 +341,12 @@ class GtpPlugin<C> implements TransactionPlugin<C> {
         return sequence;
     }
 
+    /** A create refused under overload: "No resources available" to the requester's TEID ({@link GtpOverloadAnswers}). */
+    @Override
+    public ByteBuf overloadAnswer(ByteBuf request, ByteBufAllocator alloc) throws DecodeException {
+        return GtpOverloadAnswers.noResources(view(request), alloc);
+    }
+
     @Override
     public void prepareResponse(ByteBuf response, long clientTransactionId, C context) throws DecodeException {
         view(response).setSequence((int) (clientTransactionId & 0xFFFF_FFFFL));

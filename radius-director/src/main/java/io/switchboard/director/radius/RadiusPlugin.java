@@ -186,8 +186,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             daeSessions.learn(view, sender.getAddress(), options.daeSessions().get().hold().toNanos());
         }
         StickyBinding routed = routed(view);
-        return new Decision.Direct(key, clientTransactionId(datagram),
-                routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true);
+        return RadiusWork.classified(view, new Decision.Direct(key, clientTransactionId(datagram),
+                routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true));
     }
 
     StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {

@@ -260,14 +260,19 @@ public final class AdminServer extends VerticleBase {
     private void health(RoutingContext ctx) {
         JsonObject vs = new JsonObject();
         boolean up = true;
+        boolean overloaded = false;
         for (VirtualServer v : director.virtualServers().values()) {
             InetSocketAddress bound = director.localAddress(v.name());
             up &= bound != null;
-            vs.put(v.name(), bound == null ? "DOWN" : "UP");
+            boolean shedding = v.admission().overloaded(System.nanoTime());
+            overloaded |= shedding;
+            vs.put(v.name(), bound == null ? "DOWN" : shedding ? "OVERLOADED" : "UP");
         }
         // A draining node is not down, but must get no new work: 503, so that a balancer or a VRRP
-        // track script moves traffic off it while it answers what it has.
-        String status = director.draining() ? "DRAINING" : up ? "UP" : "DOWN";
+        // track script moves traffic off it while it answers what it has. An overloaded one stays 200
+        // (DEGRADED): it still serves its sessions, which live on it, and a 503 would move them all
+        // to the other nodes at once, overloading those too (docs/overload.md).
+        String status = director.draining() ? "DRAINING" : !up ? "DOWN" : overloaded ? "DEGRADED" : "UP";
         json(ctx, up && !director.draining() ? 200 : 503, new JsonObject().put("status", status)
                 .put("virtualServers", vs));
     }

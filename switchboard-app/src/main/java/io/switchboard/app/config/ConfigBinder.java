@@ -18,6 +18,7 @@ import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.OverloadConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
@@ -72,7 +73,7 @@ final class ConfigBinder {
     static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice",
             "on-remove", "drain-deadline"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
-            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise"));
+            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise", "overload"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
@@ -408,11 +409,14 @@ final class ConfigBinder {
             advertised.add(name);
         }
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
+        Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload", OverloadBinder.KEYS)
+                .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);
 
         Optional<VirtualServerConfig> config = Optional.empty();
-        if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()) {
+        if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()
+                && overload.isPresent()) {
             config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get().name(), farm.get(), sticky,
-                    responseTimeout, idle, maxDatagram, inService, options.get()));
+                    responseTimeout, idle, maxDatagram, inService, options.get(), overload.get()));
         }
         servers.put(name, new ConfigCrossChecks.ServerDraft(name, listen, service, farm, config));
     }
