@@ -148,4 +148,10 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     public ClientStreams clientStreams() {
         return null;
     }
+
+    /** The plug-in's own refusal of new work under overload: what-if answers what the live director would. */
+    @Override
+    public ByteBuf overloadAnswer(ByteBuf request, io.netty.buffer.ByteBufAllocator alloc) throws DecodeException {
+        return plugin.overloadAnswer(request, alloc);
+    }
 }
