@@ -4,7 +4,7 @@
 # Then the one-member split of the heap per binding: BindingFootprint (replica vs IMap entry).
 set -eu
 cd "$(dirname "$0")/../.."
-mvn -q -B -pl cluster -am test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath >&2
+mvn -o -q -B -pl cluster -am test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.classpath >&2
 cp="cluster/target/test-classes:cluster/target/classes:$(cat cluster/target/bench.classpath)"
 opens="--add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED"
 echo "# $(date -u +%FT%TZ), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

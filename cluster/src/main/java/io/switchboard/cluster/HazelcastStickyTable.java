@@ -1,17 +1,9 @@
 package io.switchboard.cluster;
 
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.sticky.StickyBinding;
@@ -40,10 +32,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>lookup</b> reads the local replica only: no cluster call, no lock, no allocation on a hit.</li>
  *   <li><b>bindIfAbsent / rebind</b> decide locally (so that this node's event loops agree at
- *       once), return that choice, and send a {@link Claim} / {@link Rebind} to the key's partition
- *       owner without waiting. The owner serializes competing claims, so the first one to arrive
- *       wins; its answer, and the entry event every node receives, correct any replica that chose
- *       otherwise. Until then at most the first packets of a racing subscriber go to the loser.</li>
+ *       once), return that choice, and send a {@link Claim} (queued, sent in batches per partition
+ *       by {@link ClaimSender}) / {@link Rebind} to the key's partition owner without waiting. The
+ *       owner serializes competing claims, so the first one to arrive wins; its answer, and the
+ *       entry event every node receives, correct any replica that chose otherwise. Until then at
+ *       most the first packets of a racing subscriber go to the loser.</li>
  *   <li><b>idle expiry</b> is the map's TTL, cluster-wide. A binding is written with a TTL of
  *       {@code 1.5 × idle}; a lookup that finds the binding was last written more than
  *       {@code idle / 2} ago sends one {@link Refresh} (then none until it is due again). The refresh
@@ -101,6 +94,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final AtomicLong catchUps = new AtomicLong();
     private final Removals removals = new Removals();
     private final UUID entryListener;
+    /** Claims of new keys, queued by the event loops and sent in batches. */
+    private final ClaimSender claims;
 
     private HazelcastStickyTable(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
                                  Ticker ticker) {
@@ -119,8 +114,13 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
         this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
-        this.entryListener = map.addEntryListener(new ReplicaUpdater(), true);
+        this.entryListener = map.addEntryListener(
+                new ReplicaUpdater(replica, this::canonical, ticker, removals, expired), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
+        this.claims = new ClaimSender(hazelcast, map, name, ttlMillis, (key, sent, holding, failure, change) -> {
+            inFlight.decrement();
+            follow(key, sent, holding, failure, change);
+        });
     }
 
     /**
@@ -174,7 +174,9 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        send(key, mine, new Claim(mine.binding, ttlMillis));
+        writes.increment();
+        inFlight.increment();
+        removals.afterRemovals(key, () -> claims.claim(key, mine)); // batched: see ClaimSender
         return binding;
     }
 
@@ -200,7 +202,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     /**
-     * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
+     * Sends a rebind or refresh of {@code sent} to the key's owner without waiting. Never
      * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
     private void send(StickyKey key, LocalBinding sent,
@@ -234,7 +236,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             }
             return;
         }
-        if (!holding.equals(sent.binding)) {
+        // null: the change applied as sent (the answer carries a binding only when another holds).
+        if (holding != null && !holding.equals(sent.binding)) {
             overruled.increment();
             // Usually the winner's entry event got here first and this replace finds nothing to do.
             replica.replace(key, sent, new LocalBinding(canonical(holding), ticker.nanos()));
@@ -436,59 +439,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     /** Stops listening; the bindings stay in the cluster. */
     @Override
     public void close() {
+        claims.close();
         resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
-        }
-    }
-
-    /**
-     * Applies the map's events to the replica, on Hazelcast's event threads. Events of one key
-     * arrive in the order the owner applied them, so the last event is the cluster's state.
-     */
-    private final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBinding>,
-            EntryUpdatedListener<StickyKey, StickyBinding>, EntryRemovedListener<StickyKey, StickyBinding>,
-            EntryExpiredListener<StickyKey, StickyBinding>, EntryEvictedListener<StickyKey, StickyBinding>,
-            MapClearedListener {
-
-        @Override
-        public void entryAdded(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
-        }
-
-        @Override
-        public void entryRemoved(EntryEvent<StickyKey, StickyBinding> event) {
-            drop(event);
-        }
-
-        @Override
-        public void entryEvicted(EntryEvent<StickyKey, StickyBinding> event) {
-            drop(event);
-        }
-
-        @Override
-        public void entryExpired(EntryEvent<StickyKey, StickyBinding> event) {
-            if (drop(event)) {
-                expired.increment();
-            }
-        }
-
-        @Override
-        public void mapCleared(MapEvent event) {
-            replica.clear();
-        }
-
-        /** Drops the key unless the replica already holds another binding for it (a newer choice). */
-        private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
-            removals.applied(event.getKey());
-            StickyBinding old = event.getOldValue();
-            LocalBinding r = replica.get(event.getKey());
-            return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
         }
     }
 }

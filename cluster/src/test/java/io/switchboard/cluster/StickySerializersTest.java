@@ -47,6 +47,9 @@ class StickySerializersTest {
                 StickyKey.clientAddress(InetAddress.getByName("2001:db8::1"), 64),
                 StickyKey.parse(StickyKind.of("calling-station-id", StickyKind.Format.TEXT), "491701234567"),
                 StickyKey.parse(StickyKind.of("username", StickyKind.Format.TEXT), "alice@apn.example"),
+                StickyKey.parse(IMSI, "001010000000001"),
+                StickyKey.parse(IMSI, "2620112345678901234"), // not an IMSI's length: written as bytes
+                StickyKey.parse(StickyKind.of("calling-station-id", StickyKind.Format.TEXT), "262011234567890"),
         };
         for (StickyKey key : keys) {
             Data data = serialization.toData(key);
@@ -61,7 +64,9 @@ class StickySerializersTest {
         Data imsi = serialization.toData(keys[0]);
         System.out.printf("serialized IMSI key %d bytes, binding %d bytes%n", imsi.totalSize(),
                 serialization.toData(BINDING).totalSize());
-        assertThat(imsi.totalSize()).isLessThan(64);
+        // Header (8), schema id (8), data length (4), the TBCD int64 (8), two null offsets (2).
+        assertThat(imsi.totalSize()).isEqualTo(30);
+        assertThat(serialization.toData(keys[8]).totalSize()).as("digits of another kind: as bytes").isGreaterThan(40);
     }
 
     @Test
@@ -74,6 +79,24 @@ class StickySerializersTest {
             assertThat(data.getType()).as("%s", value).isEqualTo(COMPACT);
             assertThat((Object) serialization.toObject(data)).isEqualTo(value);
         }
+    }
+
+    @Test
+    void aClaimBatchIsCompactAndSendsEachDistinctBindingOnce() {
+        StickyBinding other = new StickyBinding("ggsn", "10.0.0.2:2123");
+        StickyKey[] keys = new StickyKey[100];
+        short[] choice = new short[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = StickyKey.parse(IMSI, "26201" + (1_000_000_000L + i));
+            choice[i] = (short) (i % 2);
+        }
+        Data data = serialization.toData(new ClaimBatch(keys, new StickyBinding[] {BINDING, other}, choice, 90_000));
+        assertThat(data.getType()).isEqualTo(COMPACT);
+        ClaimBatch back = serialization.toObject(data);
+        assertThat(back.size()).isEqualTo(keys.length);
+        System.out.printf("a claim batch of 100 IMSIs: %d bytes%n", data.totalSize());
+        // 100 keys of ~30 bytes plus their offsets, two bindings, 100 choices: not 100 claims of ~90.
+        assertThat(data.totalSize()).isLessThan(100 * 40);
     }
 
     @Test
