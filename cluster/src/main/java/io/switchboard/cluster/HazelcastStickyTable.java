@@ -32,11 +32,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>lookup</b> reads the local replica only: no cluster call, no lock, no allocation on a hit.</li>
  *   <li><b>bindIfAbsent / rebind</b> decide locally (so that this node's event loops agree at
- *       once), return that choice, and send a {@link Claim} (queued, sent in batches per partition
- *       by {@link ClaimSender}) / {@link Rebind} to the key's partition owner without waiting. The
- *       owner serializes competing claims, so the first one to arrive wins; its answer, and the
- *       entry event every node receives, correct any replica that chose otherwise. Until then at
- *       most the first packets of a racing subscriber go to the loser.</li>
+ *       once), return that choice, and send a {@link Claim} / {@link Rebind} to the key's partition
+ *       owner without waiting. The owner serializes competing claims, so the first one to arrive
+ *       wins; its answer, and the entry event every node receives, correct any replica that chose
+ *       otherwise. Until then at most the first packets of a racing subscriber go to the loser.</li>
  *   <li><b>idle expiry</b> is the map's TTL, cluster-wide. A binding is written with a TTL of
  *       {@code 1.5 × idle}; a lookup that finds the binding was last written more than
  *       {@code idle / 2} ago sends one {@link Refresh} (then none until it is due again). The refresh
@@ -94,8 +93,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final AtomicLong catchUps = new AtomicLong();
     private final Removals removals = new Removals();
     private final UUID entryListener;
-    /** Claims of new keys, queued by the event loops and sent in batches. */
-    private final ClaimSender claims;
 
     private HazelcastStickyTable(HazelcastInstance hazelcast, String name, Duration idle, int maxEntries,
                                  Ticker ticker) {
@@ -117,10 +114,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.entryListener = map.addEntryListener(
                 new ReplicaUpdater(replica, this::canonical, ticker, removals, expired), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
-        this.claims = new ClaimSender(hazelcast, map, name, ttlMillis, (key, sent, holding, failure, change) -> {
-            inFlight.decrement();
-            follow(key, sent, holding, failure, change);
-        });
     }
 
     /**
@@ -174,9 +167,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        writes.increment();
-        inFlight.increment();
-        removals.afterRemovals(key, () -> claims.claim(key, mine)); // batched: see ClaimSender
+        send(key, mine, new Claim(mine.binding, ttlMillis));
         return binding;
     }
 
@@ -202,7 +193,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     /**
-     * Sends a rebind or refresh of {@code sent} to the key's owner without waiting. Never
+     * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
      * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
     private void send(StickyKey key, LocalBinding sent,
@@ -439,7 +430,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     /** Stops listening; the bindings stay in the cluster. */
     @Override
     public void close() {
-        claims.close();
         resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);

@@ -34,7 +34,6 @@ public final class StickySerializers {
         compact.addSerializer(new KeySerializer());
         compact.addSerializer(new BindingSerializer());
         compact.addSerializer(new Claim.Serializer());
-        compact.addSerializer(new ClaimBatch.Serializer());
         compact.addSerializer(new Refresh.Serializer());
         compact.addSerializer(new Rebind.Serializer());
         compact.addSerializer(new Release.Serializer());
@@ -55,8 +54,6 @@ public final class StickySerializers {
         StickyBinding binding = new StickyBinding("", "");
         Object[] samples = {StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[0]),
             StickyKey.of(StickyKind.named(KeySerializer.IMSI), new byte[] {'0'}), binding, new Claim(binding, 1),
-            new ClaimBatch(new StickyKey[] {StickyKey.of(StickyKind.named(KeySerializer.IMSI), new byte[] {'0'})},
-                new StickyBinding[] {binding}, new short[] {0}, 1),
             new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding),
             RealRecord.UNCHANGED, RealChange.failed(0, ""), new SharedWrite(SharedEntry.tombstone(0, 0), 1)};
         for (Object sample : samples) {
@@ -76,15 +73,21 @@ public final class StickySerializers {
     static final class KeySerializer implements CompactSerializer<StickyKey> {
 
         static final String IMSI = "imsi";
+        /** The installed plug-ins' IMSI kind, looked up once: every IMSI read (each entry event) needs it. */
+        private volatile StickyKind imsiKind;
 
         @Override
         public StickyKey read(CompactReader in) {
             long imsi = in.readInt64(IMSI);
-            String kind = in.readString("kind");
-            if (kind == null) {
-                return StickyKey.of(StickyKind.named(IMSI), Tbcd.digits(imsi));
+            String name = in.readString("kind");
+            if (name == null) {
+                StickyKind kind = imsiKind;
+                if (kind == null) {
+                    imsiKind = kind = StickyKind.named(IMSI);
+                }
+                return StickyKey.of(kind, Tbcd.digits(imsi));
             }
-            return StickyKey.of(StickyKind.named(kind), in.readArrayOfInt8("v"));
+            return StickyKey.of(StickyKind.named(name), in.readArrayOfInt8("v"));
         }
 
         @Override

@@ -9,8 +9,9 @@ import io.switchboard.director.sticky.StickyKey;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The benchmark's baseline (issue 23): raw Hazelcast operations on the very members, JVM flags and
@@ -81,10 +82,10 @@ final class RawHazelcast {
         }
     }
 
-    private long fill(IMap<StickyKey, StickyBinding> map, String op, int from, int stride, int to, int window)
-            throws InterruptedException {
+    private long fill(IMap<StickyKey, StickyBinding> map, String op, int from, int stride, int to, int window) {
         long start = System.nanoTime();
-        Semaphore inFlight = new Semaphore(window);
+        // The same flow control as StickyNode's fill of the table: poll the count in flight, park 20 us.
+        AtomicInteger inFlight = new AtomicInteger();
         for (int i = from; i < to; i += stride) {
             StickyKey key = HazelcastStickyTableTest.imsi(i);
             StickyBinding value = reals[i % reals.length];
@@ -92,7 +93,10 @@ final class RawHazelcast {
                 map.set(key, value, ttlMillis, TimeUnit.MILLISECONDS);
                 continue;
             }
-            inFlight.acquire();
+            while (inFlight.get() >= window) {
+                LockSupport.parkNanos(20_000);
+            }
+            inFlight.incrementAndGet();
             CompletionStage<?> sent = switch (op) {
                 case "setAsync" -> map.setAsync(key, value, ttlMillis, TimeUnit.MILLISECONDS);
                 case "putIfAbsent" -> ((MapProxyImpl<StickyKey, StickyBinding>) map)
@@ -100,10 +104,12 @@ final class RawHazelcast {
                 case "claim" -> map.submitToKey(key, new Claim(value, ttlMillis));
                 default -> throw new IllegalArgumentException(op);
             };
-            // Released on the completing thread, as the table handles its answers.
-            sent.whenCompleteAsync((r, failure) -> inFlight.release(), Runnable::run);
+            // Counted down on the completing thread, as the table handles its answers.
+            sent.whenCompleteAsync((r, failure) -> inFlight.decrementAndGet(), Runnable::run);
         }
-        inFlight.acquire(window);
+        while (inFlight.get() > 0) {
+            LockSupport.parkNanos(20_000);
+        }
         return System.nanoTime() - start;
     }
 }

@@ -12,14 +12,14 @@ import java.util.UUID;
  * entry-processor claim ({@link RawHazelcast}, after a warm-up), the sticky table's
  * {@code bindIfAbsent} of {@code count} IMSIs (every member binding its share at once, until the map
  * holds them all), raw {@code setAsync}, {@code putIfAbsentAsync}, the claim with an entry listener
- * on every member, the claim again, and synchronous {@code set} (of {@code count / 20} keys); each
+ * on every member, the claim again (and with an asynchronous backup), and synchronous {@code set} (of {@code count / 20} keys); each
  * with its rate and every member's used heap per entry after full GCs. Then the ratios of the table
  * to each, and the lag as traffic sees it — from a bind on the first member to the first lookup on
  * the last that gives the same real (both ends stamped with the host's monotonic clock) — on the
  * idle cluster, during the full-rate fill, and during a fill at half the table's measured rate.
  * Not a test ({@code benchmarks/cluster/run.sh} runs it):
  *
- * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count [member -Xmx]]</pre>
+ * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count [member -Xmx [member counts, 1,2,3]]]</pre>
  */
 public final class StickyClusterBenchmark {
 
@@ -34,13 +34,16 @@ public final class StickyClusterBenchmark {
         System.out.printf("%d bindings (IMSI keys, 16 reals), members in separate JVMs (-Xmx%s, SerialGC),"
                 + " %d lag samples; raw Hazelcast on the same members, map configuration, keys and values%n",
                 count, heap, SAMPLES);
-        for (int members = 1; members <= 3; members++) {
-            run(members, count, heap);
+        String counts = args.length > 2 ? args[2] : "1,2,3";
+        // "short": only the claim before and after and the table (quick A/B comparisons of table versions).
+        boolean full = args.length <= 3 || !args[3].equals("short");
+        for (String members : counts.split(",")) {
+            run(Integer.parseInt(members), count, heap, full);
         }
     }
 
     /** One member count: the project's bindings between raw Hazelcast runs (interleaved: the machine is shared). */
-    private static void run(int memberCount, int count, String heap) throws Exception {
+    private static void run(int memberCount, int count, String heap, boolean full) throws Exception {
         String cluster = "bench-" + UUID.randomUUID();
         List<StickyNodeProcess> nodes = new ArrayList<>();
         try {
@@ -97,10 +100,19 @@ public final class StickyClusterBenchmark {
             System.out.printf("%-34s %11.0f  %s%n", "sticky table bindIfAbsent (512)", rate, tableHeap);
             System.out.printf("        map holds %s of %d; replicas: %s%n", applied[1], total, replicas);
 
+            if (!full) {
+                Raw after = raw(nodes, "claim.after", count, 512);
+                System.out.printf("  ratio table / raw claim (mean of before and after) %.2f%n",
+                        rate / ((claimBefore.rate + after.rate) / 2));
+                return;
+            }
             Raw setAsync = raw(nodes, "setAsync", count, 1000);
             Raw putIfAbsent = raw(nodes, "putIfAbsent", count, 512);
             Raw listened = memberCount == 1 ? null : rawListened(nodes, count);
             Raw claimAfter = raw(nodes, "claim.after", count, 512);
+            if (memberCount > 1) {
+                raw(nodes, "claim.async-backup", count, 512); // what an asynchronous backup would give
+            }
             Raw set = raw(nodes, "set", count / 20, 1);
 
             // Lag at half the table's full rate, on keys of their own.

@@ -1,6 +1,7 @@
 package io.switchboard.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.MapConfig;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.FailureDetection;
@@ -78,6 +79,10 @@ public final class StickyNode {
         List<String> seeds = Arrays.asList(args).subList(1, args.length);
         Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0), "127.0.0.1");
         TestMembers.tune(config);
+        // The benchmark's baseline with an asynchronous backup instead of the synchronous one.
+        config.addMapConfig(new MapConfig(config.getMapConfig(ClusterMember.STICKY_MAP_PREFIX + "raw-claim"))
+                .setName(ClusterMember.STICKY_MAP_PREFIX + "raw-claim.async-backup").setBackupCount(0)
+                .setAsyncBackupCount(1));
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Farms farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
                 new FailureDetection(3, 1, Duration.ofSeconds(60)),

@@ -82,24 +82,6 @@ class StickySerializersTest {
     }
 
     @Test
-    void aClaimBatchIsCompactAndSendsEachDistinctBindingOnce() {
-        StickyBinding other = new StickyBinding("ggsn", "10.0.0.2:2123");
-        StickyKey[] keys = new StickyKey[100];
-        short[] choice = new short[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = StickyKey.parse(IMSI, "26201" + (1_000_000_000L + i));
-            choice[i] = (short) (i % 2);
-        }
-        Data data = serialization.toData(new ClaimBatch(keys, new StickyBinding[] {BINDING, other}, choice, 90_000));
-        assertThat(data.getType()).isEqualTo(COMPACT);
-        ClaimBatch back = serialization.toObject(data);
-        assertThat(back.size()).isEqualTo(keys.length);
-        System.out.printf("a claim batch of 100 IMSIs: %d bytes%n", data.totalSize());
-        // 100 keys of ~30 bytes plus their offsets, two bindings, 100 choices: not 100 claims of ~90.
-        assertThat(data.totalSize()).isLessThan(100 * 40);
-    }
-
-    @Test
     void realStateAndItsChangesAreCompact() {
         Object[] values = {new RealRecord(false, 3, 0, 1_700_000_000_000L, "member-uuid", false, 0),
                 new RealRecord(true, 4, 7, 0, "member-uuid", true, 1_700_000_060_000L),
