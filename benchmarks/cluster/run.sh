@@ -1,7 +1,7 @@
 #!/bin/sh
-# The cluster benchmark of issues 7 and 23 (StickyClusterBenchmark): raw Hazelcast and the sticky table on
-# the same 1, 2 and 3 members, each a JVM of its own on
-# 127.0.0.1, in one run. Usage: benchmarks/cluster/run.sh [bindings (default 1000000) [member -Xmx (default 1536m) [member counts (default 1,2,3)]]]
+# The cluster benchmark of issues 7 and 23 (StickyClusterBenchmark): raw Hazelcast and the sticky table
+# on the same 1, 2 and 3 members, each a JVM of its own on 127.0.0.1, interleaved, in one run. Usage:
+# benchmarks/cluster/run.sh [bindings (default 1000000) [member -Xmx (default 1536m) [member counts (default 1,2,3)]]]
 # Then the one-member split of the heap per binding: BindingFootprint (replica vs IMap entry).
 set -eu
 cd "$(dirname "$0")/../.."
