@@ -9,17 +9,18 @@ import java.util.UUID;
  * The cluster benchmark (issues 7 and 23), for 1, 2 and 3 members in one run, each member a JVM of
  * its own ({@link StickyNode}) on 127.0.0.1. For each member count, on the same members, in this
  * order (interleaved, because the machine is shared and its load drifts): raw Hazelcast's
- * entry-processor claim ({@link RawHazelcast}, after a warm-up), the sticky table's
- * {@code bindIfAbsent} of {@code count} IMSIs (every member binding its share at once, until the map
- * holds them all), raw {@code setAsync}, {@code putIfAbsentAsync}, the claim with an entry listener
- * on every member, the claim again (and with an asynchronous backup), and synchronous {@code set} (of {@code count / 20} keys); each
- * with its rate and every member's used heap per entry after full GCs. Then the ratios of the table
- * to each, and the lag as traffic sees it — from a bind on the first member to the first lookup on
- * the last that gives the same real (both ends stamped with the host's monotonic clock) — on the
- * idle cluster, during the full-rate fill, and during a fill at half the table's measured rate.
- * Not a test ({@code benchmarks/cluster/run.sh} runs it):
+ * entry-processor claim ({@link RawHazelcast}, after a warm-up), the sticky table's {@code
+ * bindIfAbsent} of {@code count} IMSIs (every member binding its share at once, until the map holds
+ * them all), raw {@code setAsync}, {@code putIfAbsentAsync}, the claim with an entry listener on
+ * every member, the claim again (and with an asynchronous backup), and synchronous {@code set} (of
+ * {@code count / 20} keys); each with its rate and every member's used heap per entry after full
+ * GCs. Then the ratios of the table to each, and the lag as traffic sees it — from a bind on the
+ * first member to the first lookup on the last that gives the same real (both ends stamped with the
+ * host's monotonic clock) — on the idle cluster, during the full-rate fill, and during a fill at
+ * half the table's measured rate. Not a test ({@code benchmarks/cluster/run.sh} runs it):
  *
- * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark [count [member -Xmx [member counts, 1,2,3]]]</pre>
+ * <pre>java -cp &lt;test classpath&gt; io.switchboard.cluster.StickyClusterBenchmark \
+ *     [count [member -Xmx [member counts, default 1,2,3 [short]]]]</pre>
  */
 public final class StickyClusterBenchmark {
 
