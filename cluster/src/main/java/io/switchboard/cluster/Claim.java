@@ -11,9 +11,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Binds a key unless it holds a live binding, and returns the binding that holds. It runs on the
- * key's partition owner, one operation at a time per partition, so of two nodes claiming the same
- * new key the first to arrive wins and the second is told so: that is how first choices converge.
+ * Binds a key unless it holds a live binding, and returns the binding that holds instead (null when
+ * this claim applied). It runs on the key's partition owner, one operation at a time per partition,
+ * so of two nodes claiming the same new key the first to arrive wins and the second is told so:
+ * that is how first choices converge.
  */
 record Claim(StickyBinding binding, long ttlMillis)
         implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
@@ -25,7 +26,7 @@ record Claim(StickyBinding binding, long ttlMillis)
             return current;
         }
         ((ExtendedMapEntry<StickyKey, StickyBinding>) entry).setValue(binding, ttlMillis, TimeUnit.MILLISECONDS);
-        return binding;
+        return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 
     static final class Serializer implements CompactSerializer<Claim> {

@@ -1,17 +1,9 @@
 package io.switchboard.cluster;
 
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.sticky.StickyBinding;
@@ -119,7 +111,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
         this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
-        this.entryListener = map.addEntryListener(new ReplicaUpdater(), true);
+        this.entryListener = map.addEntryListener(
+                new ReplicaUpdater(replica, this::canonical, ticker, removals, expired), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
     }
 
@@ -234,7 +227,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             }
             return;
         }
-        if (!holding.equals(sent.binding)) {
+        // null: the change applied as sent (the answer carries a binding only when another holds).
+        if (holding != null && !holding.equals(sent.binding)) {
             overruled.increment();
             // Usually the winner's entry event got here first and this replace finds nothing to do.
             replica.replace(key, sent, new LocalBinding(canonical(holding), ticker.nanos()));
@@ -439,56 +433,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         resync.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
-        }
-    }
-
-    /**
-     * Applies the map's events to the replica, on Hazelcast's event threads. Events of one key
-     * arrive in the order the owner applied them, so the last event is the cluster's state.
-     */
-    private final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBinding>,
-            EntryUpdatedListener<StickyKey, StickyBinding>, EntryRemovedListener<StickyKey, StickyBinding>,
-            EntryExpiredListener<StickyKey, StickyBinding>, EntryEvictedListener<StickyKey, StickyBinding>,
-            MapClearedListener {
-
-        @Override
-        public void entryAdded(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
-            replica.put(event.getKey(), new LocalBinding(canonical(event.getValue()), ticker.nanos()));
-        }
-
-        @Override
-        public void entryRemoved(EntryEvent<StickyKey, StickyBinding> event) {
-            drop(event);
-        }
-
-        @Override
-        public void entryEvicted(EntryEvent<StickyKey, StickyBinding> event) {
-            drop(event);
-        }
-
-        @Override
-        public void entryExpired(EntryEvent<StickyKey, StickyBinding> event) {
-            if (drop(event)) {
-                expired.increment();
-            }
-        }
-
-        @Override
-        public void mapCleared(MapEvent event) {
-            replica.clear();
-        }
-
-        /** Drops the key unless the replica already holds another binding for it (a newer choice). */
-        private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
-            removals.applied(event.getKey());
-            StickyBinding old = event.getOldValue();
-            LocalBinding r = replica.get(event.getKey());
-            return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
         }
     }
 }

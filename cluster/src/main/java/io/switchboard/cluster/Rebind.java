@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Moves a key off a binding whose real can no longer serve it: replaces {@code expected} (or an
  * absent binding) with {@code replacement}. When another node already moved the key elsewhere, that
- * move holds and is returned, so two nodes reassigning the same subscriber still agree.
+ * move holds and is returned (null when this rebind applied), so two nodes reassigning the same
+ * subscriber still agree.
  */
 record Rebind(StickyBinding expected, StickyBinding replacement, long ttlMillis)
         implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
@@ -25,7 +26,7 @@ record Rebind(StickyBinding expected, StickyBinding replacement, long ttlMillis)
             return current;
         }
         ((ExtendedMapEntry<StickyKey, StickyBinding>) entry).setValue(replacement, ttlMillis, TimeUnit.MILLISECONDS);
-        return replacement;
+        return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 
     static final class Serializer implements CompactSerializer<Rebind> {

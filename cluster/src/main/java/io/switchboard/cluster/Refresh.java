@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Restarts the idle time of a binding that is in use. If the key meanwhile holds another binding,
- * that one is returned unchanged (the caller follows it); if the cluster no longer holds the key at
- * all (it expired or was lost while this node still used it), the binding is claimed again, since a
- * node is evidently still sending the subscriber there.
+ * that one is returned unchanged (the caller follows it; null when the refresh applied); if the
+ * cluster no longer holds the key at all (it expired or was lost while this node still used it),
+ * the binding is claimed again, since a node is evidently still sending the subscriber there.
  */
 record Refresh(StickyBinding binding, long ttlMillis)
         implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
@@ -28,7 +28,7 @@ record Refresh(StickyBinding binding, long ttlMillis)
         // Writing the same value with a new TTL also publishes an update, which tells every node's
         // replica that the binding was refreshed, so they need not refresh it themselves.
         ((ExtendedMapEntry<StickyKey, StickyBinding>) entry).setValue(binding, ttlMillis, TimeUnit.MILLISECONDS);
-        return binding;
+        return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 
     static final class Serializer implements CompactSerializer<Refresh> {

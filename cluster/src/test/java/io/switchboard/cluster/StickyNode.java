@@ -1,6 +1,7 @@
 package io.switchboard.cluster;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.MapConfig;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.FailureDetection;
@@ -44,16 +45,16 @@ import java.util.List;
  *   safe                     every partition has its backup in place (Hazelcast's condition for
  *                            losing no entry when one member dies) → "true" or "false"
  *   stamp-bind &lt;i&gt; &lt;real&gt;   bindIfAbsent, then                   → System.nanoTime() after it
- *   stamp-seen &lt;i&gt;          spins until lookup(IMSI i) hits      → System.nanoTime() then
+ *   stamp-seen &lt;i&gt; [real]   spins until lookup(IMSI i) hits (that real, if given) → System.nanoTime() then
  *   real &lt;real&gt;             a real of farm ggsn                  → "STATE weight"
  *   out|in &lt;real&gt;           admin (no) inservice, as the API does  → "ok"
  *   weight &lt;real&gt; &lt;w&gt;      set the dynamic weight, as the API or DFP does → "ok"
  *   unanswered &lt;real&gt;       3 requests sent and left unanswered (the farm's numconns): the
  *                            failure detector fails it               → the real's state
  *   slot                     this node's cluster slot              → index
- *   fill-async &lt;from&gt; &lt;stride&gt; &lt;to&gt;  bindIfAbsent for from, from+stride, ... below to,
+ *   fill-async &lt;from&gt; &lt;stride&gt; &lt;to&gt; [rate]  bindIfAbsent for from, from+stride, ... below to,
  *                            on a thread of its own (other commands go on), at most 512
- *                            claims in flight                      → "started"
+ *                            claims in flight, at most rate per second if given → "started"
  *   fill-wait                until that thread is done            → its duration in ns
  *   await-map &lt;n&gt; &lt;s&gt;       until the map holds n, at most s seconds → "System.nanoTime() size"
  *   await-replica &lt;n&gt; &lt;s&gt;   the same for this node's replica       → "System.nanoTime() size"
@@ -78,6 +79,10 @@ public final class StickyNode {
         List<String> seeds = Arrays.asList(args).subList(1, args.length);
         Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0), "127.0.0.1");
         TestMembers.tune(config);
+        // The benchmark's baseline with an asynchronous backup instead of the synchronous one.
+        config.addMapConfig(new MapConfig(config.getMapConfig(ClusterMember.STICKY_MAP_PREFIX + "raw-claim"))
+                .setName(ClusterMember.STICKY_MAP_PREFIX + "raw-claim.async-backup").setBackupCount(0)
+                .setAsyncBackupCount(1));
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Farms farms = new Farms(Map.of("ggsn", new FarmConfig("ggsn", PredictorKind.ROUNDROBIN,
                 new FailureDetection(3, 1, Duration.ofSeconds(60)),
@@ -86,12 +91,14 @@ public final class StickyNode {
              HazelcastStickyTable table = member.stickyTable("gtp/imsi", Duration.ofMinutes(30), 10_000_000);
              SharedRealState shared = member.shareRealState(farms);
              SharedTable<Integer, String> sessions = member.sharedTables().open("sessions", INT, Codec.UTF8)) {
+            RawHazelcast raw = new RawHazelcast(member.hazelcast(), Duration.ofMinutes(45).toMillis());
             out.println("= ready " + member.address().getPort());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line; (line = in.readLine()) != null; ) {
                 String[] command = line.trim().split(" ");
                 out.println("= " + (REAL_COMMANDS.contains(command[0]) ? realCommand(member, farms, command)
                         : command[0].startsWith("session-") ? sessionCommand(sessions, command)
+                        : command[0].startsWith("raw-") ? raw.command(command)
                         : answer(member, table, command)));
             }
         }
@@ -209,8 +216,10 @@ public final class StickyNode {
                 return Long.toString(System.nanoTime());
             case "stamp-seen":
                 StickyKey key = HazelcastStickyTableTest.imsi(Integer.parseInt(c[1]));
+                StickyBinding expected = c.length > 2 ? real(c[2]) : null;
                 long deadline = System.nanoTime() + 10_000_000_000L;
-                while (table.lookup(key, Ticker.SYSTEM.nanos()) == null && System.nanoTime() < deadline) {
+                // As traffic sees it: the lookup must give the real the other node bound.
+                while (!seen(table.lookup(key, Ticker.SYSTEM.nanos()), expected) && System.nanoTime() < deadline) {
                     Thread.onSpinWait();
                 }
                 return Long.toString(System.nanoTime());
@@ -218,8 +227,10 @@ public final class StickyNode {
                 int from = Integer.parseInt(c[1]);
                 int stride = Integer.parseInt(c[2]);
                 int to = Integer.parseInt(c[3]);
+                long intervalNanos = c.length > 4 ? 1_000_000_000L / Long.parseLong(c[4]) : 0;
                 filler = new FutureTask<>(() -> {
                     long start = System.nanoTime();
+                    long next = start;
                     StickyBinding[] reals = new StickyBinding[16];
                     for (int i = 0; i < reals.length; i++) {
                         reals[i] = real("10.0.0." + (i + 1) + ":2123");
@@ -230,6 +241,12 @@ public final class StickyNode {
                         // subscriber rates are far below this).
                         while (table.inFlight() >= FILL_WINDOW) {
                             java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                        }
+                        if (intervalNanos > 0) {
+                            next += intervalNanos;
+                            while (System.nanoTime() < next) {
+                                java.util.concurrent.locks.LockSupport.parkNanos(next - System.nanoTime());
+                            }
                         }
                         table.bindIfAbsent(HazelcastStickyTableTest.imsi(i), reals[i % reals.length],
                                 Ticker.SYSTEM.nanos());
@@ -270,6 +287,10 @@ public final class StickyNode {
             default:
                 return "unknown command " + c[0];
         }
+    }
+
+    private static boolean seen(StickyBinding found, StickyBinding expected) {
+        return found != null && (expected == null || found.equals(expected));
     }
 
     /** Claims fill-async keeps in flight at most. */

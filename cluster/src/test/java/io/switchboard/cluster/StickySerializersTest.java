@@ -47,6 +47,9 @@ class StickySerializersTest {
                 StickyKey.clientAddress(InetAddress.getByName("2001:db8::1"), 64),
                 StickyKey.parse(StickyKind.of("calling-station-id", StickyKind.Format.TEXT), "491701234567"),
                 StickyKey.parse(StickyKind.of("username", StickyKind.Format.TEXT), "alice@apn.example"),
+                StickyKey.parse(IMSI, "001010000000001"),
+                StickyKey.parse(IMSI, "2620112345678901234"), // not an IMSI's length: written as bytes
+                StickyKey.parse(StickyKind.of("calling-station-id", StickyKind.Format.TEXT), "262011234567890"),
         };
         for (StickyKey key : keys) {
             Data data = serialization.toData(key);
@@ -61,7 +64,9 @@ class StickySerializersTest {
         Data imsi = serialization.toData(keys[0]);
         System.out.printf("serialized IMSI key %d bytes, binding %d bytes%n", imsi.totalSize(),
                 serialization.toData(BINDING).totalSize());
-        assertThat(imsi.totalSize()).isLessThan(64);
+        // Header (8), schema id (8), data length (4), the TBCD int64 (8), two null offsets (2).
+        assertThat(imsi.totalSize()).isEqualTo(30);
+        assertThat(serialization.toData(keys[8]).totalSize()).as("digits of another kind: as bytes").isGreaterThan(40);
     }
 
     @Test
