@@ -91,7 +91,7 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
         answerDropped = false;
         answerRefused = null;
         flow = null;
-        release();
+        releaseRelayed();
         return intake.admit(request, client, UnpooledByteBufAllocator.DEFAULT, this);
     }
 
@@ -141,7 +141,8 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
         vs.plugin().housekeep(now);
     }
 
-    private void release() {
+    /** Lets go of the answer the engine relayed to the client, once what-if has read it. */
+    void releaseRelayed() {
         if (relayed != null) {
             relayed.release();
             relayed = null;
@@ -233,7 +234,7 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
 
     @Override
     public void toClient(ByteBuf datagram, InetSocketAddress to) {
-        release();
+        releaseRelayed();
         relayed = datagram;
     }
 }

@@ -120,6 +120,9 @@ public final class WhatIf extends WhatIfRun {
             return new Direction(key, ended, lane.real, reason, answer, refusedBy);
         } finally {
             request.release();
+            // What the engine relayed is learnt from by now: the lane would hold it until its next request,
+            // and the last of a run for ever.
+            lane.releaseRelayed();
         }
     }
 
