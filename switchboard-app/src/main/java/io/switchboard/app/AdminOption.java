@@ -2,6 +2,7 @@ package io.switchboard.app;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,6 +50,28 @@ final class AdminOption {
             client.sslContext(trusting(caCertificate));
         }
         return client.build().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Sends it for {@code switchboard COMMAND}: the answer, or null (said on {@code err}) when the node cannot be
+     * reached.
+     */
+    HttpResponse<String> ask(HttpRequest.Builder request, String command, PrintWriter err) throws InterruptedException {
+        try {
+            return send(request);
+        } catch (IOException e) {
+            err.println("switchboard " + command + ": cannot reach " + admin + ": " + e);
+            return null;
+        }
+    }
+
+    /** Whether the node answered 2xx; if not, its status and body are said on {@code err}. */
+    static boolean succeeded(HttpResponse<String> response, String command, PrintWriter err) {
+        if (response.statusCode() / 100 == 2) {
+            return true;
+        }
+        err.println("switchboard " + command + ": " + response.statusCode() + " " + response.body());
+        return false;
     }
 
     /** A TLS context that trusts the certificates of {@code pem} (a node's own CA, as admin.tls is set up). */

@@ -53,15 +53,8 @@ final class ClearCommand implements Callable<Integer> {
             });
             return 2;
         }
-        HttpResponse<String> response;
-        try {
-            response = admin.send(request);
-        } catch (java.io.IOException e) {
-            err.println("switchboard clear: cannot reach " + admin.admin + ": " + e);
-            return 1;
-        }
-        if (response.statusCode() / 100 != 2) {
-            err.println("switchboard clear: " + response.statusCode() + " " + response.body());
+        HttpResponse<String> response = admin.ask(request, "clear", err);
+        if (response == null || !AdminOption.succeeded(response, "clear", err)) {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -40,12 +40,9 @@ final class ReloadCommand implements Callable<Integer> {
         if (yaml == null) {
             return 2;
         }
-        HttpResponse<String> response;
-        try {
-            response = admin.send(admin.request("/api/v1/config", Duration.ofSeconds(30))
-                    .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)));
-        } catch (java.io.IOException e) {
-            err.println("switchboard reload: cannot reach " + admin.admin + ": " + e);
+        HttpResponse<String> response = admin.ask(admin.request("/api/v1/config", Duration.ofSeconds(30))
+                .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(yaml)), "reload", err);
+        if (response == null) {
             return 1;
         }
         JsonNode body;

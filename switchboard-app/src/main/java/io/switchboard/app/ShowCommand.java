@@ -57,15 +57,8 @@ final class ShowCommand implements Callable<Integer> {
             err.println("switchboard show " + what + ": unexpected " + String.join(" ", args));
             return 2;
         }
-        HttpResponse<String> response;
-        try {
-            response = admin.send(admin.request(path, Duration.ofSeconds(10)));
-        } catch (java.io.IOException e) {
-            err.println("switchboard show: cannot reach " + admin.admin + ": " + e);
-            return 1;
-        }
-        if (response.statusCode() != 200) {
-            err.println("switchboard show: " + response.statusCode() + " " + response.body());
+        HttpResponse<String> response = admin.ask(admin.request(path, Duration.ofSeconds(10)), "show", err);
+        if (response == null || !AdminOption.succeeded(response, "show", err)) {
             return 1;
         }
         PrintWriter out = spec.commandLine().getOut();

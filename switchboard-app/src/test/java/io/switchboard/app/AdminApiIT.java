@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.switchboard.sim.SimulatedUdpBackend;
@@ -57,9 +56,7 @@ class AdminApiIT {
                     farm: pair
                     sticky: { key: client-address, idle: 10m }
                 """.formatted(TOKEN, backends.get(0).address().getPort(), backends.get(1).address().getPort());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         vip = node.director().localAddress("echo");
     }

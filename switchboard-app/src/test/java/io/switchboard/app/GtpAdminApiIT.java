@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.app.config.ConfigLoader;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -47,9 +46,7 @@ class GtpAdminApiIT {
                     sticky: { key: imsi, idle: 1h }
                     gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
                 """.formatted(ggsn.port());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 

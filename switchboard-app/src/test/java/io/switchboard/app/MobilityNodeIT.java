@@ -3,7 +3,6 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.EngineDrops;
 import java.io.IOException;
 import java.net.DatagramPacket;
@@ -68,9 +67,7 @@ class MobilityNodeIT {
                     sticky: { key: msid, idle: 30m }
                     asn: { nwg-release: 1.2.1, relay-responses: true }
                 """.formatted(homeAgent.getLocalPort(), gateway.getLocalPort());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 

@@ -2,7 +2,6 @@ package io.switchboard.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.radius.RadiusModule;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
@@ -60,9 +59,7 @@ class RadiusAdminApiIT {
                     clients: [ { subnet: 127.0.0.0/8, secret: testing123 } ]
                     sticky: { keys: [calling-station-id, username], idle: 1h, group: subscribers }
                 """;
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 

@@ -3,7 +3,6 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.sim.SimulatedUdpBackend;
 import java.net.InetSocketAddress;
@@ -59,9 +58,7 @@ class RouteHealthIT {
                     service: udp
                     farm: one
                 """.formatted(hook, backend.address().getPort());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(calls)
                 && Files.readAllLines(calls).equals(List.of("up 127.0.0.1 announced")));
 

@@ -2,7 +2,6 @@ package io.switchboard.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.switchboard.app.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.DatagramPacket;
@@ -52,9 +51,7 @@ class ShowClearIT {
                     sticky: { key: imsi, idle: 1h }
                     gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
                 """.formatted(ggsn.port());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         attach((byte) 0x01, (byte) 0xf1);
         attach((byte) 0x02, (byte) 0xf2);

@@ -3,7 +3,6 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
 import java.net.InetSocketAddress;
@@ -58,9 +57,7 @@ class StatusPageIT {
                     farm: pair
                     sticky: { key: client-address, idle: 10m }
                 """.formatted(backends.get(0).address().getPort(), backends.get(1).address().getPort());
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 

@@ -3,7 +3,6 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.switchboard.app.config.ConfigLoader;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import java.io.IOException;
@@ -85,9 +84,7 @@ class TcpStickyGroupIT {
                     farm: half-dead
                 """.formatted(ALPHA, BETA, http(ALPHA, "alpha-80"), http(BETA, "beta-80"),
                 http(ALPHA, "alpha-443"), http(BETA, "beta-443"), SILENT, silent(SILENT), closedPort("127.0.5.14"));
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
     }
 
     @AfterEach

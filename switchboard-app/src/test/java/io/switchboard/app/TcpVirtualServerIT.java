@@ -3,7 +3,6 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.RealState;
 import io.vertx.core.Vertx;
@@ -71,9 +70,7 @@ class TcpVirtualServerIT {
                     farm: limited
                     tcp: { syn-guard: { limit: 3, interval: 1h } }
                 """.formatted(alpha, beta);
-        Services services = Services.discover();
-        node = new Node(new ConfigLoader(services.available()).parse(yaml), services);
-        node.startAndWait();
+        node = Nodes.started(yaml);
     }
 
     @AfterEach
