@@ -1,5 +1,7 @@
 package io.switchboard.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -25,6 +27,42 @@ final class GgsnStandIn implements AutoCloseable {
 
     int port() {
         return socket.getLocalPort();
+    }
+
+    /** A node's configuration: the admin API and a {@code gtp-inspect} virtual server {@code gtp-c} in front of this GGSN. */
+    String inspectConfig() {
+        return """
+                admin: { listen: 127.0.0.1:0 }
+                farms:
+                  ggsn:
+                    predictor: leastconns
+                    reals:
+                      - { address: 127.0.0.1, port: %d }
+                virtual-servers:
+                  gtp-c:
+                    listen: 127.0.0.1:0
+                    service: gtp-inspect
+                    farm: ggsn
+                    sticky: { key: imsi, idle: 1h }
+                    gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
+                """.formatted(port());
+    }
+
+    /**
+     * The SGSN's side: a Create PDP Context Request (TS 29.060 §7.3.1, IMSI IE only) for IMSI 2624200000000NN, its
+     * last octet {@code lastImsiOctet} ({@code 0xf1}: ...001), sent to {@code vip}; its answer must be a Create PDP
+     * Context Response.
+     */
+    static void attach(InetSocketAddress vip, byte sequence, byte lastImsiOctet) throws IOException {
+        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, sequence, 0, 0,
+            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, lastImsiOctet};
+        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            sgsn.setSoTimeout(5000);
+            sgsn.send(new DatagramPacket(create, create.length, vip));
+            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
+            sgsn.receive(in);
+            assertThat(in.getData()[1]).as("Create PDP Context Response").isEqualTo((byte) 17);
+        }
     }
 
     private void serve() {

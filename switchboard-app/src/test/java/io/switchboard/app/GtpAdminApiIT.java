@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,22 +28,7 @@ class GtpAdminApiIT {
     @BeforeEach
     void start() throws Exception {
         ggsn = new GgsnStandIn();
-        String yaml = """
-                admin: { listen: 127.0.0.1:0 }
-                farms:
-                  ggsn:
-                    predictor: leastconns
-                    reals:
-                      - { address: 127.0.0.1, port: %d }
-                virtual-servers:
-                  gtp-c:
-                    listen: 127.0.0.1:0
-                    service: gtp-inspect
-                    farm: ggsn
-                    sticky: { key: imsi, idle: 1h }
-                    gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
-                """.formatted(ggsn.port());
-        node = Nodes.started(yaml);
+        node = Nodes.started(ggsn.inspectConfig());
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
     }
 
@@ -71,17 +53,8 @@ class GtpAdminApiIT {
         get("/api/v1/sticky/imsi/262420000000001", 404);
         assertThat(get("/api/v1/sessions", 200)).isEmpty();
 
-        // A Create PDP Context Request for IMSI 262420000000001 (TS 29.060 §7.3.1, IMSI IE only).
-        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x34, 0, 0,
-            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf1};
-        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            sgsn.setSoTimeout(5000);
-            InetSocketAddress vip = node.director().localAddress("gtp-c");
-            sgsn.send(new DatagramPacket(create, create.length, vip));
-            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-            sgsn.receive(in);
-            assertThat(in.getData()[1]).isEqualTo((byte) 17);
-        }
+        // IMSI 262420000000001 attaches (TS 29.060 §7.3.1, IMSI IE only).
+        GgsnStandIn.attach(node.director().localAddress("gtp-c"), (byte) 0x34, (byte) 0xf1);
 
         JsonNode bindings = get("/api/v1/sticky/imsi/262420000000001", 200);
         assertThat(bindings).hasSize(1);
@@ -99,15 +72,7 @@ class GtpAdminApiIT {
     @Test
     void aDrainsDeadlineReleasesTheSessionsPinnedToTheReal() throws Exception {
         String real = "127.0.0.1:" + ggsn.port();
-        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x35, 0, 0,
-            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf2};
-        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            sgsn.setSoTimeout(5000);
-            sgsn.send(new DatagramPacket(create, create.length, node.director().localAddress("gtp-c")));
-            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-            sgsn.receive(in);
-            assertThat(in.getData()[1]).isEqualTo((byte) 17);
-        }
+        GgsnStandIn.attach(node.director().localAddress("gtp-c"), (byte) 0x35, (byte) 0xf2);
         assertThat(get("/api/v1/sessions?real=" + real, 200)).hasSize(1);
 
         HttpResponse<String> started = http.send(HttpRequest.newBuilder(base.resolve(

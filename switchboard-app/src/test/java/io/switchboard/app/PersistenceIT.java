@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -139,15 +137,7 @@ class PersistenceIT {
         assertThat(served.values()).containsExactly("two", "one", "two", "one");
         Map<String, String> bound = bindings();
         assertThat(bound.values()).doesNotContainNull();
-        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, 0x34, 0, 0,
-            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, (byte) 0xf1}; // TS 29.060 §7.3.1, IMSI 262420000000001 only
-        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            sgsn.setSoTimeout(5000);
-            sgsn.send(new DatagramPacket(create, create.length, node.director().localAddress("gtp-c")));
-            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-            sgsn.receive(in);
-            assertThat(in.getData()[1]).as("Create PDP Context Response").isEqualTo((byte) 17);
-        }
+        GgsnStandIn.attach(node.director().localAddress("gtp-c"), (byte) 0x34, (byte) 0xf1); // IMSI 262420000000001
         String real = "127.0.0.1:" + ggsn.port();
         assertThat(getJson("/api/v1/sessions?real=" + real)).hasSize(1);
 

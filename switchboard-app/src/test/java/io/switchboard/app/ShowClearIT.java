@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,22 +33,7 @@ class ShowClearIT {
     void start() throws Exception {
         ggsn = new GgsnStandIn();
         real = "127.0.0.1:" + ggsn.port();
-        String yaml = """
-                admin: { listen: 127.0.0.1:0 }
-                farms:
-                  ggsn:
-                    predictor: leastconns
-                    reals:
-                      - { address: 127.0.0.1, port: %d }
-                virtual-servers:
-                  gtp-c:
-                    listen: 127.0.0.1:0
-                    service: gtp-inspect
-                    farm: ggsn
-                    sticky: { key: imsi, idle: 1h }
-                    gtp: { versions: [1, 2], reassign: 1, carrier-codes: ["26242"], recovery: 5 }
-                """.formatted(ggsn.port());
-        node = Nodes.started(yaml);
+        node = Nodes.started(ggsn.inspectConfig());
         base = URI.create("http://127.0.0.1:" + node.adminAddress().getPort());
         attach((byte) 0x01, (byte) 0xf1);
         attach((byte) 0x02, (byte) 0xf2);
@@ -65,17 +47,9 @@ class ShowClearIT {
         ggsn.close();
     }
 
-    /** A Create PDP Context Request (TS 29.060 §7.3.1, IMSI IE only) for IMSI 26242000000000{n}; answered 128. */
+    /** IMSI 26242000000000{n} attaches: its create is answered 128 by the GGSN. */
     private void attach(byte sequence, byte lastImsiOctet) throws Exception {
-        byte[] create = {0x32, 16, 0, 13, 0, 0, 0, 0, 0x12, sequence, 0, 0,
-            2, 0x62, 0x42, 0x02, 0, 0, 0, 0, lastImsiOctet};
-        try (DatagramSocket sgsn = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
-            sgsn.setSoTimeout(5000);
-            sgsn.send(new DatagramPacket(create, create.length, node.director().localAddress("gtp-c")));
-            DatagramPacket in = new DatagramPacket(new byte[2048], 2048);
-            sgsn.receive(in);
-            assertThat(in.getData()[1]).isEqualTo((byte) 17);
-        }
+        GgsnStandIn.attach(node.director().localAddress("gtp-c"), sequence, lastImsiOctet);
     }
 
     private String run(String... args) {
