@@ -74,9 +74,7 @@ class ConfigLoaderTest {
 
     /** The errors of a document that must be rejected, as {@code path: message} lines. */
     private static List<String> errors(ConfigLoader loader, String yaml) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> loader.parse(yaml));
-        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
+        return Rejections.errors(loader, yaml);
     }
 
     private static List<String> errors(String yaml) {

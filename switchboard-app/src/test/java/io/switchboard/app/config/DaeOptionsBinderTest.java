@@ -1,10 +1,8 @@
 package io.switchboard.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.director.config.SwitchboardConfig;
-import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.radius.DaeOptions;
 import io.switchboard.director.radius.RadiusOptions;
 import java.net.InetAddress;
@@ -29,9 +27,7 @@ class DaeOptionsBinderTest {
             """;
 
     private static List<String> errors(String yaml) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
-        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
+        return Rejections.errors(LOADER, yaml);
     }
 
     @Test

@@ -1,12 +1,10 @@
 package io.switchboard.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.app.reload.ConfigDiff;
 import io.switchboard.director.config.DfpConfig;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.bind.ConfigError;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +26,7 @@ class DfpSectionTest {
             """;
 
     private static List<String> errors(String yaml) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
-        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
+        return Rejections.errors(LOADER, yaml);
     }
 
     @Test

@@ -1,12 +1,10 @@
 package io.switchboard.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.director.asn.AsnOptions;
 import io.switchboard.director.config.SwitchboardConfig;
-import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.ha.HaOptions;
 import io.switchboard.director.ha.MobileIpCheck;
 import java.util.List;
@@ -44,9 +42,7 @@ class MobilityOptionsTest {
             """;
 
     private static List<String> errors(String yaml) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
-        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
+        return Rejections.errors(LOADER, yaml);
     }
 
     @Test

@@ -1,11 +1,9 @@
 package io.switchboard.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.switchboard.app.reload.ConfigDiff;
 import io.switchboard.director.config.BgpConfig;
-import io.switchboard.director.config.bind.ConfigError;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,9 +29,7 @@ class RouteHealthBgpConfigTest {
     Path dir;
 
     private static List<String> errors(String yaml) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> LOADER.parse(yaml));
-        assertThat(e).as("document should be rejected:%n%s", yaml).isNotNull();
-        return e.errors().stream().map(ConfigError::toString).toList();
+        return Rejections.errors(LOADER, yaml);
     }
 
     @Test
