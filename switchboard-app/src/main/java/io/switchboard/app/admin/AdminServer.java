@@ -145,23 +145,34 @@ public final class AdminServer extends VerticleBase {
      * any sticky key kind ({@code imsi}, {@code calling-station-id}, {@code framed-ip}, ...).
      */
     private StickyKey pathKey(RoutingContext ctx) {
-        String kindText = ctx.pathParam("kind");
-        java.util.Optional<StickyKind> kind = Plugins.installed().stickyKind(kindText);
-        if (kind.isEmpty()) {
-            error(ctx, 400, "kind " + kindText + " is no sticky key kind (one of " + Plugins.installed()
-                    .stickyKinds().stream().map(StickyKind::configName).toList() + ")");
+        StickyKind kind = stickyKind(ctx, ctx.pathParam("kind"));
+        if (kind == null) {
             return null;
         }
         try {
-            return StickyKey.parse(kind.get(), ctx.pathParam("key"));
+            return StickyKey.parse(kind, ctx.pathParam("key"));
         } catch (IllegalArgumentException e) {
             error(ctx, 400, e.getMessage());
             return null;
         }
     }
 
+    /** The sticky key kind named {@code text}, or null with the error answered (400, naming the kinds there are). */
+    static StickyKind stickyKind(RoutingContext ctx, String text) {
+        java.util.Optional<StickyKind> kind = Plugins.installed().stickyKind(text);
+        if (kind.isEmpty()) {
+            error(ctx, 400, "kind " + text + " is no sticky key kind (one of " + kindNames() + ")");
+            return null;
+        }
+        return kind.get();
+    }
+
+    static java.util.List<String> kindNames() {
+        return Plugins.installed().stickyKinds().stream().map(StickyKind::configName).toList();
+    }
+
     /** Whether the service of {@code vs} declares {@code kind} among its sticky keys. */
-    private static boolean keys(VirtualServer vs, StickyKind kind) {
+    static boolean keys(VirtualServer vs, StickyKind kind) {
         return Plugins.installed().service(vs.config().service()).map(s -> s.spec().allows(kind)).orElse(false);
     }
 

@@ -6,7 +6,6 @@ import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.real.RealServer;
-import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.SessionListing;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.sticky.StickyKey;
@@ -74,8 +73,7 @@ final class ShowRoutes {
         Map<StickyTable, List<VirtualServer>> tables = new IdentityHashMap<>();
         director.virtualServers().values().stream()
                 .filter(vs -> vs.selector().sticky() != null)
-                .filter(vs -> kind.isEmpty() || Plugins.installed().service(vs.config().service())
-                        .map(service -> service.spec().allows(kind.get())).orElse(false))
+                .filter(vs -> kind.isEmpty() || AdminServer.keys(vs, kind.get()))
                 .sorted(java.util.Comparator.comparing(VirtualServer::name))
                 .forEach(vs -> tables.computeIfAbsent(vs.selector().sticky(), t -> new ArrayList<>()).add(vs));
         return tables;
@@ -87,13 +85,8 @@ final class ShowRoutes {
         if (text == null) {
             return Optional.empty();
         }
-        Optional<StickyKind> kind = Plugins.installed().stickyKind(text);
-        if (kind.isEmpty()) {
-            AdminServer.error(ctx, 400, "kind " + text + " is no sticky key kind (one of "
-                    + Plugins.installed().stickyKinds().stream().map(StickyKind::configName).toList() + ")");
-            return null;
-        }
-        return kind;
+        StickyKind kind = AdminServer.stickyKind(ctx, text);
+        return kind == null ? null : Optional.of(kind);
     }
 
     private void sticky(RoutingContext ctx) {
@@ -137,8 +130,7 @@ final class ShowRoutes {
             return;
         }
         if (kind.isEmpty()) {
-            AdminServer.error(ctx, 400, "clear sticky needs ?kind= (one of "
-                    + Plugins.installed().stickyKinds().stream().map(StickyKind::configName).toList() + ")");
+            AdminServer.error(ctx, 400, "clear sticky needs ?kind= (one of " + AdminServer.kindNames() + ")");
             return;
         }
         long now = System.nanoTime();
