@@ -130,7 +130,9 @@ class FrrSpeakerIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> routes(birdSocket).contains("10.99.0.1/32")
                 && routes(birdSocket).contains("10.99.0.2/32"));
         assertThat(routes(birdSocket)).contains("BGP.community: (65001,100)", "BGP.as_path: 65001");
-        assertThat(run("birdc", "-s", birdSocket.toString(), "show", "bfd", "sessions")).contains(NODE).contains("Up");
+        // BIRD's BGP does not wait for BFD: the route may arrive while the BFD session is still Init (seen in CI).
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                run("birdc", "-s", birdSocket.toString(), "show", "bfd", "sessions")).contains(NODE).contains("Up"));
 
         speaker.announce(Set.of(vip2));
         await().atMost(Duration.ofSeconds(10)).until(() -> !routes(birdSocket).contains("10.99.0.1/32"));
