@@ -267,7 +267,7 @@ public final class ClusterMember implements AutoCloseable {
         map.setInMemoryFormat(InMemoryFormat.BINARY);
         map.setPerEntryStatsEnabled(false);
         map.setStatisticsEnabled(true);
-        map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+        map.setMergePolicyConfig(new MergePolicyConfig(CountedPutIfAbsent.Bindings.class.getName(),
                 MergePolicyConfig.DEFAULT_BATCH_SIZE));
         return map;
     }
@@ -297,7 +297,7 @@ public final class ClusterMember implements AutoCloseable {
         map.setAsyncBackupCount(0);
         map.setInMemoryFormat(InMemoryFormat.BINARY);
         map.setPerEntryStatsEnabled(false);
-        map.setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(),
+        map.setMergePolicyConfig(new MergePolicyConfig(CountedPutIfAbsent.Sessions.class.getName(),
                 MergePolicyConfig.DEFAULT_BATCH_SIZE));
         return map;
     }

@@ -6,6 +6,7 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
@@ -346,7 +347,8 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
     }
 
     private final class Follower implements EntryAddedListener<byte[], SharedEntry>,
-            EntryUpdatedListener<byte[], SharedEntry>, EntryRemovedListener<byte[], SharedEntry>, MapClearedListener {
+            EntryUpdatedListener<byte[], SharedEntry>, EntryRemovedListener<byte[], SharedEntry>,
+            EntryMergedListener<byte[], SharedEntry>, MapClearedListener {
 
         @Override
         public void entryAdded(EntryEvent<byte[], SharedEntry> event) {
@@ -358,6 +360,12 @@ public final class HazelcastSharedTable<K, V> implements SharedTable<K, V> {
 
         @Override
         public void entryUpdated(EntryEvent<byte[], SharedEntry> event) {
+            entryAdded(event);
+        }
+
+        /** An entry of the smaller side of a healed split brain (the larger side copies nothing again). */
+        @Override
+        public void entryMerged(EntryEvent<byte[], SharedEntry> event) {
             entryAdded(event);
         }
 

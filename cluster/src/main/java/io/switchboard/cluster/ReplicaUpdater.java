@@ -5,6 +5,7 @@ import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryEvictedListener;
 import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryMergedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
@@ -23,7 +24,7 @@ import java.util.function.UnaryOperator;
 final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBinding>,
         EntryUpdatedListener<StickyKey, StickyBinding>, EntryRemovedListener<StickyKey, StickyBinding>,
         EntryExpiredListener<StickyKey, StickyBinding>, EntryEvictedListener<StickyKey, StickyBinding>,
-        MapClearedListener {
+        EntryMergedListener<StickyKey, StickyBinding>, MapClearedListener {
 
     private final ConcurrentHashMap<StickyKey, LocalBinding> replica;
     private final UnaryOperator<StickyBinding> canonical;
@@ -47,6 +48,16 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBindin
 
     @Override
     public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
+        replica.put(event.getKey(), new LocalBinding(canonical.apply(event.getValue()), ticker.nanos()));
+    }
+
+    /**
+     * A key of the smaller side of a healed split brain, put here by the merge policy. Only the smaller
+     * side's nodes copy the map again after a merge ({@link Resync}); without this event the larger
+     * side's replicas would never learn the keys bound over there during the split.
+     */
+    @Override
+    public void entryMerged(EntryEvent<StickyKey, StickyBinding> event) {
         replica.put(event.getKey(), new LocalBinding(canonical.apply(event.getValue()), ticker.nanos()));
     }
 

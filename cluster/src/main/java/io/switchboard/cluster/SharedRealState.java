@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import io.switchboard.director.RateLimitedLog;
 import io.switchboard.director.Ticker;
@@ -185,7 +186,7 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
     }
 
     private final class Follower implements EntryAddedListener<String, RealRecord>,
-            EntryUpdatedListener<String, RealRecord> {
+            EntryUpdatedListener<String, RealRecord>, EntryMergedListener<String, RealRecord> {
 
         @Override
         public void entryAdded(EntryEvent<String, RealRecord> event) {
@@ -195,6 +196,16 @@ public final class SharedRealState implements RealStateListener, AutoCloseable {
         @Override
         public void entryUpdated(EntryEvent<String, RealRecord> event) {
             apply(event.getKey(), event.getOldValue(), event.getValue());
+        }
+
+        /**
+         * A real's record from the smaller side of a healed split brain that won (LatestUpdate): the
+         * larger side's nodes copy nothing again after a merge, so this event is how they learn it.
+         */
+        @Override
+        public void entryMerged(EntryEvent<String, RealRecord> event) {
+            apply(event.getKey(), event.getOldValue() == null ? RealRecord.UNCHANGED : event.getOldValue(),
+                    event.getValue());
         }
     }
 }

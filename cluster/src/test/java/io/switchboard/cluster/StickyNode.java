@@ -64,6 +64,8 @@ import java.util.List;
  *   session-held &lt;from&gt; &lt;to&gt; &lt;v&gt;  sessions of from..to-1 whose value is "v-i" → count
  *   session-remove &lt;i&gt;      remove session i                     → "ok"
  *   session-size             entries of this node's copy          → count
+ *   merged                   what split-brain merges decided on this node for the sticky maps
+ *                            ({@link CountedPutIfAbsent})          → "added same conflicts"
  * </pre>
  * Farm {@code ggsn} has reals 10.0.0.1:2123, 10.0.0.2:2123 and 10.0.0.3:2123 (weight 8, failure
  * detection numconns 3, numclients 1, retry 60 s); nothing is sent to them.
@@ -77,7 +79,9 @@ public final class StickyNode {
 
     public static void main(String[] args) throws Exception {
         List<String> seeds = Arrays.asList(args).subList(1, args.length);
-        Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0), "127.0.0.1");
+        // The partition test runs nodes in network namespaces of their own, each on its own address.
+        Config config = ClusterMember.hazelcastConfig(new ClusterConfig(true, args[0], seeds, 0),
+                System.getProperty("sticky.node.bind", "127.0.0.1"));
         TestMembers.tune(config);
         // The benchmark's baseline with an asynchronous backup instead of the synchronous one.
         config.addMapConfig(new MapConfig(config.getMapConfig(ClusterMember.STICKY_MAP_PREFIX + "raw-claim"))
@@ -193,6 +197,9 @@ public final class StickyNode {
         switch (c[0]) {
             case "bind":
                 return table.bindIfAbsent(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), real(c[2]), now).real();
+            case "merged":
+                CountedPutIfAbsent.Outcomes o = CountedPutIfAbsent.BINDINGS;
+                return o.added() + " " + o.same() + " " + o.conflicts();
             case "lookup":
                 StickyBinding found = table.lookup(HazelcastStickyTableTest.imsi(Integer.parseInt(c[1])), now);
                 return found == null ? "none" : found.real();

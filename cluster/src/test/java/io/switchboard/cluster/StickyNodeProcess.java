@@ -50,15 +50,26 @@ final class StickyNodeProcess {
     /** Starts a node of cluster {@code clusterName} that joins through {@code seeds} (none: it founds it). */
     static StickyNodeProcess start(String name, String clusterName, List<String> jvmOptions,
                                    StickyNodeProcess... seeds) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC"));
+        List<String> seedAddresses = new ArrayList<>();
+        for (StickyNodeProcess seed : seeds) {
+            seedAddresses.add("127.0.0.1:" + seed.awaitReady());
+        }
+        return start(name, clusterName, jvmOptions, List.of(), seedAddresses);
+    }
+
+    /**
+     * The general form: the JVM started under {@code prefix} (e.g. {@code ip netns exec NS}), joining
+     * through the members at {@code seeds} ({@code address:port}).
+     */
+    static StickyNodeProcess start(String name, String clusterName, List<String> jvmOptions, List<String> prefix,
+                                   List<String> seeds) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC"));
         command.addAll(jvmOptions);
         command.addAll(ClusterMember.JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path",
                 System.getProperty("java.class.path")), StickyNode.class.getName(), clusterName));
-        for (StickyNodeProcess seed : seeds) {
-            command.add("127.0.0.1:" + seed.awaitReady());
-        }
+        command.addAll(seeds);
         File log = new File("target/process-cluster/" + name + ".log");
         log.getParentFile().mkdirs();
         return new StickyNodeProcess(name, new ProcessBuilder(command).redirectError(log).start());

@@ -8,8 +8,10 @@ import io.switchboard.app.reload.ClusterReload;
 import io.switchboard.app.reload.Reloader;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.app.reload.RunningConfig;
 import io.switchboard.cluster.ClusterMember;
+import io.switchboard.cluster.CountedPutIfAbsent;
 import io.switchboard.cluster.SharedRealState;
 import io.switchboard.cluster.UnlistedMembers;
 import io.switchboard.director.Director;
@@ -135,11 +137,26 @@ public final class Node implements AutoCloseable {
                         node -> node.unlisted == null ? 0 : node.unlisted.count())
                 .description("Members seen in the cluster from an address not in cluster.members")
                 .register(registry);
+        mergeOutcomes(registry, "bindings", CountedPutIfAbsent.BINDINGS);
+        mergeOutcomes(registry, "sessions", CountedPutIfAbsent.SESSIONS);
         if (!vertx.isNativeTransportEnabled()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
                     vertx.unavailableNativeTransportCause() == null ? "not Linux"
                             : vertx.unavailableNativeTransportCause().getMessage());
         }
+    }
+
+    /** What this node's share of split-brain merges decided for one kind of table ({@link CountedPutIfAbsent}). */
+    private static void mergeOutcomes(MeterRegistry registry, String table, CountedPutIfAbsent.Outcomes outcomes) {
+        FunctionCounter.builder("switchboard.cluster.merged.entries", outcomes, CountedPutIfAbsent.Outcomes::added)
+                .tags("table", table, "outcome", "added")
+                .description("Entries of the smaller side of a healed split brain, by what the merge decided: added"
+                        + " (only that side had the key), same (both alike), conflict (two answers: the larger side's kept)")
+                .register(registry);
+        FunctionCounter.builder("switchboard.cluster.merged.entries", outcomes, CountedPutIfAbsent.Outcomes::same)
+                .tags("table", table, "outcome", "same").register(registry);
+        FunctionCounter.builder("switchboard.cluster.merged.entries", outcomes, CountedPutIfAbsent.Outcomes::conflicts)
+                .tags("table", table, "outcome", "conflict").register(registry);
     }
 
     /**
