@@ -51,6 +51,20 @@ public record RealConfig(InetAddress address, int port, int weight, OptionalInt 
         return key.in(values);
     }
 
+    /**
+     * As the record would print it, with the values of secret keys (RADIUS's {@code secret}) masked:
+     * a real's configuration reaches log lines and assertion messages.
+     */
+    @Override
+    public String toString() {
+        StringBuilder shown = new StringBuilder();
+        values.forEach((key, value) -> shown.append(shown.length() == 0 ? "" : ", ").append(key.name()).append('=')
+                .append(io.switchboard.director.config.bind.Secrets.keyNames().contains(key.name()) ? "****" : value));
+        return "RealConfig[address=" + address.getHostAddress() + ", port=" + port + ", weight=" + weight
+                + ", maxconns=" + maxconns + ", inService=" + inService + ", values={" + shown + "}, removal=" + removal
+                + "]";
+    }
+
     /** This real, with {@code key} set to {@code value}. */
     public <T> RealConfig with(RealKey<T> key, T value) {
         Map<RealKey<?>, Object> more = new LinkedHashMap<>(values);
