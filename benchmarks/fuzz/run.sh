@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the codecs' entry points (issue 22), one Jazzer target at a time (Jazzer fuzzes one
+# Coverage-guided fuzzing of the codecs' entry points and the plug-ins' decisions (issue 22), one Jazzer target at a time (Jazzer fuzzes one
 # target per JVM): each runs until its budget (10 million inputs, @FuzzTest maxExecutions) or DURATION, whichever
 # comes first. Afterwards each target's corpus goes into src/test/resources/fuzz/NAME.hex, which the suite replays
 # (FuzzCorpus); a finding (Jazzer's crash-* file) is added there too, marked, and the run exits 1.
@@ -10,18 +10,19 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-# name module package class
-TARGETS="gtp protocol-codecs io.switchboard.codec.gtp GtpFuzzTest
-radius protocol-codecs io.switchboard.codec.radius RadiusFuzzTest
-mip protocol-codecs io.switchboard.codec.mip MipFuzzTest
-r6 protocol-codecs io.switchboard.codec.asn.r6 R6FuzzTest"
+# name module package class method
+TARGETS="gtp protocol-codecs io.switchboard.codec.gtp GtpFuzzTest decoders
+radius protocol-codecs io.switchboard.codec.radius RadiusFuzzTest decoders
+mip protocol-codecs io.switchboard.codec.mip MipFuzzTest decoders
+r6 protocol-codecs io.switchboard.codec.asn.r6 R6FuzzTest decoders
+gtp-inspect gtp-director io.switchboard.director.gtp GtpInspectFuzzTest decisions"
 
 DURATION=${DURATION:-0}
-wanted=" ${*:-gtp radius mip r6} "
+wanted=" ${*:-gtp radius mip r6 gtp-inspect} "
 findings=0
-mvn -B -q -o -pl protocol-codecs -am test-compile -DskipTests >/dev/null || exit 2
+mvn -B -q -o -pl protocol-codecs,gtp-director -am test-compile -DskipTests >/dev/null || exit 2
 
-while read -r name module package class; do
+while read -r name module package class method; do
   [[ "$wanted" == *" $name "* ]] || continue
   log=$(mktemp)
   echo "== $name ($class), budget: 10M inputs${DURATION:+ or $DURATION}"
@@ -38,8 +39,8 @@ while read -r name module package class; do
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
   echo "   ${seconds}s, exit $rc: ${last:-no status line (see $log)}"
 
-  corpus="$module/.cifuzz-corpus/$package.$class/decoders"
-  inputs="$module/src/test/resources/${package//.//}/${class}Inputs/decoders"
+  corpus="$module/.cifuzz-corpus/$package.$class/$method"
+  inputs="$module/src/test/resources/${package//.//}/${class}Inputs/$method"
   hex="$module/src/test/resources/fuzz/$name.hex"
   mkdir -p "$(dirname "$hex")"
   [ -f "$hex" ] || printf '# %s: inputs kept from benchmarks/fuzz/run.sh runs of %s, one per line, replayed by the suite\n' \

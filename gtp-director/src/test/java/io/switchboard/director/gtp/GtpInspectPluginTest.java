@@ -259,6 +259,44 @@ class GtpInspectPluginTest {
      */
     @Test
     void mutatedDatagramsComeOutOnlyAsDecodeExceptions() throws Exception {
+        Seeds seeds = seeds();
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        int decodeExceptions = 0;
+        for (int i = 0; i < 20_000; i++) {
+            boolean asRequest = random.nextBoolean();
+            List<byte[]> kind = asRequest ? seeds.requests() : seeds.answers();
+            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(kind.get(random.nextInt(kind.size())), random);
+            try {
+                if (asRequest) {
+                    throughRequestPath(bytes, i);
+                } else {
+                    throughAnswerPath(bytes, i);
+                }
+            } catch (DecodeException e) {
+                decodeExceptions++;
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("seed " + seed + ", datagram " + i + ": " + ByteBufUtil.hexDump(bytes), e);
+            }
+        }
+        assertThat(decodeExceptions).as("mutations the plug-in refused").isPositive();
+        long before = plugin.sessionTable().size();
+        create("262420000006199", 30_000);
+        assertThat(plugin.sessionTable()).hasSize((int) before + 1);
+    }
+
+    /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh gtp-inspect}) still comes out only as a DecodeException. */
+    @Test
+    void fuzzCorpusReplays() throws Exception {
+        DecisionTarget target = new DecisionTarget();
+        io.switchboard.codec.testing.FuzzCorpus.replay("gtp-inspect", target::runUnchecked);
+    }
+
+    /** Valid datagrams for each path, with the sessions they name created: what mutations start from. */
+    record Seeds(List<byte[]> requests, List<byte[]> answers) {
+    }
+
+    private Seeds seeds() throws Exception {
         long teid = create("262420000006100", 100);
         long directorTeid = plugin.sessionTable().keySet().iterator().next();
         byte[] sgsn = SGSN.getAddress().getAddress();
@@ -280,29 +318,64 @@ class GtpInspectPluginTest {
                 GtpMessages.v1(21, teid, 0, new byte[] {1, (byte) 128}),
                 GtpMessages.v1UpdateRequest(teid, 0x0500),
                 GtpMessages.v2(99, v2Teid, 0x0501, new byte[] {73, 0, 1, 0, 5})); // Delete Bearer, Linked EBI
-        long seed = new SplittableRandom().nextLong();
-        SplittableRandom random = new SplittableRandom(seed);
-        int decodeExceptions = 0;
-        for (int i = 0; i < 20_000; i++) {
-            boolean asRequest = random.nextBoolean();
-            List<byte[]> seeds = asRequest ? requests : answers;
-            byte[] bytes = io.switchboard.director.testing.Mutations.mutate(seeds.get(random.nextInt(seeds.size())), random);
+        return new Seeds(requests, answers);
+    }
+
+    /**
+     * The mutation test as a fuzz target ({@link GtpInspectFuzzTest}, the corpus replay above): one
+     * plug-in with the seeds' sessions; an input's first octet says which path (low bit 0: a datagram
+     * from the requester, 1: from the real), the rest is the datagram. Anything but a DecodeException
+     * escapes.
+     */
+    static final class DecisionTarget {
+        private final GtpInspectPluginTest fixture = new GtpInspectPluginTest();
+        private final Seeds seeds;
+        private int inputs;
+
+        DecisionTarget() throws Exception {
+            fixture.attach();
+            seeds = fixture.seeds();
+        }
+
+        void run(byte[] input) throws Exception {
+            if (input.length == 0) {
+                return;
+            }
+            byte[] datagram = java.util.Arrays.copyOfRange(input, 1, input.length);
             try {
-                if (asRequest) {
-                    throughRequestPath(bytes, i);
+                if ((input[0] & 1) == 0) {
+                    fixture.throughRequestPath(datagram, inputs++);
                 } else {
-                    throughAnswerPath(bytes, i);
+                    fixture.throughAnswerPath(datagram, inputs++);
                 }
             } catch (DecodeException e) {
-                decodeExceptions++;
-            } catch (Exception | AssertionError e) {
-                throw new AssertionError("seed " + seed + ", datagram " + i + ": " + ByteBufUtil.hexDump(bytes), e);
+                // counted and dropped by the engine
             }
         }
-        assertThat(decodeExceptions).as("mutations the plug-in refused").isPositive();
-        long before = plugin.sessionTable().size();
-        create("262420000006199", 30_000);
-        assertThat(plugin.sessionTable()).hasSize((int) before + 1);
+
+        void runUnchecked(byte[] input) {
+            try {
+                run(input);
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError("not a DecodeException", e);
+            }
+        }
+
+        /** The seeds in the target's input form, for the fuzzer's first corpus. */
+        List<byte[]> seedInputs() {
+            List<byte[]> all = new java.util.ArrayList<>();
+            for (int kind = 0; kind < 2; kind++) {
+                for (byte[] datagram : kind == 0 ? seeds.requests() : seeds.answers()) {
+                    byte[] input = new byte[datagram.length + 1];
+                    input[0] = (byte) kind;
+                    System.arraycopy(datagram, 0, input, 1, datagram.length);
+                    all.add(input);
+                }
+            }
+            return all;
+        }
     }
 
     private void throughRequestPath(byte[] bytes, int i) throws Exception {
