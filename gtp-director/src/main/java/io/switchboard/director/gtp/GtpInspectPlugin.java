@@ -187,7 +187,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         view.setSequence((int) transactionId);
         GtpRequestContext context;
         if (isPrimaryCreate(view)) {
-            long createKey = ((long) real.slot() << 32) | transactionId;
+            GtpPendingCreates.Key createKey = GtpPendingCreates.Key.of(real.slot(), transactionId, client);
             GtpPendingCreates.Sent sent = creates.send(view, createKey, now());
             String imsi = view.imsi();
             context = new GtpRequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,

@@ -4,6 +4,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
+import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -33,9 +34,26 @@ final class GtpPendingCreates {
     private record Reserved(long teid, long sinceNanos) {
     }
 
+    /**
+     * A primary create among the pending ones: the real it went to, the director sequence it went
+     * under, and the requester it came from. Each lane of a virtual server numbers its requests to a
+     * real on its own (its own sockets, its own id space), so the real and the sequence alone name two
+     * creates of two lanes alike, which then shared one real-facing TEID — two subscribers' sessions
+     * under one director TEID. A requester is always served by the same lane (the kernel hashes a
+     * source to one socket), and its retransmission goes under the same sequence: it finds its create.
+     *
+     * @param realAndSequence the real's slot in the high 32 bits, the director sequence in the low ones
+     * @param requester       where the create came from (null where the caller has no address: tests)
+     */
+    record Key(long realAndSequence, InetSocketAddress requester) {
+        static Key of(int realSlot, long sequence, InetSocketAddress requester) {
+            return new Key(((long) realSlot << 32) | sequence, requester);
+        }
+    }
+
     private final GtpEndpointRewriter rewriter;
-    /** By (real slot, director sequence): a retransmission of the create carries the same one. */
-    private final Map<Long, Reserved> reserved = new ConcurrentHashMap<>();
+    /** By {@link Key}: a retransmission of the create carries the same one. */
+    private final Map<Key, Reserved> reserved = new ConcurrentHashMap<>();
     /** v1/v2 creates by the real-facing TEID written into them. */
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     /** GTPv0 creates by TID (GSM 09.60: one TID per context). */
@@ -54,13 +72,13 @@ final class GtpPendingCreates {
     }
 
     /**
-     * A primary create on its way to a real, under {@code key} (real slot, director sequence): its
+     * A primary create on its way to a real, under {@code key} (real, director sequence, requester): its
      * requester's endpoint becomes the director's under a real-facing TEID, reserved on the first
      * sending (a retransmission gets the same), and the requester is remembered for the answer. A
      * create the engine resends to another real after a refusal names the director already: it
      * goes as it is, with the requester remembered when it was first rewritten.
      */
-    Sent send(GtpMessageView view, long key, long nowNanos) throws DecodeException {
+    Sent send(GtpMessageView view, Key key, long nowNanos) throws DecodeException {
         int version = view.version();
         Pending resent = resent(view);
         if (resent != null) {
@@ -77,7 +95,7 @@ final class GtpPendingCreates {
     }
 
     /** The create under {@code key} was answered (any answer: a refusal's resend reserves anew). */
-    void answered(long key) {
+    void answered(Key key) {
         reserved.remove(key);
     }
 

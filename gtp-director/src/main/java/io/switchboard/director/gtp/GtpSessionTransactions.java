@@ -84,7 +84,7 @@ final class GtpSessionTransactions {
             // and the engine sends it to the requester under the requester's own.
             GtpRealRequests.numberCommand(view, view.sequence());
         }
-        return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), -1, 0,
+        return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), null, 0,
                 moved, GtpBearer.NONE);
     }
 
@@ -92,7 +92,7 @@ final class GtpSessionTransactions {
     ResponseVerdict answer(GtpMessageView view, int cause, RealView real, GtpRequestContext request)
             throws DecodeException {
         int version = view.version();
-        if (request.createKey() >= 0) {
+        if (request.createKey() != null) {
             creates.answered(request.createKey());
         }
         restoreRequesterTeid(view, request);

@@ -285,6 +285,34 @@ class GtpInspectPluginTest {
         assertThat(plugin.sessionTable()).hasSize((int) before + 1);
     }
 
+    /**
+     * Each lane of a virtual server numbers its requests to a real on its own, so two lanes send two
+     * creates to one real under the same director sequence: they must still get two real-facing TEIDs
+     * (two sessions, not one director TEID for two subscribers), while a retransmission from the same
+     * requester (same lane, same sequence) gets its own again. Seen under load with two requester
+     * sockets: 61 sessions for 50 subscribers, and creates of different subscribers under one TEID.
+     */
+    @Test
+    void twoLanesCreatesUnderOneSequenceGetTwoTeidsAndARetransmissionItsOwn() throws Exception {
+        byte[] sgsn = SGSN.getAddress().getAddress();
+        InetSocketAddress laneA = new InetSocketAddress("127.0.1.20", 40001);
+        InetSocketAddress laneB = new InetSocketAddress("127.0.1.21", 40002);
+        byte[] first = GtpMessages.v2CreateRequest("262420000006201", 0x0201, 0x3000, sgsn, null, "internet", 5);
+        byte[] second = GtpMessages.v2CreateRequest("262420000006202", 0x0202, 0x3000, sgsn, null, "internet", 5);
+        GtpRequestContext a = with(first, b -> plugin.prepareRequest(b, 7, real, laneA));
+        GtpRequestContext b = with(second, buf -> plugin.prepareRequest(buf, 7, real, laneB));
+        assertThat(a.realFacingTeid()).isNotEqualTo(b.realFacingTeid());
+        GtpRequestContext again = with(first, buf -> plugin.prepareRequest(buf, 7, real, laneA));
+        assertThat(again.realFacingTeid()).as("the retransmission's").isEqualTo(a.realFacingTeid());
+        for (GtpRequestContext context : List.of(a, b)) {
+            byte[] answer = GtpMessages.v2CreateResponse(7, 16, context.realFacingTeid(), 0x7777, new byte[] {10, 9, 8, 7});
+            with(answer, buf -> plugin.inspectResponse(buf, real, context));
+        }
+        assertThat(plugin.sessionTable()).hasSize(2);
+        assertThat(plugin.sessionTable().values()).extracting(GtpSession::imsi)
+                .containsExactlyInAnyOrder("262420000006201", "262420000006202");
+    }
+
     /** Every input the fuzzer kept ({@code benchmarks/fuzz/run.sh gtp-inspect}) still comes out only as a DecodeException. */
     @Test
     void fuzzCorpusReplays() throws Exception {
