@@ -59,6 +59,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
     private final GtpEndpointRewriter rewriter;
     private final GtpSessions sessions;
     private final GtpPendingCreates creates;
+    private final GtpAnswered answered = new GtpAnswered();
     private final GtpSessionTransactions transactions;
     private final GtpRealRequests realRequests;
     private final GtpSweeper sweeper;
@@ -191,12 +192,22 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
             GtpPendingCreates.Sent sent = creates.send(view, createKey, now());
             String imsi = view.imsi();
             context = new GtpRequestContext(true, null, false, imsi, bindingName(imsi, mappedFarm(view)), createKey,
-                    sent.realFacingTeid(), sent.requester(), GtpBearer.of(view));
+                    sent.realFacingTeid(), sent.requester(), GtpBearer.of(view), client);
         } else {
             context = transactions.request(view, sessions.of(view), real, client, requesterSequence);
         }
         metrics.message(view, -1, real, GtpInspectMetrics.Initiator.REQUESTER);
         return context;
+    }
+
+    /** As every GTP answer; a create's or Delete's, as relayed, is kept for the requester's retransmissions. */
+    @Override
+    public void prepareResponse(ByteBuf response, long clientTransactionId, GtpRequestContext context)
+            throws DecodeException {
+        super.prepareResponse(response, clientTransactionId, context);
+        if (context.answerCopyFor() != null) {
+            answered.answered(context.answerCopyFor(), view(response), response, now());
+        }
     }
 
     @Override
@@ -218,6 +229,10 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
      */
     @Override
     Decision relay(GtpMessageView view, InetSocketAddress sender) throws DecodeException {
+        ByteBuf answeredBefore = answered.again(view, sender);
+        if (answeredBefore != null) {
+            return new Decision.AnswerLocally(answeredBefore);
+        }
         if (view.isRequest()) {
             return realRequests.request(view, sender);
         }
@@ -274,6 +289,7 @@ final class GtpInspectPlugin extends GtpPlugin<GtpRequestContext> implements Ses
         Runnable housekeeping = () -> {
             sessions.housekeep(now);
             creates.expire(now, 2 * relayTimeoutNanos);
+            answered.expire(now, 2 * relayTimeoutNanos);
         };
         if (sessions.sharedWithOtherNodes()) {
             sweeper.sweep(housekeeping);

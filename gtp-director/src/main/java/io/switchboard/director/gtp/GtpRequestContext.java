@@ -15,7 +15,10 @@ import io.switchboard.director.gtp.GtpEndpointRewriter.Endpoint;
  * @param realFacingTeid the real-facing TEID written into a primary create, else 0
  * @param requester      a create's (or an Update's) requester endpoint as it was before the rewrite, or null
  * @param bearer         a primary create's bearer ({@link GtpBearer#of})
+ * @param answerCopyFor  where a primary create or a Delete came from, for its answer's copy
+ *                       ({@link GtpAnswered}); else null
  */
 record GtpRequestContext(boolean create, GtpSession session, boolean delete, String imsi, String binding,
-        GtpPendingCreates.Key createKey, long realFacingTeid, Endpoint requester, int bearer) {
+        GtpPendingCreates.Key createKey, long realFacingTeid, Endpoint requester, int bearer,
+        java.net.InetSocketAddress answerCopyFor) {
 }

@@ -85,7 +85,7 @@ final class GtpSessionTransactions {
             GtpRealRequests.numberCommand(view, view.sequence());
         }
         return new GtpRequestContext(view.createsTunnel(), session, delete, session.imsi(), session.binding(), null, 0,
-                moved, GtpBearer.NONE);
+                moved, GtpBearer.NONE, delete ? client : null);
     }
 
     /** The answer in {@code view} (cause {@code cause}) from {@code real} to {@code request}, rewritten. */
