@@ -9,6 +9,7 @@ import io.switchboard.app.reload.Reloader;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.switchboard.app.reload.RunningConfig;
+import io.switchboard.cluster.ClusterHealth;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.SharedRealState;
 import io.switchboard.cluster.UnlistedMembers;
@@ -63,6 +64,9 @@ public final class Node implements AutoCloseable {
     private volatile Runnable onClusterLeft = () -> { };
     /** The snapshot of a lone node's tables ({@code persistence}); null without. */
     private final Persistence persistence;
+    /** Safety and replication lag as metrics; null on a single node. */
+    private final ClusterHealth clusterHealth;
+    private final ProcessMeters processMeters;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -125,9 +129,12 @@ public final class Node implements AutoCloseable {
             member.onMembershipChange(clusterStatus::checkDigests);
             member.onAnnouncement(clusterStatus::checkDigests);
             this.clusterReload = new ClusterReload(vertx, reloader, member.address().toString());
+            this.clusterHealth = ClusterHealth.start(member, registry);
         } else {
             this.clusterReload = null;
+            this.clusterHealth = null;
         }
+        this.processMeters = new ProcessMeters(registry, vertx);
         Gauge.builder("switchboard.cluster.config.digests", clusterStatus, ClusterStatus::distinctDigests)
                 .description("Configurations the cluster's members run (digests): 1 when every node runs the same")
                 .register(registry);
@@ -300,6 +307,10 @@ public final class Node implements AutoCloseable {
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("shutdown did not complete cleanly: {}", e.toString());
+        }
+        processMeters.close();
+        if (clusterHealth != null) {
+            clusterHealth.close();
         }
         if (member != null && member.hazelcast().getLifecycleService().isRunning()) {
             realState.close();
