@@ -161,11 +161,18 @@ public final class ClusterHealth implements AutoCloseable {
         }
         String[] parts = value.split(" ");
         if (parts.length != 3) {
-            return;
+            return; // not a heartbeat this build writes (another version's): not measured
+        }
+        long sequence;
+        long sent;
+        try {
+            sequence = Long.parseLong(parts[1]);
+            sent = Long.parseLong(parts[2]);
+        } catch (NumberFormatException e) {
+            return; // not a heartbeat this build writes (another version's): not measured
         }
         boolean fresh = !lag.knows(peer);
-        long observed = lag.heard(peer, parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]),
-                wallMillis.getAsLong(), ticker.nanos());
+        long observed = lag.heard(peer, parts[0], sequence, sent, wallMillis.getAsLong(), ticker.nanos());
         if (fresh) {
             register(peer);
         }
