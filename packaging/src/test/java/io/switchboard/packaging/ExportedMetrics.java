@@ -1,16 +1,26 @@
 package io.switchboard.packaging;
 
+import static org.awaitility.Awaitility.await;
+
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.switchboard.app.LoopbackPorts;
 import io.switchboard.app.Node;
+import io.switchboard.cluster.ClusterHealth;
+import io.switchboard.cluster.ClusterMember;
+import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.app.Services;
 import io.switchboard.app.config.ConfigLoader;
 import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.Plugins;
+import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -19,7 +29,8 @@ import java.util.TreeSet;
  * scrapes ({@code /metrics} serves that text) with a virtual server of each common service, and
  * every meter the plug-in modules declare ({@link Plugins#metrics()}: those registered only once a
  * gtp-inspect session opens or an R6 message passes), registered in a registry of their own and
- * scraped the same way. Meters registered only on a first event and declared nowhere (a drop
+ * scraped the same way. The node is clustered with a peer, so the cluster's meters are there (a lone
+ * node has none). Meters registered only on a first event and declared nowhere (a drop
  * reason's counter, probe checks) are not here beyond what the node registers at start.
  */
 final class ExportedMetrics {
@@ -42,8 +53,31 @@ final class ExportedMetrics {
         return names;
     }
 
+    /**
+     * A node clustered with one peer (a bare member sending heartbeats, as another node's would), so that
+     * the cluster's meters ({@link ClusterHealth}: safety, and the per-peer lag registered once a peer's
+     * first heartbeat arrives) are there; and one GC, after which the GC pause timer is (a running
+     * director has had many).
+     */
     private static Set<String> ofRunningNode() throws Exception {
-        String yaml = """
+        int nodePort = LoopbackPorts.freeTcpPort();
+        int peerPort = LoopbackPorts.freeTcpPort();
+        String name = "exported-metrics-" + UUID.randomUUID();
+        List<String> members = List.of("127.0.0.1:" + nodePort, "127.0.0.1:" + peerPort);
+        ClusterMember peer = ClusterMember.start(new ClusterConfig(true, name, members, peerPort), "127.0.0.1");
+        ClusterHealth peerHealth = ClusterHealth.start(peer, new SimpleMeterRegistry());
+        try {
+            return ofRunningNode("""
+                    cluster: { enabled: true, name: %s, bind: 127.0.0.1, port: %d, members: [%s] }
+                    """.formatted(name, nodePort, String.join(", ", members)));
+        } finally {
+            peerHealth.close();
+            peer.close();
+        }
+    }
+
+    private static Set<String> ofRunningNode(String cluster) throws Exception {
+        String yaml = cluster + """
                 admin: { enabled: false }
                 farms:
                   udp-farm:
@@ -72,6 +106,12 @@ final class ExportedMetrics {
         Node node = new Node(ConfigLoader.forInstalledPlugins().parse(yaml), yaml, Services.discover());
         try {
             node.startAndWait();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                System.gc();
+                Set<String> names = sampleNames(node.registry().scrape());
+                return names.contains("switchboard_cluster_heartbeat_age_seconds")
+                        && names.contains("jvm_gc_pause_seconds_count");
+            });
             return sampleNames(node.registry().scrape());
         } finally {
             node.close();

@@ -61,6 +61,19 @@ class GrafanaDashboardTest {
                 .allSatisfy(name -> assertThat(known).as("exported or recorded").contains(name));
     }
 
+    /** Issue 25: replication lag, the cluster's safety and the director's own saturation have panels. */
+    @Test
+    void showsTheClusterAndTheDirectorsOwnSaturation() throws Exception {
+        Set<String> read = new TreeSet<>();
+        for (String expr : expressions()) {
+            read.addAll(PromQl.metricNames(expr));
+        }
+        assertThat(read).contains("switchboard_cluster_safe", "switchboard_cluster_replication_lag_seconds",
+                "peer:switchboard_cluster_heartbeat_lag_seconds:p99_5m", "switchboard_cluster_heartbeat_age_seconds",
+                "jvm_memory_used_bytes", "instance:jvm_gc_pause_seconds:rate5m", "process_cpu_usage",
+                "switchboard_event_loop_pending_tasks");
+    }
+
     /** Each query, its Grafana variables given values, as a recording rule: promtool parses them all. */
     @Test
     void everyQueryIsPromQlThatPromtoolAccepts() throws Exception {

@@ -91,6 +91,23 @@ class PrometheusRulesTest {
         assertThat(fed).isNotEmpty().allSatisfy(name -> assertThat(exported).as("exported").contains(name));
     }
 
+    /**
+     * The cluster and JVM/process meters docs/operations.md lists are ones the director exports (a
+     * timer or histogram by its name, exported as {@code _count}, {@code _sum}, ...).
+     */
+    @Test
+    void theOperationsPageListsClusterAndProcessMetricsTheDirectorExports() throws Exception {
+        Set<String> exported = ExportedMetrics.names();
+        String page = java.nio.file.Files.readString(Tools.MODULE.getParent().resolve("docs").resolve("operations.md"));
+        Matcher m = Pattern.compile("`((?:jvm|process|system|switchboard_cluster|switchboard_event_loop)_[a-z0-9_]+)").matcher(page);
+        Set<String> listed = new TreeSet<>();
+        while (m.find()) {
+            listed.add(m.group(1));
+        }
+        assertThat(listed).hasSizeGreaterThan(20).allSatisfy(name -> assertThat(
+                exported.contains(name) || exported.contains(name + "_count")).as(name).isTrue());
+    }
+
     /** The director's metrics, Prometheus's own and the recording rules of the rules file. */
     static Set<String> known() throws Exception {
         Set<String> known = new TreeSet<>(ExportedMetrics.names());

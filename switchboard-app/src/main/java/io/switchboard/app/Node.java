@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.app.reload.RunningConfig;
+import io.switchboard.cluster.ClusterHealth;
 import io.switchboard.cluster.ClusterMember;
 import io.switchboard.cluster.CountedPutIfAbsent;
 import io.switchboard.cluster.SharedRealState;
@@ -65,6 +66,9 @@ public final class Node implements AutoCloseable {
     private volatile Runnable onClusterLeft = () -> { };
     /** The snapshot of a lone node's tables ({@code persistence}); null without. */
     private final Persistence persistence;
+    /** Safety and replication lag as metrics; null on a single node. */
+    private final ClusterHealth clusterHealth;
+    private final ProcessMeters processMeters;
 
     /**
      * Builds the node. With the cluster enabled this joins it first (an embedded Hazelcast member,
@@ -127,9 +131,12 @@ public final class Node implements AutoCloseable {
             member.onMembershipChange(clusterStatus::checkDigests);
             member.onAnnouncement(clusterStatus::checkDigests);
             this.clusterReload = new ClusterReload(vertx, reloader, member.address().toString());
+            this.clusterHealth = ClusterHealth.start(member, registry);
         } else {
             this.clusterReload = null;
+            this.clusterHealth = null;
         }
+        this.processMeters = new ProcessMeters(registry, vertx);
         Gauge.builder("switchboard.cluster.config.digests", clusterStatus, ClusterStatus::distinctDigests)
                 .description("Configurations the cluster's members run (digests): 1 when every node runs the same")
                 .register(registry);
@@ -317,6 +324,10 @@ public final class Node implements AutoCloseable {
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("shutdown did not complete cleanly: {}", e.toString());
+        }
+        processMeters.close();
+        if (clusterHealth != null) {
+            clusterHealth.close();
         }
         if (member != null && member.hazelcast().getLifecycleService().isRunning()) {
             realState.close();

@@ -113,6 +113,42 @@ class ClusterNodesIT {
         assertThat(body.getJsonObject("stickyEntries").getLong("vip/client-address")).isZero();
     }
 
+    /**
+     * A's /metrics, as Prometheus scrapes it: the cluster safe, B's heartbeats arriving with a lag of
+     * one JVM's clock (≥ 0, under 2 s idle), the JVM meters; once B has left, no series of B.
+     */
+    @Test
+    void metricsShowTheClusterSafeAndThePeersReplicationLag() throws Exception {
+        backends.add(new SimulatedUdpBackend("one", new InetSocketAddress("127.0.0.1", 0)));
+        Pair pair = joinedPair(true);
+        var http = java.net.http.HttpClient.newHttpClient();
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                "http://127.0.0.1:" + pair.a().adminAddress().getPort() + "/metrics")).build();
+        String peer = "peer=\"127.0.0.1:" + pair.portB() + "\"";
+        java.util.function.Function<String, Double> sample = prefix -> {
+            try {
+                return http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body().lines()
+                        .filter(l -> l.startsWith(prefix)).findFirst()
+                        .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(Double.NaN);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(sample.apply("switchboard_cluster_safe ")).isEqualTo(1.0);
+            assertThat(sample.apply("switchboard_cluster_heartbeat_lag_seconds_count{" + peer)).isGreaterThanOrEqualTo(3);
+        });
+        assertThat(sample.apply("switchboard_cluster_replication_lag_seconds{" + peer)).isBetween(0.0, 2.0);
+        assertThat(sample.apply("switchboard_cluster_heartbeat_age_seconds{" + peer)).isBetween(0.0, 3.0);
+        assertThat(sample.apply("jvm_memory_used_bytes{")).isPositive();
+        assertThat(sample.apply("switchboard_event_loop_pending_tasks{")).isGreaterThanOrEqualTo(0);
+
+        nodes.remove(pair.b()); // Node.close is not idempotent (a closed clustered Vert.x refuses the second)
+        pair.b().close();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(sample.apply("switchboard_cluster_heartbeat_age_seconds{" + peer)).isNaN());
+    }
+
     @Test
     void aBindingMadeThroughOneNodeIsHonouredByTheOther() throws Exception {
         for (String name : List.of("one", "two", "three")) {
