@@ -24,6 +24,13 @@ public final class RealSelector {
     private final java.util.concurrent.ConcurrentHashMap<String, RealSelector> otherFarms =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * One {@link Selection} per real and reason, by the real's slot (dense, one per real ever added),
+     * made on first use: a request's selection then allocates nothing. Grown copy-on-write; a race
+     * between two event loops only makes a selection twice (records are safely published).
+     */
+    private volatile Selection[] selections = new Selection[0];
+
     /** @param sticky null when the virtual server keeps no bindings */
     public RealSelector(Farms farms, ServerFarm farm, StickyTable sticky) {
         this(farms, farm, sticky, false);
@@ -110,7 +117,7 @@ public final class RealSelector {
      */
     public Selection pinned(StickyBinding binding) {
         RealServer holder = farms.real(binding.farm(), binding.real());
-        return holder == null ? null : new Selection(holder, Selection.Reason.STICKY);
+        return holder == null ? null : selection(holder, Selection.Reason.STICKY);
     }
 
     /**
@@ -124,7 +131,7 @@ public final class RealSelector {
             return select(key, nowNanos);
         }
         RealServer holder = farms.real(routed.farm(), routed.real());
-        return holder == null || !holder.servesBoundClients() ? null : new Selection(holder, Selection.Reason.STICKY);
+        return holder == null || !holder.servesBoundClients() ? null : selection(holder, Selection.Reason.STICKY);
     }
 
     /**
@@ -186,6 +193,29 @@ public final class RealSelector {
         return farm;
     }
 
+    private Selection selection(RealServer real, Selection.Reason reason) {
+        int index = real.slot() * REASONS + reason.ordinal();
+        Selection[] cache = selections;
+        if (index >= 0 && index < cache.length) {
+            Selection s = cache[index];
+            if (s != null && s.real() == real) {
+                return s;
+            }
+        }
+        Selection s = new Selection(real, reason);
+        if (index >= 0 && index < MAX_CACHED) {
+            Selection[] grown = index < cache.length ? cache.clone()
+                    : java.util.Arrays.copyOf(cache, Math.min(MAX_CACHED, Math.max(index + 1, 2 * cache.length)));
+            grown[index] = s;
+            selections = grown;
+        }
+        return s;
+    }
+
+    private static final int REASONS = Selection.Reason.values().length;
+    /** Beyond this many reals ever added (a director reloaded thousands of times), selections are made per request. */
+    private static final int MAX_CACHED = 1 << 16;
+
     public StickyTable sticky() {
         return sticky;
     }
@@ -211,7 +241,7 @@ public final class RealSelector {
             if (binding != null) {
                 RealServer real = resolve(binding);
                 if (real != null && real.servesBoundClients() && !excluded.contains(real)) {
-                    return new Selection(real, Selection.Reason.STICKY);
+                    return selection(real, Selection.Reason.STICKY);
                 }
                 stale = binding;
             }
@@ -220,28 +250,31 @@ public final class RealSelector {
         RealServer chosen = pick(farm, key, excluded);
         // Each farm of the backup chain at most once: a chain may loop (the loader refuses cycles,
         // but farms are also built by tests and tools).
-        java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
-        tried.add(farm);
-        for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
-            chosen = pick(f, key, excluded);
-            reason = Selection.Reason.BACKUP;
+        // (The set only when there is a backup to try: a new binding of a farm without one allocates none.)
+        if (chosen == null && farm.backup() != null) {
+            java.util.Set<ServerFarm> tried = new java.util.HashSet<>();
+            tried.add(farm);
+            for (ServerFarm f = farm.backup(); chosen == null && f != null && tried.add(f); f = f.backup()) {
+                chosen = pick(f, key, excluded);
+                reason = Selection.Reason.BACKUP;
+            }
         }
         if (chosen == null || sticky == null) {
-            return chosen == null ? null : new Selection(chosen, reason);
+            return chosen == null ? null : selection(chosen, reason);
         }
         StickyBinding mine = chosen.binding();
         StickyBinding holding = stale != null
                 ? sticky.rebind(key, stale, mine, nowNanos)
                 : sticky.bindIfAbsent(key, mine, nowNanos);
         if (holding.equals(mine)) {
-            return new Selection(chosen, reason);
+            return selection(chosen, reason);
         }
         // Another event loop or node bound this key first: follow its choice so all agree.
         RealServer winner = resolve(holding);
         if (winner != null && winner != chosen && winner.servesBoundClients()) {
             chosen.releaseClaim();
-            return new Selection(winner, Selection.Reason.STICKY);
+            return selection(winner, Selection.Reason.STICKY);
         }
-        return new Selection(chosen, reason);
+        return selection(chosen, reason);
     }
 }

@@ -63,6 +63,15 @@ public final class InMemoryStickyTable implements StickyTable {
 
     @Override
     public StickyBinding bindIfAbsent(StickyKey key, StickyBinding binding, long nowNanos) {
+        // A key never bound (the usual new binding) is put without the compute below, whose lambda
+        // and result array cost a new binding about 60 bytes more than its entry. The size is counted
+        // after the put, as racy across keys as the compute's check is.
+        if (size.get() < maxEntries && !entries.containsKey(key)
+                && entries.putIfAbsent(key, new Entry(binding, nowNanos)) == null) {
+            size.incrementAndGet();
+            bound.increment();
+            return binding;
+        }
         Entry[] created = new Entry[1];
         Entry holding = entries.compute(key, (k, existing) -> {
             if (existing != null && !isIdle(existing, nowNanos)) {

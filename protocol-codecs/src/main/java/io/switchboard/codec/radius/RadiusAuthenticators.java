@@ -36,13 +36,13 @@ public final class RadiusAuthenticators {
 
     /** MD5(code, id, length, 16 zero octets, attributes, secret): the Accounting/CoA/Disconnect-Request authenticator. */
     public static byte[] requestAuthenticator(RadiusView packet, byte[] secret) {
-        return packetDigest(packet, ZERO_16, secret);
+        return packetDigest(packet, ZERO_16, secret).clone();
     }
 
     /** MD5(code, id, length, request authenticator, attributes, secret): the Response Authenticator. */
     public static byte[] responseAuthenticator(RadiusView packet, byte[] requestAuthenticator, byte[] secret) {
         checkAuthenticator(requestAuthenticator);
-        return packetDigest(packet, requestAuthenticator, secret);
+        return packetDigest(packet, requestAuthenticator, secret).clone();
     }
 
     /**
@@ -53,6 +53,36 @@ public final class RadiusAuthenticators {
      * authenticator for a response.
      */
     public static byte[] messageAuthenticator(RadiusView packet, byte[] authenticatorField, byte[] secret) {
+        return mac(packet, authenticatorField, secret).clone();
+    }
+
+    /**
+     * Whether the packet's Request Authenticator is MD5(code, id, length, 16 zero octets, attributes,
+     * secret) (RFC 2866 §3), compared in constant time without allocating.
+     */
+    public static boolean matchesRequestAuthenticator(RadiusView packet, byte[] secret) {
+        return equalsAt(packet.buffer(), packet.base() + RadiusView.AUTHENTICATOR_OFFSET,
+                packetDigest(packet, ZERO_16, secret));
+    }
+
+    /**
+     * Whether the packet's Message-Authenticator (which it must have) is {@link #messageAuthenticator},
+     * compared in constant time without allocating.
+     */
+    public static boolean matchesMessageAuthenticator(RadiusView packet, byte[] authenticatorField, byte[] secret) {
+        int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
+        if (ma < 0) {
+            throw new IllegalArgumentException("the packet has no Message-Authenticator");
+        }
+        return equalsAt(packet.buffer(), packet.base() + ma + 2, mac(packet, authenticatorField, secret));
+    }
+
+    /**
+     * {@link #messageAuthenticator} in this thread's {@link HmacMd5}'s own result array, valid until the
+     * thread's next MAC with the same secret: the signing and verifying below use it at once, so a relayed
+     * request allocates no digest.
+     */
+    private static byte[] mac(RadiusView packet, byte[] authenticatorField, byte[] secret) {
         ByteBuf buf = packet.buffer();
         int base = packet.base();
         int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
@@ -60,20 +90,20 @@ public final class RadiusAuthenticators {
             checkAuthenticator(authenticatorField);
         }
         HmacMd5 hmac = RadiusDigests.hmacMd5(secret);
-        MessageDigest mac = hmac.start();
+        Md5 mac = hmac.start();
         if (authenticatorField == null) {
-            RadiusDigests.update(mac, buf, base, RadiusView.HEADER_LENGTH);
+            mac.update(buf, base, RadiusView.HEADER_LENGTH);
         } else {
-            RadiusDigests.update(mac, buf, base, RadiusView.AUTHENTICATOR_OFFSET);
+            mac.update(buf, base, RadiusView.AUTHENTICATOR_OFFSET);
             mac.update(authenticatorField);
         }
         if (ma < 0) {
-            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
+            mac.update(buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
         } else {
             int value = ma + 2;
-            RadiusDigests.update(mac, buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
+            mac.update(buf, base + RadiusView.HEADER_LENGTH, value - RadiusView.HEADER_LENGTH);
             mac.update(ZERO_16);
-            RadiusDigests.update(mac, buf, base + value + 16, packet.length() - value - 16);
+            mac.update(buf, base + value + 16, packet.length() - value - 16);
         }
         return hmac.finish(mac);
     }
@@ -89,7 +119,7 @@ public final class RadiusAuthenticators {
         ByteBuf buf = packet.buffer();
         int code = packet.code();
         boolean hashed = RadiusCode.hasHashedRequestAuthenticator(code);
-        if (hashed && !equalsAt(buf, packet.base() + RadiusView.AUTHENTICATOR_OFFSET, requestAuthenticator(packet, secret))) {
+        if (hashed && !equalsAt(buf, packet.base() + RadiusView.AUTHENTICATOR_OFFSET, packetDigest(packet, ZERO_16, secret))) {
             return false;
         }
         return verifyMessageAuthenticator(packet, hashed ? ZERO_16 : null, secret);
@@ -97,7 +127,8 @@ public final class RadiusAuthenticators {
 
     /** Verifies a response's Response Authenticator and, if present, its Message-Authenticator. */
     public static boolean verifyResponse(RadiusView packet, byte[] requestAuthenticator, byte[] secret) {
-        byte[] expected = responseAuthenticator(packet, requestAuthenticator, secret);
+        checkAuthenticator(requestAuthenticator);
+        byte[] expected = packetDigest(packet, requestAuthenticator, secret);
         if (!equalsAt(packet.buffer(), packet.base() + RadiusView.AUTHENTICATOR_OFFSET, expected)) {
             return false;
         }
@@ -109,7 +140,7 @@ public final class RadiusAuthenticators {
         if (ma < 0) {
             return true;
         }
-        byte[] expected = messageAuthenticator(packet, authenticatorField, secret);
+        byte[] expected = mac(packet, authenticatorField, secret);
         return equalsAt(packet.buffer(), packet.base() + ma + 2, expected);
     }
 
@@ -125,7 +156,7 @@ public final class RadiusAuthenticators {
         if (RadiusCode.hasHashedRequestAuthenticator(packet.code())) {
             buf.setBytes(authIndex, ZERO_16);
             writeMessageAuthenticator(packet, ZERO_16, secret);
-            buf.setBytes(authIndex, requestAuthenticator(packet, secret));
+            buf.setBytes(authIndex, packetDigest(packet, ZERO_16, secret));
         } else {
             writeMessageAuthenticator(packet, null, secret);
         }
@@ -136,7 +167,7 @@ public final class RadiusAuthenticators {
         checkAuthenticator(requestAuthenticator);
         writeMessageAuthenticator(packet, requestAuthenticator, secret);
         packet.buffer().setBytes(packet.base() + RadiusView.AUTHENTICATOR_OFFSET,
-                responseAuthenticator(packet, requestAuthenticator, secret));
+                packetDigest(packet, requestAuthenticator, secret));
     }
 
     /**
@@ -223,7 +254,7 @@ public final class RadiusAuthenticators {
     private static void writeMessageAuthenticator(RadiusView packet, byte[] authenticatorField, byte[] secret) {
         int ma = packet.find(RadiusAttributeType.MESSAGE_AUTHENTICATOR.value());
         if (ma >= 0) {
-            packet.buffer().setBytes(packet.base() + ma + 2, messageAuthenticator(packet, authenticatorField, secret));
+            packet.buffer().setBytes(packet.base() + ma + 2, mac(packet, authenticatorField, secret));
         }
     }
 
@@ -312,6 +343,7 @@ public final class RadiusAuthenticators {
 
     // ---- internals ----
 
+    /** The digest in this thread's result array ({@link RadiusDigests#result}), valid until its next use. */
     private static byte[] packetDigest(RadiusView packet, byte[] authenticatorField, byte[] secret) {
         ByteBuf buf = packet.buffer();
         int base = packet.base();
@@ -321,7 +353,11 @@ public final class RadiusAuthenticators {
             md.update(authenticatorField);
             RadiusDigests.update(md, buf, base + RadiusView.HEADER_LENGTH, packet.length() - RadiusView.HEADER_LENGTH);
             md.update(secret);
-            return md.digest();
+            byte[] out = RadiusDigests.result();
+            md.digest(out, 0, MD5_LENGTH);
+            return out;
+        } catch (DigestException e) {
+            throw new IllegalStateException(e);
         } catch (RuntimeException e) {
             md.reset(); // the thread's instance is used again
             throw e;

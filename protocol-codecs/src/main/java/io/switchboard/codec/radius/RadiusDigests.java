@@ -50,12 +50,20 @@ final class RadiusDigests {
     /** Where a direct buffer's bytes are copied to be hashed (a RADIUS packet is at most 4096 octets). */
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[4096]);
 
+    /** Where a digest the caller uses at once is written, so that computing one allocates nothing. */
+    private static final ThreadLocal<byte[]> RESULT = ThreadLocal.withInitial(() -> new byte[16]);
+
     private RadiusDigests() {
     }
 
     /** This thread's MD5, reset (by the {@code digest} that ended its last use). */
     static MessageDigest md5() {
         return MD5.get();
+    }
+
+    /** This thread's 16-octet result array, overwritten by the next digest written there. */
+    static byte[] result() {
+        return RESULT.get();
     }
 
     /** This thread's HMAC-MD5 keyed with {@code secret}. */

@@ -40,7 +40,7 @@ class HmacMd5Test {
             for (int textLength = 0; textLength <= 200; textLength += 13) {
                 byte[] text = new byte[textLength];
                 random.nextBytes(text);
-                MessageDigest inner = hmac.start();
+                Md5 inner = hmac.start();
                 inner.update(text);
                 assertThat(hmac.finish(inner)).as("key %d, text %d", keyLength, textLength)
                         .isEqualTo(jdk.doFinal(text));
@@ -48,9 +48,39 @@ class HmacMd5Test {
         }
     }
 
+    /** {@link Md5} against the JDK's MD5 for every length across two blocks, from arrays and buffers, and its state copies. */
+    @Test
+    void md5IsTheJdksForEveryLengthFromArraysAndDirectBuffersAndAfterACopy() throws Exception {
+        Random random = new Random(1321);
+        Md5 md5 = new Md5();
+        Md5 copy = new Md5();
+        byte[] out = new byte[16];
+        for (int length = 0; length <= 200; length++) {
+            byte[] text = new byte[length];
+            random.nextBytes(text);
+            byte[] expected = MessageDigest.getInstance("MD5").digest(text);
+            md5.update(text, 0, length);
+            md5.digest(out, 0);
+            assertThat(out).as("array, %d", length).isEqualTo(expected);
+            io.netty.buffer.ByteBuf direct = io.netty.buffer.Unpooled.directBuffer(length + 3);
+            try {
+                direct.writeZero(3).writeBytes(text);
+                int half = length / 3;
+                md5.update(direct, 3, half);
+                copy.copyFrom(md5); // mid-block state carried over
+                copy.update(direct, 3 + half, length - half);
+                copy.digest(out, 0);
+                assertThat(out).as("direct buffer after a copy, %d", length).isEqualTo(expected);
+                md5.reset();
+            } finally {
+                direct.release();
+            }
+        }
+    }
+
     private static String mac(byte[] key, String text) {
         HmacMd5 hmac = new HmacMd5(key);
-        MessageDigest inner = hmac.start();
+        Md5 inner = hmac.start();
         inner.update(text.getBytes(StandardCharsets.US_ASCII));
         return HexFormat.of().formatHex(hmac.finish(inner));
     }
