@@ -70,6 +70,12 @@ public final class NewWorkLimits {
         return true;
     }
 
+    /** A MAXCLIENTS_THROTTLED real was offered new work: refused, and counted. */
+    boolean refuseThrottled() {
+        refusedClients.increment();
+        return false;
+    }
+
     /** This node bound a new client to the real. */
     void clientBound(RealFailures.Moves moves) {
         if (!countsClients()) {

@@ -170,6 +170,9 @@ public final class RealServer implements RealView {
         if (s == RealState.OPERATIONAL) {
             return connections.get() < maxConns && (!slowStart.running() || slowStart.turn()) && limits.admit();
         }
+        if (s == RealState.MAXCLIENTS_THROTTLED) {
+            return limits.refuseThrottled();
+        }
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
     }
 

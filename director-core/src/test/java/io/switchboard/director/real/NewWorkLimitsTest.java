@@ -73,6 +73,7 @@ class NewWorkLimitsTest {
         // IOS: a real with maxclients subscribers is maxClientsThrottle; its subscribers stay.
         assertThat(r.state()).isEqualTo(RealState.MAXCLIENTS_THROTTLED);
         assertThat(r.tryTakeNewWork()).isFalse();
+        assertThat(r.limits().refusedClients()).isEqualTo(1);
         assertThat(r.servesBoundClients()).isTrue();
         assertThat(r.isCandidate()).as("kept in the predictor's snapshot, refused per pick").isTrue();
         // The tables counted: one binding expired.
