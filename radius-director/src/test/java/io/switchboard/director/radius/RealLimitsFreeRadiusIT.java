@@ -86,6 +86,8 @@ class RealLimitsFreeRadiusIT {
         // aaa1 takes at most two subscribers (IOS maxclients 2); weighted round robin 1/1 otherwise.
         farms.put("limited", farm("limited", FailureDetection.DEFAULT,
                 new RealLimits(OptionalInt.empty(), OptionalInt.of(2))));
+        // aaa1 takes at most one new subscriber per second (IOS rate 1).
+        farms.put("rated", farm("rated", FailureDetection.DEFAULT, new RealLimits(OptionalInt.of(1), OptionalInt.empty())));
         // One unanswered request fails a real; the failed real's bindings go at once (failaction purge).
         farms.put("purging", farm("purging", new FailureDetection(1, 1, Duration.ofMinutes(5), true, true),
                 RealLimits.NONE));
@@ -212,6 +214,27 @@ class RealLimitsFreeRadiusIT {
 
     @Test
     @Order(2)
+    void aRealWithARateTakesNoMoreNewSubscribersPerSecondThanThat() throws Exception {
+        // Cisco IOS SLB Command Reference, "rate": the most new connections per second to the real.
+        List<String> subscribers = csids("4915400", 10);
+        long start = System.nanoTime();
+        FreeRadiusProcess.Result r = radclient("rated", subscribers, "-t", "3", "-r", "2", "-p", "10");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertThat(r.exit()).as(r.output()).isZero();
+        Map<String, int[]> logins = await().atMost(Duration.ofSeconds(10))
+                .until(() -> logins("4915400"), l -> l.size() == 10);
+        long onAaa1 = logins.values().stream().filter(c -> c[0] > 0).count();
+        // Round robin would give aaa1 five; the rate lets one through per second of the run (the
+        // windows are the housekeeping's seconds, so a run of s seconds touches at most s + 1 of them).
+        assertThat(onAaa1).as("aaa1's subscribers in a %.1f s run", seconds).isBetween(1L, (long) Math.ceil(seconds) + 1);
+        assertThat(onAaa1).isLessThan(5);
+        RealServer aaa1 = real("rated", 0);
+        assertThat(aaa1.limits().refusedRate()).isPositive();
+        assertThat(aaa1.state()).as("a rate refuses, it does not throttle").isEqualTo(RealState.OPERATIONAL);
+    }
+
+    @Test
+    @Order(3)
     void failactionPurgeRemovesAFailedRealsBindingsAtOnceWithoutItTheyWaitAndWithoutInbandItDoesNotFail()
             throws Exception {
         List<String> purging = csids("4915200", 4);
