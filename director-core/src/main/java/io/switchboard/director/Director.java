@@ -239,11 +239,25 @@ public final class Director {
      */
     public void housekeep() {
         farms.tick(ticker.nanos());
-        failurePurges.purge(failurePurges.failed());
+        followReals();
         clientCounts.check(ticker.nanos());
         sweepStickyTables();
         realDrains.check(ticker.nanos());
         removals.check();
+    }
+
+    /**
+     * What the timers do for {@code failure.purge} and {@code maxclients}, at once on this thread: the
+     * reals that failed since the last call are purged, and the clients counted when a count is due.
+     * Walks sticky tables: off the event loops. What-if calls it with its capture's clock, as the
+     * live timers do, so both purge and count alike.
+     */
+    public void followReals() {
+        failurePurges.purge(failurePurges.failed());
+        long now = ticker.nanos();
+        if (clientCounts.due(now)) {
+            clientCounts.check(now);
+        }
     }
 
     /**
