@@ -46,6 +46,8 @@ public final class Director {
     private final RealRestarts restarts;
     private final RealDrains realDrains;
     private final RealRemovals removals;
+    private final RealClientCounts clientCounts;
+    private final FailurePurges failurePurges;
     /** The farms and probes the probe scheduler starts with: the start-up ones, or a reload's since. */
     private volatile SwitchboardConfig farmsConfig;
     private Vertx vertx;
@@ -93,6 +95,8 @@ public final class Director {
         this.restarts = new RealRestarts(virtualServers.all(), virtualServers.stickyTables, registry);
         this.realDrains = new RealDrains(farms, virtualServers.stickyTables, restarts, registry);
         this.removals = new RealRemovals(farms, restarts, registry);
+        this.clientCounts = new RealClientCounts(farms, virtualServers.stickyTables);
+        this.failurePurges = new FailurePurges(farms, restarts, registry);
         this.farmsConfig = config;
     }
 
@@ -103,6 +107,19 @@ public final class Director {
             long now = ticker.nanos();
             farms.tick(now);
             routeHealth.check(vertx, this::localAddress);
+            List<RealServer> failed = failurePurges.failed();
+            if (!failed.isEmpty()) {
+                vertx.executeBlocking(() -> {
+                    failurePurges.purge(failed);
+                    return null;
+                }, false);
+            }
+            if (clientCounts.due(now)) {
+                vertx.executeBlocking(() -> {
+                    clientCounts.check(ticker.nanos());
+                    return null;
+                }, false);
+            }
             if (realDrains.due(now)) {
                 vertx.executeBlocking(() -> {
                     realDrains.check(ticker.nanos());
@@ -222,9 +239,25 @@ public final class Director {
      */
     public void housekeep() {
         farms.tick(ticker.nanos());
+        followReals();
+        clientCounts.check(ticker.nanos());
         sweepStickyTables();
         realDrains.check(ticker.nanos());
         removals.check();
+    }
+
+    /**
+     * What the timers do for {@code failure.purge} and {@code maxclients}, at once on this thread: the
+     * reals that failed since the last call are purged, and the clients counted when a count is due.
+     * Walks sticky tables: off the event loops. What-if calls it with its capture's clock, as the
+     * live timers do, so both purge and count alike.
+     */
+    public void followReals() {
+        failurePurges.purge(failurePurges.failed());
+        long now = ticker.nanos();
+        if (clientCounts.due(now)) {
+            clientCounts.check(now);
+        }
     }
 
     /**

@@ -267,6 +267,7 @@ public final class RealSelector {
                 ? sticky.rebind(key, stale, mine, nowNanos)
                 : sticky.bindIfAbsent(key, mine, nowNanos);
         if (holding.equals(mine)) {
+            chosen.clientBound(); // toward its maxclients, until the tables are counted again
             return selection(chosen, reason);
         }
         // Another event loop or node bound this key first: follow its choice so all agree.

@@ -90,7 +90,7 @@ final class LoopbackLayout {
             List<RealConfig> reals = farm.reals().stream().map(r -> {
                 InetSocketAddress at = bound.get(farm.name() + "/" + r.endpoint());
                 return new RealConfig(at.getAddress(), at.getPort(), r.weight(), r.maxconns(), r.inService(), r.values(),
-                        r.removal());
+                        r.removal(), r.limits());
             }).toList();
             Map<Subnet, Endpoint> routeMap = new LinkedHashMap<>();
             farm.routeMap().forEach((prefix, real) -> {

@@ -174,6 +174,7 @@ public abstract class WhatIfRun {
         // then): one order for both runs, though a live director's own timers fire when they like.
         director().farms().tick(now());
         directorClock = now();
+        director().followReals(); // failure.purge and maxclients' counts, as the live timers
         stickyTables().sweep(now());
         housekeep(now());
         requests++;

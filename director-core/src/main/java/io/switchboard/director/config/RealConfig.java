@@ -20,15 +20,23 @@ import java.util.OptionalInt;
  *                 the order they were declared; empty where none is configured
  * @param removal  what happens to the real's subscribers when a reload removes it ({@code on-remove},
  *                 {@code drain-deadline})
+ * @param limits   the real's {@code rate} and {@code maxclients} (IOS's of the same names)
  */
 public record RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService,
-        Map<RealKey<?>, Object> values, RemovalPolicy removal) {
+        Map<RealKey<?>, Object> values, RemovalPolicy removal, RealLimits limits) {
 
     public static final int DEFAULT_WEIGHT = 8;
 
     public RealConfig {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         removal = removal == null ? RemovalPolicy.DEFAULT : removal;
+        limits = limits == null ? RealLimits.NONE : limits;
+    }
+
+    /** A real without {@code rate} or {@code maxclients}. */
+    public RealConfig(InetAddress address, int port, int weight, OptionalInt maxconns, boolean inService,
+            Map<RealKey<?>, Object> values, RemovalPolicy removal) {
+        this(address, port, weight, maxconns, inService, values, removal, RealLimits.NONE);
     }
 
     /** A real removed by the default policy ({@link RemovalPolicy#DEFAULT}). */
@@ -69,6 +77,6 @@ public record RealConfig(InetAddress address, int port, int weight, OptionalInt 
     public <T> RealConfig with(RealKey<T> key, T value) {
         Map<RealKey<?>, Object> more = new LinkedHashMap<>(values);
         more.put(key, value);
-        return new RealConfig(address, port, weight, maxconns, inService, more, removal);
+        return new RealConfig(address, port, weight, maxconns, inService, more, removal, limits);
     }
 }

@@ -54,6 +54,16 @@ public final class RealMetrics {
         Gauge.builder("switchboard.real.connections", real, RealServer::connections)
                 .description("In-flight requests").tags(tags).register(registry);
         Gauge.builder("switchboard.real.weight", real, RealServer::weight).tags(tags).register(registry);
+        // IOS rate and maxclients: new work the real was skipped for, by the limit that refused it.
+        FunctionCounter.builder("switchboard.real.refused", real, r -> r.limits().refusedRate())
+                .description("New work refused by the real's rate or maxclients").tags(tags).tag("reason", "rate")
+                .register(registry);
+        FunctionCounter.builder("switchboard.real.refused", real, r -> r.limits().refusedClients())
+                .description("New work refused by the real's rate or maxclients").tags(tags).tag("reason", "maxclients")
+                .register(registry);
+        Gauge.builder("switchboard.real.clients", real, r -> r.limits().clients())
+                .description("Sticky clients bound to the real, as last counted (with maxclients)").tags(tags)
+                .register(registry);
         for (RealState state : RealState.values()) {
             Gauge.builder("switchboard.real.state", real, r -> r.state() == state ? 1 : 0)
                     .description("1 for the real's current state").tags(tags).tag("state", state.name())

@@ -21,10 +21,10 @@ final class RealFailures {
 
     /** States an in-band failure (unanswered requests, a resource cause) takes a real from. */
     static final Set<RealState> IN_BAND = EnumSet.of(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED,
-            RealState.TESTING, RealState.DFP_THROTTLED);
+            RealState.MAXCLIENTS_THROTTLED, RealState.TESTING, RealState.DFP_THROTTLED);
     /** States another node's failure takes a real from: as in-band, and a real waiting for its test. */
     static final Set<RealState> FROM_CLUSTER = EnumSet.of(RealState.OPERATIONAL, RealState.MAXCONNS_THROTTLED,
-            RealState.TESTING, RealState.DFP_THROTTLED, RealState.READY_TO_TEST);
+            RealState.MAXCLIENTS_THROTTLED, RealState.TESTING, RealState.DFP_THROTTLED, RealState.READY_TO_TEST);
 
     /** Replaced by a reload ({@link #configure}); guarded by {@code this}. */
     private FailureDetector detector;
@@ -47,6 +47,10 @@ final class RealFailures {
         this.settings = failure;
         this.retryNanos = failure.retry().toNanos();
         this.detector = new FailureDetector(failure.numconns(), failure.numclients());
+    }
+
+    synchronized boolean purges() {
+        return settings.purge();
     }
 
     long retryNanos() {
@@ -72,10 +76,12 @@ final class RealFailures {
     /**
      * A request expired unanswered: whether that fails the real (a TESTING real's test request
      * always does; otherwise the detector's thresholds decide, and start over when they are met).
+     * Without in-band detection (IOS {@code no faildetect inband}: "numconns then ignored; use
+     * probes", IOS SLB guide, automatic failure detection) only the test request counts.
      */
     boolean unanswered(Object client, boolean testing) {
         synchronized (this) {
-            boolean failed = testing || detector.unanswered(client);
+            boolean failed = testing || settings.inband() && detector.unanswered(client);
             if (failed) {
                 detector.reset();
             }

@@ -45,6 +45,7 @@ public final class RealServer implements RealView {
     private final SlowStart slowStart = new SlowStart();
     private volatile RealStateListener stateListener = RealStateListener.NONE;
     private final RealDraining draining = new RealDraining();
+    private final NewWorkLimits limits;
 
     private final LongAdder forwarded = new LongAdder();
     private final LongAdder answered = new LongAdder();
@@ -65,6 +66,7 @@ public final class RealServer implements RealView {
         this.weight = config.weight();
         this.maxConns = config.maxconns().orElse(Integer.MAX_VALUE);
         this.failures = new RealFailures(failure);
+        this.limits = new NewWorkLimits(config.limits());
         this.state = new AtomicReference<>(config.inService() ? RealState.OPERATIONAL : RealState.OUTOFSERVICE);
     }
 
@@ -155,19 +157,43 @@ public final class RealServer implements RealView {
     public boolean isCandidate() {
         RealState s = state.get();
         return weight > 0 && (s == RealState.OPERATIONAL || s == RealState.MAXCONNS_THROTTLED
-                || s == RealState.READY_TO_TEST);
+                || s == RealState.MAXCLIENTS_THROTTLED || s == RealState.READY_TO_TEST);
     }
 
     /**
      * Claims this real for one new subscriber or flow. A READY_TO_TEST real is claimed once and
-     * moves to TESTING, so exactly one test request reaches it.
+     * moves to TESTING, so exactly one test request reaches it. {@code rate} and {@code maxclients}
+     * ({@link NewWorkLimits}) are decided here, for every predictor, live and in what-if.
      */
     public boolean tryTakeNewWork() {
         RealState s = state.get();
         if (s == RealState.OPERATIONAL) {
-            return connections.get() < maxConns && (!slowStart.running() || slowStart.turn());
+            return connections.get() < maxConns && (!slowStart.running() || slowStart.turn()) && limits.admit();
+        }
+        if (s == RealState.MAXCLIENTS_THROTTLED) {
+            return limits.refuseThrottled();
         }
         return s == RealState.READY_TO_TEST && move(RealState.READY_TO_TEST, RealState.TESTING);
+    }
+
+    /** Its {@code rate} and {@code maxclients}, their counts and refusals. */
+    public NewWorkLimits limits() {
+        return limits;
+    }
+
+    /** This node bound a new sticky client to the real (toward {@code maxclients}). */
+    public void clientBound() {
+        limits.clientBound(this::move);
+    }
+
+    /** The live bindings naming the real, counted over every sticky table (off the event loops). */
+    public void clientsCounted(long count) {
+        limits.clientsCounted(count, this::move);
+    }
+
+    /** Whether the farm purges what is bound to the real when it fails (IOS {@code failaction purge}). */
+    public boolean purgesOnFailure() {
+        return failures.purges();
     }
 
     /** Sets the slow-start time of this real (its farm's {@code slow-start}). */
@@ -269,6 +295,7 @@ public final class RealServer implements RealView {
     /** Advances timers: a FAILED real whose retry timer ran out becomes READY_TO_TEST. */
     public void tick(long nowNanos) {
         slowStart.tick(nowNanos);
+        limits.tick(nowNanos);
         if (state.get() == RealState.FAILED && failures.retryDue(nowNanos)
                 && move(RealState.FAILED, RealState.READY_TO_TEST)) {
             LOG.info("real {} of farm {}: retry timer expired, READY_TO_TEST", id, farm);
@@ -378,6 +405,7 @@ public final class RealServer implements RealView {
             throw new IllegalArgumentException("real " + id + " cannot become " + config.endpoint());
         }
         this.values = config.values();
+        limits.configure(config.limits());
         failures.configure(failure);
     }
 
@@ -480,17 +508,11 @@ public final class RealServer implements RealView {
                 && from != RealState.MAXCLIENTS_THROTTLED && from != RealState.DFP_THROTTLED) {
             slowStart.begin();
         }
-        boolean candidacyChanged = !isThrottleFlip(from, to);
+        boolean candidacyChanged = !RealState.throttleFlip(from, to);
         if (candidacyChanged) {
             onCandidacyChange.run();
         }
         return true;
-    }
-
-    /** OPERATIONAL ⇄ MAXCONNS_THROTTLED flips often and predictors check it per pick: no rebuild. */
-    private static boolean isThrottleFlip(RealState from, RealState to) {
-        return (from == RealState.OPERATIONAL && to == RealState.MAXCONNS_THROTTLED)
-                || (from == RealState.MAXCONNS_THROTTLED && to == RealState.OPERATIONAL);
     }
 
     @Override

@@ -64,4 +64,13 @@ public enum RealState {
     public String displayName() {
         return name();
     }
+
+    /**
+     * OPERATIONAL ⇄ MAXCONNS/MAXCLIENTS_THROTTLED flip often and predictors check them per pick
+     * ({@link RealServer#tryTakeNewWork}): no predictor rebuild.
+     */
+    static boolean throttleFlip(RealState from, RealState to) {
+        return from == OPERATIONAL && (to == MAXCONNS_THROTTLED || to == MAXCLIENTS_THROTTLED)
+                || (from == MAXCONNS_THROTTLED || from == MAXCLIENTS_THROTTLED) && to == OPERATIONAL;
+    }
 }

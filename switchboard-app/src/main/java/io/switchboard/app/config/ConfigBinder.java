@@ -10,6 +10,7 @@ import io.switchboard.director.config.PersistenceConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.RealLimits;
 import io.switchboard.director.config.RemovalPolicy;
 import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.DfpConfig;
@@ -69,9 +70,9 @@ final class ConfigBinder {
             "route-map");
     static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
     static final List<String> PROBE_KEYS = ProbeBinder.keys();
-    static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry");
+    static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry", "inband", "purge");
     static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice",
-            "on-remove", "drain-deadline"));
+            "on-remove", "drain-deadline", "rate", "maxclients"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise", "overload"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
@@ -282,7 +283,9 @@ final class ConfigBinder {
         // Only numconns given: the default numclients must not exceed it (numconns 1 -> numclients 1).
         int clients = numclients.orElse(Math.min(d.numclients(), conns));
         Duration retry = s.positiveDuration("retry").orElse(d.retry());
-        return new FailureDetection(conns, clients, retry);
+        boolean inband = s.bool("inband").orElse(d.inband());
+        boolean purge = s.bool("purge").orElse(d.purge());
+        return new FailureDetection(conns, clients, retry, inband, purge);
     }
 
     private Optional<RealConfig> real(Section s) {
@@ -293,6 +296,8 @@ final class ConfigBinder {
         Optional<Integer> port = hasPort ? s.integer("port", 1, 65535) : Optional.empty();
         int weight = s.integer("weight", 1, MAX_WEIGHT).orElse(RealConfig.DEFAULT_WEIGHT);
         OptionalInt maxconns = s.optionalInt("maxconns", 1, Integer.MAX_VALUE);
+        RealLimits limits = new RealLimits(s.optionalInt("rate", 1, Integer.MAX_VALUE),
+                s.optionalInt("maxclients", 1, Integer.MAX_VALUE));
         boolean inService = s.bool("inservice").orElse(true);
         Map<RealKey<?>, Object> values = new LinkedHashMap<>();
         for (RealKey<?> key : plugins.realKeys()) {
@@ -304,7 +309,8 @@ final class ConfigBinder {
         if (address.isEmpty() || port.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, values, removal));
+        return Optional.of(new RealConfig(address.get(), port.get(), weight, maxconns, inService, values, removal,
+                limits));
     }
 
     /** The real's {@code on-remove} (default {@code drain}) and, with {@code drain}, its {@code drain-deadline}. */

@@ -132,6 +132,9 @@ public final class IosExporter {
             line(1, "bindid " + config.dfp().bindId(f.name()));
         }
         f.probes().forEach(p -> line(1, "probe " + p));
+        if (f.failure().purge()) {
+            line(1, "failaction purge");
+        }
         OptionalInt reassign = config.virtualServers().values().stream()
                 .filter(vs -> vs.farm().equals(f.name()) && vs.options() instanceof TcpOptions)
                 .mapToInt(vs -> vs.options(TcpOptions.class).reassign()).findFirst();
@@ -143,6 +146,11 @@ public final class IosExporter {
             line(1, "real " + r.address().getHostAddress() + " " + r.port());
             line(2, "weight " + r.weight());
             r.maxconns().ifPresent(n -> line(2, "maxconns " + n));
+            r.limits().rate().ifPresent(n -> line(2, "rate " + n));
+            r.limits().maxclients().ifPresent(n -> line(2, "maxclients " + n));
+            if (!f.failure().inband()) {
+                line(2, "no faildetect inband");
+            }
             line(2, "faildetect numconns " + f.failure().numconns() + " numclients " + f.failure().numclients());
             line(2, "retry " + seconds(f.failure().retry()));
             reassign.ifPresent(n -> line(2, "reassign " + n));

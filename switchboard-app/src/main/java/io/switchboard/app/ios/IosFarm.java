@@ -28,6 +28,9 @@ final class IosFarm {
     /** Lines naming a probe already named (a firewall farm names its probes per real): probe index by line. */
     final java.util.Map<IosCommand, String> repeatedProbes = new java.util.LinkedHashMap<>();
     final List<Real> reals = new ArrayList<>();
+    /** {@code failaction purge}: a failed real's bindings and sessions removed at once (failure.purge). */
+    boolean purge;
+    IosCommand failactionLine;
 
     /** A {@code probe NAME} line of the farm or one of its reals; a farm runs each probe once. */
     void probe(IosCommand line) {
@@ -64,6 +67,13 @@ final class IosFarm {
         IosCommand retryLine;
         OptionalInt reassign = OptionalInt.empty();
         IosCommand reassignLine;
+        OptionalInt rate = OptionalInt.empty();
+        IosCommand rateLine;
+        OptionalInt maxclients = OptionalInt.empty();
+        IosCommand maxclientsLine;
+        /** {@code no faildetect inband}: probes only (failure.inband: false). */
+        boolean inband = true;
+        IosCommand inbandLine;
 
         Real(IosCommand command, InetAddress address, OptionalInt port) {
             this.command = command;
@@ -75,7 +85,7 @@ final class IosFarm {
         FailureDetection failure() {
             int conns = numconns.orElse(FailureDetection.DEFAULT.numconns());
             int clients = numclients.orElse(Math.min(FailureDetection.DEFAULT.numclients(), conns));
-            return new FailureDetection(conns, clients, retry);
+            return new FailureDetection(conns, clients, retry, inband, false);
         }
     }
 }

@@ -3,6 +3,8 @@ package io.switchboard.app.ios;
 import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.RealConfig;
+import io.switchboard.director.config.RealLimits;
+import io.switchboard.director.config.RemovalPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -101,7 +103,10 @@ final class IosFarmBuilder {
             key(farm.probeLines.get(i), path + ".probes[" + i + "]");
         }
         farm.repeatedProbes.forEach((line, probe) -> key(line, path + ".probes[" + farm.probes.indexOf(probe) + "]"));
-        FailureDetection failure = failure(farm, path);
+        FailureDetection perReal = failure(farm, path);
+        key(farm.failactionLine, path + ".failure.purge");
+        FailureDetection failure = new FailureDetection(perReal.numconns(), perReal.numclients(), perReal.retry(),
+                perReal.inband(), farm.purge);
         List<RealConfig> reals = new ArrayList<>();
         for (int i = 0; i < farm.reals.size(); i++) {
             IosFarm.Real r = farm.reals.get(i);
@@ -109,8 +114,11 @@ final class IosFarmBuilder {
             key(r.command, real + ".address");
             key(r.weightLine, real + ".weight");
             key(r.maxconnsLine, real + ".maxconns");
+            key(r.rateLine, real + ".rate");
+            key(r.maxclientsLine, real + ".maxclients");
             key(r.inServiceLine, real + ".inservice");
-            reals.add(new RealConfig(r.address, r.port.orElse(port), r.weight, r.maxconns, r.inService));
+            reals.add(new RealConfig(r.address, r.port.orElse(port), r.weight, r.maxconns, r.inService, Map.of(),
+                    RemovalPolicy.DEFAULT, new RealLimits(r.rate, r.maxclients)));
         }
         Optional<String> backup = Optional.ofNullable(backups.get(farm.name)).map(b -> instance(b, port));
         return new FarmConfig(name, farm.predictor, failure, reals, backup, farm.probes);
@@ -130,12 +138,14 @@ final class IosFarmBuilder {
             if (r.failure().equals(first)) {
                 key(r.faildetectLine, path + ".failure.numconns", path + ".failure.numclients");
                 key(r.retryLine, path + ".failure.retry");
+                key(r.inbandLine, path + ".failure.inband");
             } else {
                 String why = "per-real failure detection: Switchboard's is per farm (" + path + ".failure is "
                         + first.numconns() + "/" + first.numclients() + "/" + first.retry().toSeconds() + "s from the"
                         + " first real)";
                 unsupportedOnce(r.faildetectLine, why);
                 unsupportedOnce(r.retryLine, why);
+                unsupportedOnce(r.inbandLine, why);
             }
         }
         return first;

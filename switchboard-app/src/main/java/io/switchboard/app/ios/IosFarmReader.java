@@ -30,8 +30,7 @@ final class IosFarmReader {
                 case "predictor" -> predictor(f, c);
                 case "probe" -> f.probe(c);
                 case "nat" -> nat(c);
-                case "failaction" -> ledger.unsupported(c, "failaction (what happens to a failed real's"
-                        + " connections and sessions)");
+                case "failaction" -> failaction(f, c);
                 case "bindid" -> {
                     f.bindId = c.hasArg(0) ? IosValues.integer(c, 0, 0, 65535) : 0; // IOS default 0
                     f.bindIdLine = ledger.replacing(f.bindIdLine, c);
@@ -106,8 +105,18 @@ final class IosFarmReader {
                     real.reassign = OptionalInt.of(IosValues.integer(r, 0, 1, 16));
                     real.reassignLine = ledger.replacing(real.reassignLine, r);
                 }
-                case "maxclients" -> ledger.unsupported(r, "maxclients (sticky subscribers per real)");
-                case "rate" -> ledger.unsupported(r, "a connection rate limit per real (rate)");
+                case "maxclients" -> {
+                    // Cisco IOS SLB Command Reference, "maxclients": the most sticky subscribers of the real.
+                    real.maxclients = r.negated() ? OptionalInt.empty()
+                            : OptionalInt.of(IosValues.integer(r, 0, 1, Integer.MAX_VALUE));
+                    real.maxclientsLine = ledger.replacing(real.maxclientsLine, r);
+                }
+                case "rate" -> {
+                    // Cisco IOS SLB Command Reference, "rate": the most new connections per second to the real.
+                    real.rate = r.negated() ? OptionalInt.empty()
+                            : OptionalInt.of(IosValues.integer(r, 0, 1, Integer.MAX_VALUE));
+                    real.rateLine = ledger.replacing(real.rateLine, r);
+                }
                 case "probe" -> f.probe(r);
                 case "backup" -> ledger.unsupported(r, "a backup real");
                 default -> ledger.ignored(r, "a description");
@@ -115,14 +124,28 @@ final class IosFarmReader {
         }
     }
 
+    /**
+     * {@code failaction purge} (Cisco IOS SLB Command Reference, "failaction (server farm)"): a failed
+     * real's connections are purged at once. The protocol forms ({@code gtp purge}, {@code asn purge})
+     * purge their sessions and sticky entries, which Switchboard's one purge does for every service;
+     * {@code radius reassign} has no counterpart.
+     */
+    private void failaction(IosFarm f, IosCommand c) {
+        int at = c.isKeyword(0, "gtp") || c.isKeyword(0, "asn") ? 1 : 0;
+        if (!c.isKeyword(at, "purge")) {
+            ledger.unsupported(c, "failaction other than purge (" + c.text() + ")");
+            return;
+        }
+        f.purge = !c.negated();
+        f.failactionLine = ledger.replacing(f.failactionLine, c);
+    }
+
     private void faildetect(IosFarm.Real real, IosCommand r) {
         if (r.isKeyword(0, "inband")) {
-            if (r.negated()) {
-                ledger.unsupported(r, "turning in-band failure detection off (no faildetect inband): Switchboard"
-                        + " always counts unanswered requests");
-            } else {
-                ledger.implied(r, "Switchboard always detects failures in band");
-            }
+            // Cisco IOS SLB Command Reference, "faildetect inband (real server)": on by default;
+            // "no faildetect inband" leaves failure detection to the probes.
+            real.inband = !r.negated();
+            real.inbandLine = ledger.replacing(real.inbandLine, r);
             return;
         }
         if (r.negated()) {

@@ -141,6 +141,12 @@ public final class IosYamlWriter {
         put(failure, path + ".failure", "numconns", YamlOut.number(f.failure().numconns()));
         put(failure, path + ".failure", "numclients", YamlOut.number(f.failure().numclients()));
         put(failure, path + ".failure", "retry", YamlOut.duration(f.failure().retry()));
+        if (!f.failure().inband()) {
+            put(failure, path + ".failure", "inband", YamlOut.bool(false));
+        }
+        if (f.failure().purge()) {
+            put(failure, path + ".failure", "purge", YamlOut.bool(true));
+        }
         List<YamlOut.Node> reals = new java.util.ArrayList<>();
         for (int i = 0; i < f.reals().size(); i++) {
             reals.add(real(f.reals().get(i), path + ".reals[" + i + "]"));
@@ -162,6 +168,8 @@ public final class IosYamlWriter {
         put(m, path, "port", YamlOut.number(r.port()));
         put(m, path, "weight", YamlOut.number(r.weight()));
         r.maxconns().ifPresent(n -> put(m, path, "maxconns", YamlOut.number(n)));
+        r.limits().rate().ifPresent(n -> put(m, path, "rate", YamlOut.number(n)));
+        r.limits().maxclients().ifPresent(n -> put(m, path, "maxclients", YamlOut.number(n)));
         put(m, path, "inservice", YamlOut.bool(r.inService()));
         r.values().forEach((key, value) -> put(m, path, key.name(), YamlOut.string(key.print(value))));
         return m;

@@ -256,6 +256,8 @@ public final class ConfigDiff {
                 settings);
         field(ConfigPath.child(failure, "retry"), text(f.old().failure().retry()), text(f.next().failure().retry()),
                 settings);
+        field(ConfigPath.child(failure, "inband"), f.old().failure().inband(), f.next().failure().inband(), settings);
+        field(ConfigPath.child(failure, "purge"), f.old().failure().purge(), f.next().failure().purge(), settings);
         field(ConfigPath.child(path, "backup"), f.old().backup().orElse(null), f.next().backup().orElse(null), settings);
         field(ConfigPath.child(path, "probes"), String.join(", ", f.old().probes()), String.join(", ", f.next().probes()),
                 settings);
@@ -298,6 +300,11 @@ public final class ConfigDiff {
         int maxconns = r.next().maxconns().orElse(Integer.MAX_VALUE);
         field(ConfigPath.child(path, "maxconns"), value(r.old().maxconns()), value(r.next().maxconns()),
                 Action.now(d -> d.farms().real(farm, id).configureMaxConns(maxconns)));
+        // rate and maxclients: the farm's in-place reconfiguration hands each kept real its new limits.
+        field(ConfigPath.child(path, "rate"), value(r.old().limits().rate()), value(r.next().limits().rate()),
+                farmAction(farm, farms));
+        field(ConfigPath.child(path, "maxclients"), value(r.old().limits().maxclients()),
+                value(r.next().limits().maxclients()), farmAction(farm, farms));
         field(ConfigPath.child(path, "on-remove"), r.old().removal().mode().configName(),
                 r.next().removal().mode().configName(), READ_AT_REMOVAL);
         field(ConfigPath.child(path, "drain-deadline"), r.old().removal().deadline().map(ConfigDiff::text).orElse(null),

@@ -412,9 +412,9 @@ class ConfigLoaderTest {
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes, exposure,"
                             + " unlisted-member)",
                     "admin.listne: unknown key (known: listen, token, enabled, exposure, tls)",
-                    "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry)",
+                    "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry, inband, purge)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, on-remove,"
-                            + " drain-deadline, secret, require-message-authenticator, transport)",
+                            + " drain-deadline, rate, maxclients, secret, require-message-authenticator, transport)",
                     // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
                             + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
@@ -522,6 +522,36 @@ class ConfigLoaderTest {
                     "farms.ggsn.reals[1].maxconns: must be at least 1",
                     "farms.ggsn.reals[3].maxconns: must be at most 2147483647");
         }
+
+    @Test
+    void rateMaxclientsInbandAndPurgeBindAndAreRangeChecked() {
+        SwitchboardConfig config = ALL_SERVICES.parse("""
+                farms:
+                  ggsn:
+                    failure: { inband: false, purge: true }
+                    reals:
+                      - { address: 127.0.0.2, port: 2123, rate: 100, maxclients: 5000 }
+                      - { address: 127.0.0.3, port: 2123 }
+                virtual-servers:
+                  gtp-c: { listen: "127.0.0.1:2123", service: gtp, farm: ggsn }
+                """);
+        FarmConfig farm = config.farms().get("ggsn");
+        assertThat(farm.failure()).isEqualTo(new FailureDetection(8, 2, Duration.ofSeconds(60), false, true));
+        assertThat(farm.reals().get(0).limits()).isEqualTo(new io.switchboard.director.config.RealLimits(
+                OptionalInt.of(100), OptionalInt.of(5000)));
+        assertThat(farm.reals().get(1).limits()).isEqualTo(io.switchboard.director.config.RealLimits.NONE);
+        assertThat(errors("""
+                farms:
+                  ggsn:
+                    failure: { inband: maybe }
+                    reals:
+                      - { address: 127.0.0.2, port: 2123, rate: 0, maxclients: -1 }
+                virtual-servers:
+                  gtp-c: { listen: "127.0.0.1:2123", service: gtp, farm: ggsn }
+                """)).anySatisfy(e -> assertThat(e).startsWith("farms.ggsn.failure.inband"))
+                .anySatisfy(e -> assertThat(e).startsWith("farms.ggsn.reals[0].rate: must be at least 1"))
+                .anySatisfy(e -> assertThat(e).startsWith("farms.ggsn.reals[0].maxclients: must be at least 1"));
+    }
 
         @Test
         void failureDetectionRanges() {

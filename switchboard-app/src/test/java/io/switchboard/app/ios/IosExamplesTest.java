@@ -34,7 +34,7 @@ class IosExamplesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"basic.ios", "gtp.ios", "gtp-inspect.ios", "radius.ios", "home-agent.ios", "asn.ios",
-        "firewall.ios", "probes.ios", "dfp.ios"})
+        "firewall.ios", "probes.ios", "dfp.ios", "limits.ios"})
     void translationLoadsBackToTheSameModel(String name) throws IOException {
         IosTranslation t = TRANSLATOR.translate(example(name));
         String yaml = IosYamlWriter.write(t, IosImport.header(name));
@@ -46,7 +46,7 @@ class IosExamplesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"basic.ios", "gtp.ios", "gtp-inspect.ios", "radius.ios", "home-agent.ios", "asn.ios",
-        "firewall.ios", "probes.ios", "dfp.ios"})
+        "firewall.ios", "probes.ios", "dfp.ios", "limits.ios"})
     void theReportNamesEveryLineOnce(String name) throws IOException {
         String text = example(name);
         List<String> lines = text.lines().toList();
@@ -60,7 +60,7 @@ class IosExamplesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"basic.ios", "gtp.ios", "gtp-inspect.ios", "radius.ios", "home-agent.ios", "asn.ios",
-        "firewall.ios", "probes.ios", "dfp.ios"})
+        "firewall.ios", "probes.ios", "dfp.ios", "limits.ios"})
     void exportThenImportIsTheIdentityOnTheModel(String name) throws IOException {
         SwitchboardConfig model = TRANSLATOR.translate(example(name)).config();
         String ios = IosExporter.export(model);

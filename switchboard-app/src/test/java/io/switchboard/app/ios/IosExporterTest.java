@@ -47,4 +47,28 @@ class IosExporterTest {
             assertThat(ios).containsPattern("IPv6 virtual servers have no IOS form here|an ephemeral port");
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void rateMaxclientsInbandAndPurgeExportAndImportAgain() {
+        IosTranslator translator = new IosTranslator(new IosTranslator.Options(Optional.of("s")));
+        SwitchboardConfig config = translator.translate("""
+                ip slb serverfarm F
+                 failaction purge
+                 real 10.1.1.1
+                  rate 50
+                  maxclients 1000
+                  no faildetect inband
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 2123 service gtp
+                 serverfarm F
+                 inservice
+                """).config();
+
+        String ios = IosExporter.export(config);
+        assertThat(ios).contains(" failaction purge\n", "  rate 50\n", "  maxclients 1000\n", "  no faildetect inband\n");
+        SwitchboardConfig again = translator.translate(ios).config();
+        assertThat(again.farms().get("F").failure()).isEqualTo(config.farms().get("F").failure());
+        assertThat(again.farms().get("F").reals().get(0).limits()).isEqualTo(config.farms().get("F").reals().get(0).limits());
+    }
 }

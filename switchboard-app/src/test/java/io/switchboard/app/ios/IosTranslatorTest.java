@@ -177,12 +177,83 @@ class IosTranslatorTest {
 
         assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
         assertThat(line(t, 3).detail()).contains("KAL-AP");
-        assertThat(line(t, 5).detail()).contains("maxclients");
-        assertThat(line(t, 6).detail()).contains("rate");
         assertThat(line(t, 11).detail()).contains("interface awareness");
         assertThat(line(t, 12).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
         assertThat(line(t, 13).detail()).contains("route-health.hook");
-        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(5);
+        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(3);
+    }
+
+    @Test
+    void rateMaxclientsFaildetectInbandAndFailactionPurgeAreTranslated() {
+        // Cisco IOS SLB Command Reference: "rate" and "maxclients" (real server), "faildetect inband
+        // (real server)", "failaction (server farm)".
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 failaction purge
+                 real 10.1.1.1
+                  rate 50
+                  maxclients 1000
+                  no faildetect inband
+                  inservice
+                 real 10.1.1.2
+                  no faildetect inband
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 2123 service gtp
+                 serverfarm F
+                 inservice
+                """);
+
+        FarmConfig farm = t.config().farms().get("F");
+        assertThat(farm.failure().purge()).isTrue();
+        assertThat(farm.failure().inband()).isFalse();
+        RealConfig first = farm.reals().get(0);
+        assertThat(first.limits().rate()).hasValue(50);
+        assertThat(first.limits().maxclients()).hasValue(1000);
+        assertThat(farm.reals().get(1).limits()).isEqualTo(io.switchboard.director.config.RealLimits.NONE);
+        for (int n : new int[] {2, 4, 5, 6, 9}) {
+            assertThat(line(t, n).outcome()).as("line " + n).isEqualTo(IosReport.Outcome.TRANSLATED);
+        }
+        assertThat(line(t, 2).detail()).contains("farms.F.failure.purge");
+        assertThat(line(t, 4).detail()).contains("farms.F.reals[0].rate");
+        assertThat(line(t, 5).detail()).contains("farms.F.reals[0].maxclients");
+        assertThat(line(t, 6).detail()).contains("farms.F.failure.inband");
+        assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isZero();
+    }
+
+    @Test
+    void realsThatDisagreeOnInBandDetectionKeepTheFirstRealsAndTheOtherIsReported() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                  no faildetect inband
+                  inservice
+                 real 10.1.1.2
+                  faildetect inband
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                """);
+
+        assertThat(t.config().farms().get("F").failure().inband()).isFalse();
+        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+    }
+
+    @Test
+    void failactionOtherThanPurgeIsNamed() {
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 failaction radius reassign
+                 real 10.1.1.1
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 53
+                 serverfarm F
+                """);
+
+        assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(t.config().farms().get("F").failure().purge()).isFalse();
     }
 
     @Test

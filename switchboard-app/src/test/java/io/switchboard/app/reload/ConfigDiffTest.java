@@ -67,6 +67,25 @@ class ConfigDiffTest {
     }
 
     @Test
+    void rateMaxclientsInbandAndPurgeApplyInPlace() throws Exception {
+        ConfigDiff diff = diff("limits.yaml");
+        assertThat(diff.changes()).containsExactly(
+                new ConfigChange("farms.ggsn.failure.inband", Kind.CHANGED, true, false),
+                new ConfigChange("farms.ggsn.failure.purge", Kind.CHANGED, false, true),
+                new ConfigChange("farms.ggsn.reals[10.0.0.2:2123].rate", Kind.CHANGED, null, 10),
+                new ConfigChange("farms.ggsn.reals[10.0.0.3:2123].maxclients", Kind.CHANGED, null, 1));
+        assertThat(diff.needsRestart()).isEmpty();
+
+        Director director = new Director(load("running.yaml"), services::forVirtualServer, new SimpleMeterRegistry(),
+                Ticker.SYSTEM);
+        RealServer three = director.farms().real("ggsn", "10.0.0.3:2123");
+        diff.apply(director);
+        assertThat(director.farms().real("ggsn", "10.0.0.3:2123")).isSameAs(three);
+        assertThat(three.limits().countsClients()).isTrue();
+        assertThat(three.purgesOnFailure()).isTrue();
+    }
+
+    @Test
     void theSameRealsInAnotherOrderAreAChangeOfTheRoundRobin() throws Exception {
         ConfigDiff diff = diff("reordered.yaml");
 
