@@ -63,6 +63,12 @@ class IosClientFarmsTest {
         String yaml = IosYamlWriter.write(t, "client-farms.ios");
         assertThat(yaml).contains("client-farms:");
         assertThat(ConfigLoader.forInstalledPlugins().parse(yaml)).isEqualTo(t.config());
+
+        // export-ios writes the client-farms back as virtual servers of their own on the same line.
+        String exported = IosExporter.export(t.config());
+        assertThat(exported).contains("ip slb vserver PUBLIC_HTTP-CLIENTS1", " client 10.4.0.0 255.255.0.0");
+        assertThat(translate(exported).config().virtualServers().get("PUBLIC_HTTP").clientFarms())
+                .isEqualTo(vs.clientFarms());
     }
 
     @Test
