@@ -71,6 +71,19 @@ public final class VirtualServer {
         return selector;
     }
 
+    /**
+     * The selector for a new request of {@code client}: its client-assigned farm's
+     * ({@link VirtualServerConfig#farmFor}) over this server's sticky table, else this server's own.
+     * Every lane (datagram, flow, TCP) and what-if select through here.
+     */
+    public RealSelector selectorFor(java.net.InetSocketAddress client) {
+        if (config.clientFarms().isEmpty()) {
+            return selector;
+        }
+        RealSelector assigned = selector.inFarm(config.farmFor(client.getAddress()));
+        return assigned == null ? selector : assigned;
+    }
+
     public VirtualServerMetrics metrics() {
         return metrics;
     }

@@ -1,6 +1,8 @@
 package io.switchboard.director.config;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,10 +16,24 @@ import java.util.Optional;
  * @param maxDatagram     larger datagrams are dropped as {@code oversized}
  * @param options         the service's own settings, {@link ServiceOptions#NONE} when it has none
  * @param overload        its admission rates and shedding ({@link OverloadConfig#NONE}: none)
+ * @param clientFarms     client-assigned farms ({@code client-farms}): clients of these subnets are
+ *                        served by another farm than {@code farm}; empty when all go to {@code farm}
  */
 public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
-        boolean inService, ServiceOptions options, OverloadConfig overload) {
+        boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms) {
+
+    public VirtualServerConfig {
+        clientFarms = List.copyOf(clientFarms);
+    }
+
+    /** A virtual server whose clients all go to {@code farm}. */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options, OverloadConfig overload) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
+                List.of());
+    }
 
     /** A virtual server without admission control. */
     public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
@@ -32,6 +48,26 @@ public record VirtualServerConfig(String name, Endpoint listen, String service, 
             Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
             boolean inService) {
         this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, ServiceOptions.NONE);
+    }
+
+    /**
+     * The farm that serves {@code client}: the farm of the client-farms entry with the longest
+     * prefix containing it (a /24 inside a /16 is the more specific assignment, as a routing table
+     * reads it), else {@link #farm}. The one copy of this decision: the live lanes and what-if reach
+     * it through {@code VirtualServer.selectorFor}.
+     */
+    public String farmFor(InetAddress client) {
+        String chosen = farm;
+        int longest = -1;
+        for (ClientFarm entry : clientFarms) {
+            for (Subnet subnet : entry.clients()) {
+                if (subnet.prefixLength() > longest && subnet.contains(client)) {
+                    longest = subnet.prefixLength();
+                    chosen = entry.farm();
+                }
+            }
+        }
+        return chosen;
     }
 
     /** The options as the plug-in's own record type. */

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The agents' weights given to the reals, and taken back: a Host Preference Field (draft-eck-dfp-01
  * §5.2) weighs every real with its address, the Load TLV's port (0: any) and its bind ID, through
+ * (the real's own {@code bind-id}, else its farm's) through
  * {@link RealServer#setWeight} as every dynamic weight is (0 is DFP_THROTTLED there, and the
  * cluster hears of it). When the agent that set a real's weight is lost, the real gets its static
  * weight back (§7.1: "the DFP Manager must use the default values for the real servers"). Weights
@@ -79,7 +80,7 @@ final class DfpWeights {
     private boolean matches(String farm, RealServer real, int port, DfpLoad.Host host) {
         return real.address().getAddress().equals(host.address())
                 && (port == 0 || real.address().getPort() == port)
-                && config.bindId(farm) == host.bindId();
+                && real.value(DfpBindId.KEY).orElseGet(() -> config.bindId(farm)) == host.bindId();
     }
 
     private void count(String agent, String result) {

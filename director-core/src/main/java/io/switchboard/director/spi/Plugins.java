@@ -28,6 +28,7 @@ public final class Plugins {
     private Plugins(List<PluginModule> modules) {
         stickyKinds.put(StickyKind.CLIENT_ADDRESS.configName(), StickyKind.CLIENT_ADDRESS);
         GenericProbeTypes.ALL.forEach(type -> probeTypes.put(type.name(), type));
+        realKeys.put(io.switchboard.director.dfp.DfpBindId.KEY.name(), io.switchboard.director.dfp.DfpBindId.KEY);
         for (PluginModule module : modules) {
             addAll(services, module.services(), s -> s.spec().name(), "service", module);
             addAll(stickyKinds, module.stickyKinds(), StickyKind::configName, "sticky key kind", module);

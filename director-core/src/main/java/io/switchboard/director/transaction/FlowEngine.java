@@ -72,7 +72,7 @@ public final class FlowEngine<S> {
         } else if (Overloaded.refused(scope, null, clients, datagram, client, null, now)) {
             return; // a new flow is new work
         } else {
-            Selection selection = scope.virtualServer().selector().select(key, now);
+            Selection selection = scope.virtualServer().selectorFor(client).select(key, now);
             if (selection == null) {
                 scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, null);
                 return;

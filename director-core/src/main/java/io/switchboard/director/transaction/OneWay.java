@@ -86,7 +86,7 @@ final class OneWay {
             scope.drop(refused, client, null);
             return;
         }
-        Selection selection = scope.virtualServer().selector().select(decision.placement(), decision.key(), now);
+        Selection selection = scope.virtualServer().selectorFor(client).select(decision.placement(), decision.key(), now);
         if (selection == null) {
             scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, TransactionEngine.unplaced(decision.placement()));
             return;

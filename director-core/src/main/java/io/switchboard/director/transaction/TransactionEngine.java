@@ -105,7 +105,7 @@ public final class TransactionEngine {
             fanOut(datagram, clientTransaction, decision, now);
             return;
         }
-        Selection selection = scope.virtualServer().selector().select(decision.placement(), decision.key(), now);
+        Selection selection = scope.virtualServer().selectorFor(client).select(decision.placement(), decision.key(), now);
         if (selection == null) {
             scope.drop(EngineDrops.NO_REAL_AVAILABLE, client, unplaced(decision.placement()));
             return;

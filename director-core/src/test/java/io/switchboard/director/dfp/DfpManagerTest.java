@@ -116,6 +116,25 @@ class DfpManagerTest {
     }
 
     @Test
+    void aRealsOwnBindIdOverridesItsFarms() throws Exception {
+        // One physical server, two bind IDs (IOS SLB "Bind ID"): 127.0.0.22 answers to bind ID 9
+        // (its bind-id key), 127.0.0.21 to the farm's 7.
+        farms = TestFarms.farms(TestFarms.farm("ggsns", PredictorKind.ROUNDROBIN, TestFarms.FAIL_AT_ONCE,
+                TestFarms.real("127.0.0.21", 8), TestFarms.real("127.0.0.22", 8).with(DfpBindId.KEY, 9)));
+        first = farms.real("ggsns", TestFarms.id("127.0.0.21"));
+        second = farms.real("ggsns", TestFarms.id("127.0.0.22"));
+        agent = DraftDfpPeer.agent(AGENT_IP, null);
+        startManager(config(Optional.empty(), Duration.ZERO, 0, agent.port(), Map.of("ggsns", 7)));
+        agent.next(5);
+        agent.sendPreferences(0, 0, new DraftDfpPeer.Host("127.0.0.22", 7, 40),
+                new DraftDfpPeer.Host("127.0.0.22", 9, 12), new DraftDfpPeer.Host("127.0.0.21", 9, 30),
+                new DraftDfpPeer.Host("127.0.0.21", 7, 5));
+        await().atMost(Duration.ofSeconds(5)).until(() -> second.weight() == 12 && first.weight() == 5);
+        assertThat(count(DfpMeters.WEIGHTS, "no-real")).isEqualTo(2);
+        assertThat(count(DfpMeters.WEIGHTS, "applied")).isEqualTo(2);
+    }
+
+    @Test
     void withAPasswordOnlyMessagesSignedWithItCount() throws Exception {
         agent = DraftDfpPeer.agent(AGENT_IP, "s3cret");
         startManager(config(Optional.of("s3cret"), Duration.ZERO, 0, agent.port(), Map.of()));

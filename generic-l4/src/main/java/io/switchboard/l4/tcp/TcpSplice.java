@@ -104,7 +104,7 @@ final class TcpSplice extends ChannelInboundHandlerAdapter {
     }
 
     private void connect(StickyKey key, InetSocketAddress from) {
-        Selection selection = virtualServer.selector().select(key, ticker.nanos(), refused);
+        Selection selection = virtualServer.selectorFor(from).select(key, ticker.nanos(), refused);
         if (selection == null) {
             refuse(refused.isEmpty() ? EngineDrops.NO_REAL_AVAILABLE : CONNECT_FAILED, from);
             return;

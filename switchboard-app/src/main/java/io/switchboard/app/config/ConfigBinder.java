@@ -1,6 +1,7 @@
 package io.switchboard.app.config;
 
 import io.switchboard.director.config.AdminConfig;
+import io.switchboard.director.config.ClientFarm;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.FailureDetection;
@@ -74,7 +75,8 @@ final class ConfigBinder {
     static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice",
             "on-remove", "drain-deadline", "rate", "maxclients"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
-            "farm", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise", "overload"));
+            "farm", "client-farms", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise",
+            "overload"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
@@ -417,12 +419,13 @@ final class ConfigBinder {
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
         Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload", OverloadBinder.KEYS)
                 .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);
+        Optional<List<ClientFarm>> clientFarms = new ClientFarmsBinder(errors).bind(s);
 
         Optional<VirtualServerConfig> config = Optional.empty();
         if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()
-                && overload.isPresent()) {
+                && overload.isPresent() && clientFarms.isPresent()) {
             config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get().name(), farm.get(), sticky,
-                    responseTimeout, idle, maxDatagram, inService, options.get(), overload.get()));
+                    responseTimeout, idle, maxDatagram, inService, options.get(), overload.get(), clientFarms.get()));
         }
         servers.put(name, new ConfigCrossChecks.ServerDraft(name, listen, service, farm, config));
     }

@@ -75,6 +75,15 @@ final class ConfigCrossChecks {
                 error(ConfigBinder.serverPath(server.name(), "farm"), "no farm named '" + farm + "'");
             }
         }));
+        servers.values().forEach(server -> server.config().ifPresent(c -> {
+            for (int i = 0; i < c.clientFarms().size(); i++) {
+                String farm = c.clientFarms().get(i).farm();
+                if (!farmNames.contains(farm)) {
+                    error(ConfigPath.child(ConfigPath.index(ConfigBinder.serverPath(server.name(), "client-farms"), i),
+                            "farm"), "no farm named '" + farm + "'");
+                }
+            }
+        }));
         servers.values().forEach(server -> optionFarms(server).forEach((key, farm) -> {
             if (!farmNames.contains(farm)) {
                 error(ConfigBinder.serverPath(server.name(), key), "no farm named '" + farm + "'");

@@ -228,6 +228,19 @@ public final class IosExporter {
         pluginLines.forEach(text -> line(1, text));
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
+        // Client-assigned farms are, in IOS, more virtual servers on the same virtual line, each
+        // with its client lines and farm (IOS SLB configuration guide, "Client-Assigned Load Balancing").
+        for (int i = 0; i < vs.clientFarms().size(); i++) {
+            io.switchboard.director.config.ClientFarm entry = vs.clientFarms().get(i);
+            line(0, "ip slb vserver " + vs.name() + "-CLIENTS" + (i + 1));
+            line(1, "virtual " + vs.listen().address().getHostAddress() + " " + transport + " " + vs.listen().port()
+                    + service);
+            line(1, "serverfarm " + entry.farm() + java.util.Optional.ofNullable(config.farms().get(entry.farm()))
+                    .flatMap(FarmConfig::backup).map(b -> " backup " + b).orElse(""));
+            entry.clients().forEach(c -> line(1, clientLine(c)));
+            line(1, vs.inService() ? "inservice" : "no inservice");
+            line(0, "!");
+        }
     }
 
     /** The sticky lines, one per key, and the protocol idle timer that holds the bindings' idle time. */

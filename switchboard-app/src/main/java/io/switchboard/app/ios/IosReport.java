@@ -40,6 +40,11 @@ public final class IosReport {
         entries.add(new Entry(line, text, outcome, detail));
     }
 
+    /** Forgets what was said of a line, for a later step that decides what became of it. */
+    void retract(IosCommand command) {
+        entries.removeIf(e -> e.line() == command.line());
+    }
+
     void add(IosCommand command, Outcome outcome, String detail) {
         add(command.line(), command.text(), outcome, detail);
     }

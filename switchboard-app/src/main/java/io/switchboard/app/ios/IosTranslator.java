@@ -104,9 +104,18 @@ public final class IosTranslator {
         IosFarmBuilder farmBuilder = new IosFarmBuilder(ledger, farms, firewallFarms);
         IosServerBuilder serverBuilder = new IosServerBuilder(ledger, farmBuilder, maps, options.radiusSecret());
         drafts.forEach(serverBuilder::declare);
+        IosClientFarms clientFarms = new IosClientFarms(ledger);
+        List<IosVirtualServer> kept = clientFarms.group(drafts);
         Map<String, VirtualServerConfig> servers = new LinkedHashMap<>();
-        for (IosVirtualServer vs : drafts) {
-            if (servers.putIfAbsent(vs.name, serverBuilder.build(vs)) != null) {
+        for (IosVirtualServer vs : kept) {
+            VirtualServerConfig built = serverBuilder.build(vs);
+            List<io.switchboard.director.config.ClientFarm> entries = clientFarms.entries(vs, farmBuilder);
+            if (!entries.isEmpty()) {
+                built = new VirtualServerConfig(built.name(), built.listen(), built.service(), built.farm(),
+                        built.sticky(), built.responseTimeout(), built.idle(), built.maxDatagram(), built.inService(),
+                        built.options(), built.overload(), entries);
+            }
+            if (servers.putIfAbsent(vs.name, built) != null) {
                 throw vs.command.error(0, "a second ip slb vserver " + vs.name);
             }
         }

@@ -269,7 +269,9 @@ final class IosVirtualServerReader {
     }
 
     private void client(IosVirtualServer vs, IosCommand c) {
-        if (!"tcp".equals(vs.service) && !"radius".equals(vs.service)) {
+        // udp: client-assigned farms when another virtual server on the address has no client lines
+        // (IosClientFarms decides, and reports the lines).
+        if (!"tcp".equals(vs.service) && !"radius".equals(vs.service) && !"udp".equals(vs.service)) {
             ledger.unsupported(c, "client-assigned load balancing on a " + vs.service
                     + " virtual server");
             return;

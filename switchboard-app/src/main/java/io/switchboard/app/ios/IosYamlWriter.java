@@ -179,6 +179,18 @@ public final class IosYamlWriter {
         put(m, path, "listen", YamlOut.string(vs.listen().toString()));
         put(m, path, "service", YamlOut.string(vs.service()));
         put(m, path, "farm", YamlOut.string(vs.farm()));
+        if (!vs.clientFarms().isEmpty()) {
+            List<YamlOut.Node> entries = new java.util.ArrayList<>();
+            for (int i = 0; i < vs.clientFarms().size(); i++) {
+                io.switchboard.director.config.ClientFarm entry = vs.clientFarms().get(i);
+                YamlOut.Mapping e = new YamlOut.Mapping();
+                e.put("clients", new YamlOut.Sequence(entry.clients().stream()
+                        .map(c -> (YamlOut.Node) YamlOut.string(c.toString())).toList()));
+                put(e, path + ".client-farms[" + i + "]", "farm", YamlOut.string(entry.farm()));
+                entries.add(e);
+            }
+            m.put("client-farms", new YamlOut.Sequence(entries), cite(path + ".client-farms[0]"));
+        }
         vs.sticky().ifPresent(s -> sticky(m.child("sticky", null), s, path + ".sticky"));
         if (!vs.idle().equals(VirtualServerConfig.DEFAULT_IDLE)) {
             put(m, path, "idle", YamlOut.duration(vs.idle()));

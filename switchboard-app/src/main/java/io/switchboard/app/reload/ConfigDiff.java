@@ -334,6 +334,8 @@ public final class ConfigDiff {
         field(ConfigPath.child(path, "listen"), v.old().listen().toString(), v.next().listen().toString());
         field(ConfigPath.child(path, "service"), v.old().service(), v.next().service());
         field(ConfigPath.child(path, "farm"), v.old().farm(), v.next().farm());
+        field(ConfigPath.child(path, "client-farms"), v.old().clientFarms().toString(),
+                v.next().clientFarms().toString());
         sticky(ConfigPath.child(path, "sticky"), v.old().sticky(), v.next().sticky());
         field(ConfigPath.child(path, "response-timeout"), text(v.old().responseTimeout()),
                 text(v.next().responseTimeout()));

@@ -414,7 +414,7 @@ class ConfigLoaderTest {
                     "admin.listne: unknown key (known: listen, token, enabled, exposure, tls)",
                     "farms.ggsn.failure.numcons: unknown key (known: numconns, numclients, retry, inband, purge)",
                     "farms.ggsn.reals[0].wieght: unknown key (known: address, port, weight, maxconns, inservice, on-remove,"
-                            + " drain-deadline, rate, maxclients, secret, require-message-authenticator, transport)",
+                            + " drain-deadline, rate, maxclients, bind-id, secret, require-message-authenticator, transport)",
                     // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
                             + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",

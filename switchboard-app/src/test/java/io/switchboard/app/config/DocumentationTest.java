@@ -64,7 +64,7 @@ class DocumentationTest {
                 RadiusOptionsBinder.DUPLICATES_KEYS, RadiusOptionsBinder.DAE_SESSIONS_KEYS, DaeOptionsBinder.NAS_KEYS,
                 DaeOptionsBinder.DAE_KEYS,
                 DispatchedBinder.FIREWALL_FARM_KEYS, DispatchedBinder.FIREWALL_KEYS, DispatchedBinder.VPN_FARM_KEYS,
-                DispatchedBinder.VPN_REAL_KEYS, DispatchedBinder.LINK_KEYS);
+                DispatchedBinder.VPN_REAL_KEYS, DispatchedBinder.LINK_KEYS, ClientFarmsBinder.KEYS);
         for (List<String> keys : keySets) {
             for (String key : keys) {
                 assertThat(text).as("documented key %s", key).contains("| `" + key + "` |");
