@@ -14,10 +14,22 @@ import java.util.Optional;
  * @param maxDatagram     larger datagrams are dropped as {@code oversized}
  * @param options         the service's own settings, {@link ServiceOptions#NONE} when it has none
  * @param overload        its admission rates and shedding ({@link OverloadConfig#NONE}: none)
+ * @param clientNat       true (default): requests reach the reals from the director's own address;
+ *                        false: from the client's own address and port, through sockets bound to it
+ *                        with {@code IP_TRANSPARENT}, so that the reals see the client (IOS
+ *                        {@code no nat client}; the host routing it needs: docs/transparent.md)
  */
 public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
-        boolean inService, ServiceOptions options, OverloadConfig overload) {
+        boolean inService, ServiceOptions options, OverloadConfig overload, boolean clientNat) {
+
+    /** A virtual server whose reals see the director's address (client NAT on, the default). */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options, OverloadConfig overload) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
+                true);
+    }
 
     /** A virtual server without admission control. */
     public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
