@@ -211,8 +211,8 @@ class IosTranslatorTest {
         assertThat(t.config().virtualServers().get("W").clientNat()).isTrue();
         assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
         assertThat(line(t, 2).detail()).isEqualTo("virtual-servers.V.client-nat");
-        assertThat(line(t, 16).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
-        assertThat(line(t, 16).detail()).contains("static NAT");
+        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(line(t, 14).detail()).contains("static NAT");
     }
 
     @Test
