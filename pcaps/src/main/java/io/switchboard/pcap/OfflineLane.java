@@ -209,7 +209,7 @@ final class OfflineLane implements EngineEvents, RealSide, ClientSide, FlowEngin
     }
 
     @Override
-    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId) {
+    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client) {
         datagram.release();
         sent.add(new Sent(real, socket, transactionId));
     }

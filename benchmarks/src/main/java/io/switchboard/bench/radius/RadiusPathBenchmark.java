@@ -127,7 +127,7 @@ public class RadiusPathBenchmark {
         }
 
         @Override
-        public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId) {
+        public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client) {
             this.real = real;
             this.socket = socket;
             this.identifier = datagram.getUnsignedByte(datagram.readerIndex() + 1);

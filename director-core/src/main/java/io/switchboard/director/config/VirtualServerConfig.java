@@ -18,21 +18,42 @@ import java.util.Optional;
  * @param overload        its admission rates and shedding ({@link OverloadConfig#NONE}: none)
  * @param clientFarms     client-assigned farms ({@code client-farms}): clients of these subnets are
  *                        served by another farm than {@code farm}; empty when all go to {@code farm}
+ * @param clientNat       true (default): requests reach the reals from the director's own address;
+ *                        false: from the client's own address and port, through sockets bound to it
+ *                        with {@code IP_TRANSPARENT}, so that the reals see the client (IOS
+ *                        {@code no nat client}; the host routing it needs: docs/transparent.md)
  */
 public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
-        boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms) {
+        boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms,
+        boolean clientNat) {
 
     public VirtualServerConfig {
         clientFarms = List.copyOf(clientFarms);
     }
 
-    /** A virtual server whose clients all go to {@code farm}. */
+    /** A virtual server with client-assigned farms, its reals seeing the director's address. */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
+                clientFarms, true);
+    }
+
+    /** A virtual server whose clients all go to {@code farm}, client NAT as given. */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options, OverloadConfig overload, boolean clientNat) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
+                List.of(), clientNat);
+    }
+
+    /** A virtual server whose clients all go to {@code farm}, its reals seeing the director's address. */
     public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
             Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
             boolean inService, ServiceOptions options, OverloadConfig overload) {
         this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
-                List.of());
+                List.of(), true);
     }
 
     /** A virtual server without admission control. */

@@ -1,5 +1,6 @@
 package io.switchboard.director.stream;
 
+import java.net.InetSocketAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -83,7 +84,7 @@ final class StreamDatagramReals implements RealSide {
     }
 
     @Override
-    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId) {
+    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client) {
         List<DatagramPacket> waiting = binding.get(socket);
         DatagramPacket packet = new DatagramPacket(datagram, real.address());
         if (waiting != null) {

@@ -53,7 +53,7 @@ final class OneWay {
         TransactionEngine.releaseClaim(selection, null);
         scope.metrics().forwarded(selection.reason());
         scope.events().forwarded(real, selection.reason(), true);
-        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
+        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask, clientTransaction.client());
     }
 
     /**
@@ -78,7 +78,7 @@ final class OneWay {
             }
             scope.metrics().retransmitted();
             scope.events().retransmitted(known.real(), true);
-            reals.toReal(datagram.retain(), known.real(), 0, known.id());
+            reals.toReal(datagram.retain(), known.real(), 0, known.id(), client);
             return;
         }
         DropReason refused = scope.virtualServer().refusesNewWork();
@@ -106,7 +106,7 @@ final class OneWay {
         TransactionEngine.releaseClaim(selection, null); // answered by a request, not a response: no test request's claim
         scope.metrics().forwarded(selection.reason());
         scope.events().forwarded(real, selection.reason(), true);
-        reals.toReal(datagram.retain(), real, 0, id);
+        reals.toReal(datagram.retain(), real, 0, id, client);
     }
 
     /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
@@ -119,7 +119,7 @@ final class OneWay {
         }
         scope.metrics().retransmitted();
         scope.events().retransmitted(real, true);
-        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask);
+        reals.toReal(datagram.retain(), real, 0, clientTransaction.id() & idMask, clientTransaction.client());
     }
 
 }

@@ -1,5 +1,6 @@
 package io.switchboard.director.transaction;
 
+import java.net.InetSocketAddress;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.director.real.RealServer;
 
@@ -28,6 +29,7 @@ public interface RealSide {
      *
      * @param transactionId the id written into it (the director's, or the client's where the plug-in
      *                      keeps it): an answer to it carries it
+     * @param client        whose request it is: without client NAT it leaves from this address
      */
-    void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId);
+    void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client);
 }

@@ -1,5 +1,6 @@
 package io.switchboard.director.transaction;
 
+import java.net.InetSocketAddress;
 import io.netty.buffer.ByteBuf;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.RealStreams;
@@ -38,11 +39,11 @@ public final class StreamedRealSide implements RealSide {
     }
 
     @Override
-    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId) {
+    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client) {
         if (streams.carries(real)) {
             lane.send(datagram, real, socket);
         } else {
-            datagrams.toReal(datagram, real, socket, transactionId);
+            datagrams.toReal(datagram, real, socket, transactionId, client);
         }
     }
 

@@ -74,8 +74,11 @@ public final class TransactionEngine {
         this.pending = new PendingTable<>(MAX_PENDING, timeoutNanos, this::expired);
         this.retransmissions = new Retransmissions(MAX_PENDING, timeoutNanos);
         this.oneWay = new OneWay(scope, this.plugin, reals, retransmissions, idMask);
+        // Without client NAT a request leaves from its client's own address, from one socket per
+        // client: an answer cannot say which of several id spaces it belongs to, so there is one.
+        boolean severalSpaces = plugin.rewritesTransactionId() && scope.virtualServer().config().clientNat();
         this.ids = new IdSpaces(reals, pending::contains, idMask,
-                plugin.rewritesTransactionId() ? Math.max(1, plugin.upstreamSockets()) : 1, slots, timeoutNanos);
+                severalSpaces ? Math.max(1, plugin.upstreamSockets()) : 1, slots, timeoutNanos);
     }
 
     /** Opens the first director socket; the others open when ids run out. */
@@ -220,7 +223,7 @@ public final class TransactionEngine {
         ids.taken(real.slot(), id);
         retransmissions.pending(request);
         real.requestForwarded();
-        send(datagram.retain(), real, id);
+        send(datagram.retain(), real, id, client);
         return true;
     }
 
@@ -254,7 +257,7 @@ public final class TransactionEngine {
         }
         scope.metrics().retransmitted();
         scope.events().retransmitted(original.real(), false);
-        send(datagram.retain(), original.real(), original.id());
+        send(datagram.retain(), original.real(), original.id(), original.clientTransaction().client());
     }
 
     /** A retransmission of a fanned-out request: to every real that has not answered yet, same ids. */
@@ -271,13 +274,13 @@ public final class TransactionEngine {
                 scope.drop(e.reason(), leg.clientTransaction().client(), e.getMessage());
                 return;
             }
-            send(copy, leg.real(), leg.id());
+            send(copy, leg.real(), leg.id(), leg.clientTransaction().client());
         }
     }
 
-    /** Sends on the socket that {@code pendingId} belongs to. */
-    private void send(ByteBuf datagram, RealServer real, long pendingId) {
-        reals.toReal(datagram, real, ids.socketOf(pendingId), pendingId & idMask);
+    /** Sends on the socket that {@code pendingId} belongs to, on behalf of {@code client}. */
+    private void send(ByteBuf datagram, RealServer real, long pendingId, InetSocketAddress client) {
+        reals.toReal(datagram, real, ids.socketOf(pendingId), pendingId & idMask, client);
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.switchboard.director.udp;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.switchboard.director.spi.Decision;
@@ -39,9 +41,18 @@ final class FlowUpstream implements Upstream, FlowEngine.FlowSide<ChannelFuture>
         engine.request(datagram, client, request.key(), now);
     }
 
+    /**
+     * A flow's socket: on an ephemeral port of the director's, or, with {@code client-nat: false}, on
+     * the client's own address and port with {@code IP_TRANSPARENT} (ip(7)), so that the real sees the
+     * client; its answers come back by the host's routing (docs/transparent.md).
+     */
     @Override
     public ChannelFuture open(Flow<ChannelFuture> flow) {
-        return lane.bootstrap.get()
+        Bootstrap bootstrap = lane.bootstrap.get();
+        if (!lane.virtualServer.config().clientNat()) {
+            bootstrap.option(EpollChannelOption.IP_TRANSPARENT, true);
+        }
+        return bootstrap
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
@@ -60,7 +71,7 @@ final class FlowUpstream implements Upstream, FlowEngine.FlowSide<ChannelFuture>
                                 flow.real().id(), cause.toString());
                     }
                 })
-                .bind(0);
+                .bind(lane.virtualServer.config().clientNat() ? new InetSocketAddress(0) : flow.client());
     }
 
     /** Sends once the flow's socket is bound; until then the datagram waits, in order. */

@@ -74,6 +74,7 @@ final class TransactionUpstream implements Upstream {
     @Override
     public void housekeep(long now) {
         engine.housekeep(now);
+        sockets.housekeep(now);
     }
 
     @Override

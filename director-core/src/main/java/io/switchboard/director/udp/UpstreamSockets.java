@@ -35,10 +35,13 @@ final class UpstreamSockets implements RealSide {
     private final List<Boolean> queued = new ArrayList<>();
     private boolean anyQueued;
     private ChannelFuture first;
+    /** With {@code client-nat: false}, the sockets requests leave from instead (null otherwise). */
+    private final ClientAddressSockets clientAddresses;
 
     UpstreamSockets(LaneContext lane, Receiver receiver) {
         this.lane = lane;
         this.receiver = receiver;
+        this.clientAddresses = lane.virtualServer.config().clientNat() ? null : new ClientAddressSockets(lane, receiver);
     }
 
     /**
@@ -132,8 +135,12 @@ final class UpstreamSockets implements RealSide {
 
     /** Sends on socket {@code index}; takes {@code datagram}. */
     @Override
-    public void toReal(ByteBuf datagram, RealServer real, int index, long transactionId) {
+    public void toReal(ByteBuf datagram, RealServer real, int index, long transactionId, InetSocketAddress client) {
         InetSocketAddress to = real.address();
+        if (clientAddresses != null) {
+            clientAddresses.send(datagram, to, client);
+            return;
+        }
         List<DatagramPacket> waiting = binding.get(index);
         if (waiting != null) {
             waiting.add(new DatagramPacket(datagram, to));
@@ -154,6 +161,9 @@ final class UpstreamSockets implements RealSide {
     }
 
     void flush() {
+        if (clientAddresses != null) {
+            clientAddresses.flush();
+        }
         if (!anyQueued) {
             return;
         }
@@ -166,8 +176,18 @@ final class UpstreamSockets implements RealSide {
         }
     }
 
+    /** Closes the client-address sockets idle for longer than the virtual server's {@code idle}. */
+    void housekeep(long now) {
+        if (clientAddresses != null) {
+            clientAddresses.housekeep(now);
+        }
+    }
+
     /** Closes every socket and releases what waited for one to bind. */
     void closeAll() {
+        if (clientAddresses != null) {
+            clientAddresses.closeAll();
+        }
         for (int i = 0; i < sockets.size(); i++) {
             Channel socket = sockets.get(i);
             if (socket != null) {

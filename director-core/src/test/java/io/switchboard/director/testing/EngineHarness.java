@@ -207,7 +207,7 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
     }
 
     @Override
-    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId) {
+    public void toReal(ByteBuf datagram, RealServer real, int socket, long transactionId, InetSocketAddress client) {
         try {
             toReals.add(new ToReal(real, socket, transactionId, ByteBufUtil.getBytes(datagram)));
         } finally {

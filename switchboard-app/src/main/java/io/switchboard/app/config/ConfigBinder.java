@@ -76,7 +76,7 @@ final class ConfigBinder {
             "on-remove", "drain-deadline", "rate", "maxclients"));
     static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
             "farm", "client-farms", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise",
-            "overload"));
+            "overload", "client-nat"));
     static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
 
     static final int MAX_WEIGHT = 255;
@@ -413,6 +413,7 @@ final class ConfigBinder {
         Duration idle = s.positiveDuration("idle").orElse(VirtualServerConfig.DEFAULT_IDLE);
         int maxDatagram = s.integer("max-datagram", 1, MAX_DATAGRAM).orElse(VirtualServerConfig.DEFAULT_MAX_DATAGRAM);
         boolean inService = s.bool("inservice").orElse(true);
+        boolean clientNat = clientNat(s, service);
         if (s.bool("advertise").orElse(false)) {
             advertised.add(name);
         }
@@ -425,9 +426,24 @@ final class ConfigBinder {
         if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()
                 && overload.isPresent() && clientFarms.isPresent()) {
             config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get().name(), farm.get(), sticky,
-                    responseTimeout, idle, maxDatagram, inService, options.get(), overload.get(), clientFarms.get()));
+                    responseTimeout, idle, maxDatagram, inService, options.get(), overload.get(), clientFarms.get(),
+                    clientNat));
         }
         servers.put(name, new ConfigCrossChecks.ServerDraft(name, listen, service, farm, config));
+    }
+
+    /**
+     * {@code client-nat} (default on). Off, requests leave from the client's own address through the UDP
+     * director's transparent sockets (docs/transparent.md); a service with a listener of its own (TCP's
+     * splice) has no such sockets, so off is refused there rather than silently ignored.
+     */
+    private boolean clientNat(Section s, Optional<ServiceSpec> service) {
+        boolean clientNat = s.bool("client-nat").orElse(true);
+        if (!clientNat && service.isPresent() && service.get().transport() != ServiceSpec.Transport.UDP) {
+            error(s.pathOf("client-nat"), "client-nat: false is for datagram services; service '"
+                    + service.get().name() + "' is not one");
+        }
+        return clientNat;
     }
 
     /**

@@ -122,6 +122,9 @@ public final class IosExporter {
         }
         line(0, "ip slb serverfarm " + f.name());
         line(1, "nat server");
+        if (config.virtualServers().values().stream().anyMatch(v -> v.farm().equals(f.name()) && !v.clientNat())) {
+            line(1, "no nat client"); // the reals see the clients (client-nat: false), as IOS without client NAT
+        }
         if (f.predictor() == PredictorKind.LEASTCONNS) {
             line(1, "predictor leastconns");
         } else if (f.predictor() != PredictorKind.ROUNDROBIN) {

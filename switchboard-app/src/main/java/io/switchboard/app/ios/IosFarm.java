@@ -23,6 +23,8 @@ final class IosFarm {
     /** {@code bindid}: the bind ID DFP agents weigh this farm's reals by (dfp.bind-ids). */
     int bindId;
     IosCommand bindIdLine;
+    /** {@code no nat client}: the farm's reals see the clients' own addresses (client-nat: false). */
+    IosCommand noClientNatLine;
     final List<String> probes = new ArrayList<>();
     final List<IosCommand> probeLines = new ArrayList<>();
     /** Lines naming a probe already named (a firewall farm names its probes per real): probe index by line. */

@@ -61,6 +61,11 @@ final class IosFarmBuilder {
         }
     }
 
+    /** IOS farm {@code farm}'s {@code no nat client} line, or null. */
+    IosCommand noClientNat(String farm) {
+        return farms.get(farm).noClientNatLine;
+    }
+
     /** The model's name of IOS farm {@code farm} as used on {@code port}. */
     String instance(String farm, int port) {
         return split(farm) ? farm + "-" + port : farm;
@@ -89,6 +94,11 @@ final class IosFarmBuilder {
                     String name = instance(farm.name, port);
                     built.put(name, farm(farm, name, port));
                 }
+            }
+        }
+        for (IosFarm farm : farms.values()) {
+            if (farm.noClientNatLine != null && !keys.containsKey(farm.noClientNatLine)) {
+                ledger.implied(farm.noClientNatLine, "no datagram virtual server uses the farm");
             }
         }
         keys.forEach(ledger::translated);

@@ -29,7 +29,7 @@ final class IosFarmReader {
                 case "real" -> real(f, c, false);
                 case "predictor" -> predictor(f, c);
                 case "probe" -> f.probe(c);
-                case "nat" -> nat(c);
+                case "nat" -> nat(f, c);
                 case "failaction" -> failaction(f, c);
                 case "bindid" -> {
                     f.bindId = c.hasArg(0) ? IosValues.integer(c, 0, 0, 65535) : 0; // IOS default 0
@@ -59,8 +59,12 @@ final class IosFarmReader {
         f.predictorLine = ledger.replacing(f.predictorLine, c);
     }
 
-    private void nat(IosCommand c) {
-        if (c.negated()) {
+    private void nat(IosFarm f, IosCommand c) {
+        if (c.negated() && c.isKeyword(0, "client")) {
+            // IOS SLB guide, "Configuring Server Farms": without client NAT the reals see the client's
+            // address; the farm's datagram virtual servers get client-nat: false (docs/transparent.md).
+            f.noClientNatLine = ledger.replacing(f.noClientNatLine, c);
+        } else if (c.negated()) {
             ledger.implied(c, "Switchboard forwards every request from its own socket (directed mode)");
         } else if (c.isKeyword(0, "server")) {
             ledger.implied(c, "Switchboard forwards to the real's own address (directed server NAT)");

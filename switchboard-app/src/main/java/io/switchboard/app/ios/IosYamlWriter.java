@@ -201,6 +201,9 @@ public final class IosYamlWriter {
         if (vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
             put(m, path, "max-datagram", YamlOut.number(vs.maxDatagram()));
         }
+        if (!vs.clientNat()) {
+            put(m, path, "client-nat", YamlOut.bool(false));
+        }
         put(m, path, "inservice", YamlOut.bool(vs.inService()));
         options(m, vs.service(), vs.options(), path);
     }

@@ -342,6 +342,7 @@ public final class ConfigDiff {
         field(ConfigPath.child(path, "idle"), text(v.old().idle()), text(v.next().idle()));
         field(ConfigPath.child(path, "max-datagram"), v.old().maxDatagram(), v.next().maxDatagram());
         field(ConfigPath.child(path, "overload"), v.old().overload().toString(), v.next().overload().toString());
+        field(ConfigPath.child(path, "client-nat"), v.old().clientNat(), v.next().clientNat());
         if (!v.old().options().equals(v.next().options())) {
             List<String> keys = Plugins.installed().service(v.next().service())
                     .flatMap(s -> s.spec().options()).map(b -> b.keys()).orElse(List.of());

@@ -257,6 +257,36 @@ class IosTranslatorTest {
     }
 
     @Test
+    void noNatClientLetsTheFarmsDatagramServersShowTheClientsAndStaticNatIsNamed() {
+        // IOS SLB guide, "Configuring Server Farms": without client NAT the reals see the clients;
+        // "ip slb static" NATs what the reals open themselves, which Switchboard does not do.
+        IosTranslation t = translate("""
+                ip slb serverfarm HA
+                 no nat client
+                 real 10.1.1.1
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.1 udp 434 service ipmobile
+                 serverfarm HA
+                 inservice
+                ip slb vserver W
+                 virtual 10.0.0.2 udp 53
+                 serverfarm F
+                ip slb serverfarm F
+                 real 10.1.1.2
+                ip slb static nat virtual
+                 real 10.1.1.1
+                """);
+
+        assertThat(t.config().virtualServers().get("V").clientNat()).isFalse();
+        assertThat(t.config().virtualServers().get("W").clientNat()).isTrue();
+        assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
+        assertThat(line(t, 2).detail()).isEqualTo("virtual-servers.V.client-nat");
+        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(line(t, 14).detail()).contains("static NAT");
+    }
+
+    @Test
     void dfpAgentsPasswordAndBindIdsBecomeTheDfpSection() {
         IosTranslation t = translate("""
                 ip slb dfp password 0 s3cret 180
