@@ -20,14 +20,27 @@ import java.util.Optional;
  * @param purges       its {@code [no] purge radius framed-ip acct {stop|on-off}} lines, in order
  * @param sharedSecret the clients' shared secret: {@code --radius-secret}'s, else the key of its
  *                     {@code radius acct local-ack key K} line (IOS SLB holds none otherwise)
+ * @param localAck     its {@code radius acct local-ack key K} line (IOS keeps the last), if any
  */
 public record IosSlbServer(String name, String service, int port, IosSlbOptions.Line virtual, List<Client> clients,
-        Optional<Cac> cac, List<MapUse> mapUses, List<Purge> purges, Optional<String> sharedSecret) {
+        Optional<Cac> cac, List<MapUse> mapUses, List<Purge> purges, Optional<String> sharedSecret,
+        Optional<LocalAck> localAck) {
 
     public IosSlbServer {
         clients = List.copyOf(clients);
         mapUses = List.copyOf(mapUses);
         purges = List.copyOf(purges);
+        localAck = localAck == null ? Optional.empty() : localAck;
+    }
+
+    /** Without a {@code radius acct local-ack} line. */
+    public IosSlbServer(String name, String service, int port, IosSlbOptions.Line virtual, List<Client> clients,
+            Optional<Cac> cac, List<MapUse> mapUses, List<Purge> purges, Optional<String> sharedSecret) {
+        this(name, service, port, virtual, clients, cac, mapUses, purges, sharedSecret, Optional.empty());
+    }
+
+    /** {@code radius acct local-ack key K}: the director acknowledges accounting itself, signed with K. */
+    public record LocalAck(String key, IosSlbOptions.Line line) {
     }
 
     /** The YAML path of one of the virtual server's keys: {@code virtual-servers.NAME.key}. */

@@ -168,4 +168,17 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
             throws DecodeException {
         return null;
     }
+
+    /**
+     * The answer the plug-in gives the client itself once the request is on its way to a real (RADIUS
+     * {@code acct local-ack}: the director acknowledges an Accounting-Request, RFC 2866 §4.2), in a
+     * buffer of {@code alloc} the engine sends and releases; null (the default) when the real's answer
+     * is the client's. When there is one, the real's answer still goes through {@link #prepareResponse}
+     * (verified, learnt from) and is then absorbed, not relayed a second time.
+     *
+     * @param context what {@link #prepareRequest} returned for this request
+     */
+    default ByteBuf acknowledgment(C context, io.netty.buffer.ByteBufAllocator alloc) {
+        return null;
+    }
 }

@@ -18,9 +18,12 @@ import java.util.List;
  *                 entry, else null
  * @param attempts how many reals refused the request before this one
  * @param fanOut   the fanned-out request this is one copy of, or null
+ * @param acknowledged the client was answered by the plug-in when it was forwarded
+ *                 ({@code TransactionPlugin.acknowledgment}): the real's answer is absorbed
  */
 record Pending(ClientTransaction clientTransaction, RealServer real, long id, Object context,
-        Decision.Direct decision, ByteBuf retained, int attempts, FanOut fanOut) {
+        Decision.Direct decision, ByteBuf retained, int attempts, FanOut fanOut,
+        boolean acknowledged) {
 
     /** A client's request as it identifies it: a retransmission has the same. */
     record ClientTransaction(InetSocketAddress client, long id) {

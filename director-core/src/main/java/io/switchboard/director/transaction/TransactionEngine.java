@@ -52,6 +52,7 @@ public final class TransactionEngine {
     private final Retransmissions retransmissions;
     private final OneWay oneWay;
     private final long timeoutNanos;
+    private final Acknowledgments acks;
 
     @SuppressWarnings("unchecked")
     public TransactionEngine(EngineScope scope, TransactionPlugin<?> plugin, Farms farms, RealSide reals,
@@ -73,6 +74,7 @@ public final class TransactionEngine {
         this.known = new KnownReals(farms, scope.ticker(), timeoutNanos);
         this.pending = new PendingTable<>(MAX_PENDING, timeoutNanos, this::expired);
         this.retransmissions = new Retransmissions(MAX_PENDING, timeoutNanos);
+        this.acks = new Acknowledgments(scope, this.plugin, clients);
         this.oneWay = new OneWay(scope, this.plugin, reals, retransmissions, idMask);
         // Without client NAT a request leaves from its client's own address, from one socket per
         // client: an answer cannot say which of several id spaces it belongs to, so there is one.
@@ -212,9 +214,11 @@ public final class TransactionEngine {
             scope.drop(e.reason(), client, e.getMessage());
             return false;
         }
+        ByteBuf ack = acks.of(context, datagram);
         Pending request = new Pending(clientTransaction, real, id, context, decision,
-                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group);
+                reassignLimit > 0 ? datagram.retainedDuplicate() : null, attempts, group, ack != null);
         if (!pending.put(real.slot(), id, request, now)) {
+            acks.send(ack, false, client);
             request.release();
             releaseClaim(selection, group);
             scope.drop(EngineDrops.PENDING_FULL, client, null);
@@ -224,6 +228,7 @@ public final class TransactionEngine {
         retransmissions.pending(request);
         real.requestForwarded();
         send(datagram.retain(), real, id, client);
+        acks.send(ack, attempts == 0 && (group == null || group.legs.size() == 1), client);
         return true;
     }
 
@@ -249,15 +254,19 @@ public final class TransactionEngine {
             resendFanOut(datagram, original.fanOut());
             return;
         }
+        InetSocketAddress client = original.clientTransaction().client();
+        Object context;
         try {
-            plugin.prepareRequest(datagram, original.id() & idMask, original.real(), original.clientTransaction().client());
+            context = plugin.prepareRequest(datagram, original.id() & idMask, original.real(), client);
         } catch (DecodeException e) {
-            scope.drop(e.reason(), original.clientTransaction().client(), e.getMessage());
+            scope.drop(e.reason(), client, e.getMessage());
             return;
         }
         scope.metrics().retransmitted();
         scope.events().retransmitted(original.real(), false);
         send(datagram.retain(), original.real(), original.id(), original.clientTransaction().client());
+        // The client lost the acknowledgment (without a response cache to answer it): the same again.
+        acks.send(original.acknowledged() ? acks.of(context, datagram) : null, true, client);
     }
 
     /** A retransmission of a fanned-out request: to every real that has not answered yet, same ids. */
@@ -336,7 +345,7 @@ public final class TransactionEngine {
         if (request.fanOut() != null) {
             request.fanOut().answered = true;
         }
-        if (request.fanOut() != null && request.fanOut().relayed) {
+        if (request.fanOut() != null && request.fanOut().relayed && !request.acknowledged()) {
             request.release();
             scope.metrics().absorbed();
             return;
@@ -363,6 +372,10 @@ public final class TransactionEngine {
                 plugin.prepareResponse(relayed, request.clientTransaction().id(), request.context());
             } catch (DecodeException e) {
                 refused(request.real(), from, e, "cannot be relayed");
+                return;
+            }
+            if (request.acknowledged()) {
+                acks.absorbed(); // the client has the plug-in's own answer
                 return;
             }
             if (request.fanOut() != null) {

@@ -13,8 +13,10 @@ import java.util.Optional;
 /**
  * The options of {@code radius} virtual servers in IOS SLB: the {@code client} lines are the RADIUS
  * clients (every address when there are none), all with the one shared secret the import is given,
- * and the {@code purge radius framed-ip acct} lines the Framed-IP purges. IOS SLB relays RADIUS
- * without the clients' secrets, which Switchboard needs to verify each request.
+ * and the {@code purge radius framed-ip acct} lines the Framed-IP purges; {@code radius acct local-ack
+ * key K} is {@code radius.accounting-local-ack} (the director's acknowledgment is signed with the
+ * client's secret: K, unless {@code --radius-secret} gives another, which must then be the NAS's). IOS
+ * SLB relays RADIUS without the clients' secrets, which Switchboard needs to verify each request.
  */
 public final class RadiusIosOptions implements IosSlbOptions {
 
@@ -60,8 +62,9 @@ public final class RadiusIosOptions implements IosSlbOptions {
                     : "radius.framed-ip.purge-on-accounting-on-off")));
         }
         RadiusOptions.FramedIp framedIp = new RadiusOptions.FramedIp(true, purgeOnStop, purgeOnOnOff);
+        vs.localAck().ifPresent(a -> a.line().translated(List.of(vs.path("radius.accounting-local-ack"))));
         return new RadiusOptions(clients, framedIp, RadiusOptions.DEFAULT_STATE_IDLE, Optional.empty(),
-                RadiusOptions.DEFAULT_UPSTREAM_SOCKETS, true);
+                RadiusOptions.DEFAULT_UPSTREAM_SOCKETS, true).withAccountingLocalAck(vs.localAck().isPresent());
     }
 
     @Override
@@ -76,12 +79,17 @@ public final class RadiusIosOptions implements IosSlbOptions {
             clients.get(i).text("subnet", c.network().getHostAddress() + "/" + c.prefixBits(),
                     m.cite(path + ".clients[" + i + "]")).text("secret", c.secret(), null);
         }
-        Yaml framed = m.mapping("radius", null).mapping("framed-ip", null);
+        Yaml radius = m.mapping("radius", null);
+        Yaml framed = radius.mapping("framed-ip", null);
         String p = path + ".radius.framed-ip";
         framed.bool("learn", r.framedIp().learn(), m.cite(p + ".learn"));
         framed.bool("purge-on-stop", r.framedIp().purgeOnStop(), m.cite(p + ".purge-on-stop"));
         framed.bool("purge-on-accounting-on-off", r.framedIp().purgeOnAccountingOnOff(),
                 m.cite(p + ".purge-on-accounting-on-off"));
+        if (r.accountingLocalAck()) {
+            radius.bool("accounting-local-ack", true,
+                    m.cite(path + ".radius.accounting-local-ack"));
+        }
     }
 
     @Override
@@ -101,6 +109,10 @@ public final class RadiusIosOptions implements IosSlbOptions {
         }
         if (!r.framedIp().purgeOnAccountingOnOff()) {
             out.line("no purge radius framed-ip acct on-off");
+        }
+        if (r.accountingLocalAck() && !r.clients().isEmpty()) {
+            // IOS signs its acknowledgment with the key; Switchboard with the client's secret.
+            out.line("radius acct local-ack key " + r.clients().get(0).secret());
         }
     }
 }

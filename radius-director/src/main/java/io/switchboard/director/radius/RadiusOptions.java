@@ -26,11 +26,14 @@ import java.util.Optional;
  * @param statusServer how a Status-Server sent to the virtual server is answered ({@link StatusServer})
  * @param daeSessions the sessions learnt from accounting for Dynamic Authorization ({@code radius-dae}), if any
  * @param radsec     RADIUS over TLS toward clients and reals (RFC 6614), if configured
+ * @param accountingLocalAck the director answers each Accounting-Request itself, signed with the
+ *                   client's secret, once it has forwarded it, and absorbs the real's answer
+ *                   (IOS {@code radius acct local-ack key}; {@link LocalAck})
  */
 public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
         Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
         Duplicates duplicates, StatusServerPort statusServer, Optional<DaeSessions> daeSessions,
-        Optional<RadsecOptions> radsec) implements ServiceOptions {
+        Optional<RadsecOptions> radsec, boolean accountingLocalAck) implements ServiceOptions {
 
     public static final Duration DEFAULT_STATE_IDLE = Duration.ofMinutes(2);
     /** 64 sockets of 256 identifiers: 16,384 requests outstanding per real and event loop. */
@@ -57,6 +60,21 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
         }
     }
 
+    /** Accounting-Requests answered by the real only (no {@code accounting-local-ack}). */
+    public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
+            Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
+            Duplicates duplicates, StatusServerPort statusServer, Optional<DaeSessions> daeSessions,
+            Optional<RadsecOptions> radsec) {
+        this(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets, accountingOnOffToAllReals, duplicates,
+                statusServer, daeSessions, radsec, false);
+    }
+
+    /** These options with the director acknowledging Accounting-Requests itself, or not. */
+    public RadiusOptions withAccountingLocalAck(boolean localAck) {
+        return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, radsec, localAck);
+    }
+
     /** Status-Server answered as the listen port says ({@link StatusServerPort#AUTO}), no Dynamic Authorization sessions. */
     public RadiusOptions(List<Client> clients, FramedIp framedIp, Duration stateIdle,
             Optional<VsaCorrelation> vsaCorrelation, int upstreamSockets, boolean accountingOnOffToAllReals,
@@ -68,13 +86,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with RADIUS over TLS. */
     public RadiusOptions withRadsec(RadsecOptions tls) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, Optional.of(tls));
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, Optional.of(tls), accountingLocalAck);
     }
 
     /** These options with another answer to Status-Server. */
     public RadiusOptions withStatusServer(StatusServerPort port) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, port, daeSessions, radsec);
+                accountingOnOffToAllReals, duplicates, port, daeSessions, radsec, accountingLocalAck);
     }
 
     /**
@@ -105,7 +123,7 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options learning the NAS of each session for Dynamic Authorization. */
     public RadiusOptions withDaeSessions(DaeSessions sessions) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, duplicates, statusServer, Optional.of(sessions), radsec);
+                accountingOnOffToAllReals, duplicates, statusServer, Optional.of(sessions), radsec, accountingLocalAck);
     }
 
     /**
@@ -142,13 +160,13 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
     /** These options with at most {@code sockets} upstream sockets per event loop. */
     public RadiusOptions withUpstreamSockets(int sockets) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, sockets,
-                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, radsec);
+                accountingOnOffToAllReals, duplicates, statusServer, daeSessions, radsec, accountingLocalAck);
     }
 
     /** These options with another response cache. */
     public RadiusOptions withDuplicates(Duplicates cache) {
         return new RadiusOptions(clients, framedIp, stateIdle, vsaCorrelation, upstreamSockets,
-                accountingOnOffToAllReals, cache, statusServer, daeSessions, radsec);
+                accountingOnOffToAllReals, cache, statusServer, daeSessions, radsec, accountingLocalAck);
     }
 
     /** Without VSA correlation. */

@@ -25,7 +25,8 @@ public final class RadiusOptionsBinder implements OptionsBinder {
     public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
             "require-message-authenticator", "limit-proxy-state", "certificate-name");
     public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off", "duplicates", "status-server", "dae-sessions");
+            "upstream-sockets", "accounting-on-off", "duplicates", "status-server", "dae-sessions",
+            "accounting-local-ack");
     public static final List<String> DAE_SESSIONS_KEYS = List.of("hold");
     public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
     public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
@@ -60,6 +61,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         RadiusOptions.Duplicates duplicates = RadiusOptions.Duplicates.DEFAULT;
         RadiusOptions.StatusServerPort statusServer = RadiusOptions.StatusServerPort.AUTO;
         Optional<RadiusOptions.DaeSessions> daeSessions = Optional.empty();
+        boolean localAck = false;
         if (vs.has("radius")) {
             Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
@@ -85,6 +87,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                     r.error(r.pathOf("accounting-on-off"), "must be all-reals or one-real, not '" + onOff.get() + "'");
                 }
                 onOffToAll = onOff.map("all-reals"::equals).orElse(true);
+                localAck = r.bool("accounting-local-ack").orElse(false);
                 Optional<Section> cache = r.has("duplicates") ? r.section("duplicates", DUPLICATES_KEYS)
                         : Optional.empty();
                 if (cache.isPresent()) {
@@ -118,7 +121,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
             return Optional.empty();
         }
         return Optional.of(new RadiusOptions(clients, framedIp, stateIdle, vsa, upstreamSockets, onOffToAll,
-                duplicates, statusServer, daeSessions, radsec));
+                duplicates, statusServer, daeSessions, radsec, localAck));
     }
 
     /**

@@ -93,10 +93,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     /** The Framed-IP table: what answers teach about subscriber addresses. */
     private final FramedPrefixes framed;
 
-    /** What the answer needs of its request. */
+    /** What the answer needs of its request; {@code ack} the director's own answer ({@link LocalAck}), or null. */
     record Context(byte[] clientAuthenticator, byte[] forwardedAuthenticator, byte[] clientSecret,
             byte[] realSecret, RealView real, InetAddress client, int clientPort, int code, long statusType,
-            StickyKey[] framed, StickyKey key) {
+            StickyKey[] framed, StickyKey key, int clientIdentifier, byte[] ack) {
     }
 
     RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
@@ -345,6 +345,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();
         StickyKey key = key(view, client.getAddress());
+        int identifier = view.identifier();
+        byte[] ack = options.accountingLocalAck() && code == RadiusCode.ACCOUNTING_REQUEST.value()
+                ? LocalAck.of(view, clientSecret) : null;
         if (vsa != null) {
             view = vsaCorrelation.correlate(request, view, code, key);
         }
@@ -356,7 +359,19 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         byte[] forwarded = code == RadiusCode.ACCESS_REQUEST.value() ? clientAuthenticator : view.authenticator();
         long statusType = code == RadiusCode.ACCOUNTING_REQUEST.value() ? view.acctStatusType() : -1;
         return new Context(clientAuthenticator, forwarded, clientSecret, realSecret, real, client.getAddress(),
-                client.getPort(), code, statusType, FramedPrefixes.ofRequest(view), key);
+                client.getPort(), code, statusType, FramedPrefixes.ofRequest(view), key, identifier, ack);
+    }
+
+    /** The director's own Accounting-Response ({@link LocalAck}), kept for the client's retransmissions. */
+    @Override
+    public ByteBuf acknowledgment(Context request, ByteBufAllocator alloc) {
+        if (request.ack == null) {
+            return null;
+        }
+        ByteBuf ack = alloc.buffer(request.ack.length).writeBytes(request.ack);
+        responses.store(request.client, request.clientPort, request.clientIdentifier, request.clientAuthenticator, ack,
+                ticker.nanos());
+        return ack;
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -392,6 +407,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
         policy.admitAnswer(request.real, view);
         learn(view, request);
         RadiusMeters.count(answerCounters, view.code());
+        if (request.ack != null) {
+            return; // acknowledged by the director already: absorbed, not re-signed for the client
+        }
         if (!Arrays.equals(request.realSecret, request.clientSecret)
                 || !Arrays.equals(request.forwardedAuthenticator, request.clientAuthenticator)) {
             SaltedAttributes.reencrypt(view, request.realSecret, request.forwardedAuthenticator, request.clientSecret,

@@ -163,8 +163,10 @@ final class IosServerBuilder {
                 purge.isKeyword(3, "stop"), !purge.negated(), line(purge))).toList();
         Optional<IosSlbServer.Cac> cac = vs.cacReassign.isPresent()
                 ? Optional.of(new IosSlbServer.Cac(vs.cacReassign.getAsInt(), line(vs.cacLine))) : Optional.empty();
+        Optional<IosSlbServer.LocalAck> localAck = vs.localAckLine == null ? Optional.empty()
+                : Optional.of(new IosSlbServer.LocalAck(vs.localAckKey.orElseThrow(), line(vs.localAckLine)));
         return new IosSlbServer(vs.name, vs.service, vs.port, line(vs.virtual), clients, cac, uses, purges,
-                sharedSecret.or(() -> vs.localAckKey));
+                sharedSecret.or(() -> vs.localAckKey), localAck);
     }
 
     private IosSlbOptions.Line line(IosCommand c) {

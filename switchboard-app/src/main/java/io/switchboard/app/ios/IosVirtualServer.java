@@ -65,6 +65,7 @@ final class IosVirtualServer {
     /** {@code [no] purge radius framed-ip acct {stop|on-off}} lines, in order (IOS keeps the last of each). */
     final List<IosCommand> purgeLines = new ArrayList<>();
     Optional<String> localAckKey = Optional.empty();
+    IosCommand localAckLine;
 
     /** A GTP map's creates go to {@code farm}, maps tried by ascending priority. */
     record MapUse(String map, String farm, int priority, IosCommand line) {

@@ -307,14 +307,14 @@ final class IosVirtualServerReader {
     }
 
     /**
-     * {@code radius acct local-ack key K}: the local acknowledgement is unsupported, but K is the
-     * clients' shared secret (when {@code --radius-secret} gives none). {@code radius inject}: unsupported.
+     * {@code radius acct local-ack key K}: the service's (RADIUS: {@code radius.accounting-local-ack}),
+     * and K the clients' shared secret (when {@code --radius-secret} gives none). {@code radius inject}:
+     * unsupported.
      */
     private void radius(IosVirtualServer vs, IosCommand c) {
         if (c.isKeyword(0, "acct") && c.isKeyword(1, "local-ack") && c.isKeyword(2, "key") && c.argCount() == 4) {
             vs.localAckKey = Optional.of(c.arg(3));
-            ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack); its key is taken as the"
-                    + " clients' shared secret unless --radius-secret gives one");
+            vs.localAckLine = ledger.replacing(vs.localAckLine, c);
         } else if (c.isKeyword(0, "acct")) {
             ledger.unsupported(c, "local accounting acknowledgement (radius acct local-ack)");
         } else {

@@ -416,7 +416,7 @@ class IosTranslatorTest {
     }
 
     @Test
-    void aLocalAckKeyIsTheRadiusSecretWhenNoneIsGiven() {
+    void aLocalAckKeyIsTheRadiusSecretWhenNoneIsGivenAndTheDirectorAcknowledgesAccounting() {
         IosTranslation t = new IosTranslator(IosTranslator.Options.NONE).translate("""
                 ip slb serverfarm AAA
                  real 10.1.1.1
@@ -428,6 +428,12 @@ class IosTranslatorTest {
 
         assertThat(t.config().virtualServers().get("ACCT").options(RadiusOptions.class).clients())
                 .extracting(RadiusOptions.Client::secret).containsExactly("k3y");
-        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(t.config().virtualServers().get("ACCT").options(RadiusOptions.class).accountingLocalAck()).isTrue();
+        assertThat(line(t, 6).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
+        // Written as the YAML key, citing its line, and loaded back to the same configuration.
+        String yaml = IosYamlWriter.write(t, "local-ack");
+        assertThat(yaml).containsPattern("accounting-local-ack: true +# line 6: radius acct local-ack key k3y");
+        assertThat(new io.switchboard.app.config.ConfigLoader(io.switchboard.app.Services.discover().available())
+                .parse(yaml)).isEqualTo(t.config());
     }
 }
