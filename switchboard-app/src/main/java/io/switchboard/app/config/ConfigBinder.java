@@ -439,15 +439,6 @@ final class ConfigBinder {
         return ConfigPath.child(ConfigPath.child("virtual-servers", server), key);
     }
 
-    static List<String> predictorNames() {
-        return Arrays.stream(PredictorKind.values()).map(PredictorKind::configName).toList();
-    }
-
-    /** The services of every plug-in on the class path, built in or not. */
-    static List<String> serviceNames() {
-        return specs().stream().map(ServiceSpec::name).toList();
-    }
-
     static <T> String names(Collection<T> values, Function<T, String> name) {
         return values.stream().map(name).collect(Collectors.joining(", "));
     }

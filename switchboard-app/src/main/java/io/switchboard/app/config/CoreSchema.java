@@ -20,6 +20,13 @@ import java.util.Map;
  */
 final class CoreSchema {
 
+    // Not ConfigBinder's: its key lists are these schemas' names, so it must not be needed to build them.
+    private static final List<String> PREDICTORS = java.util.Arrays.stream(
+            io.switchboard.director.config.PredictorKind.values())
+            .map(io.switchboard.director.config.PredictorKind::configName).toList();
+    /** The services of every plug-in on the class path, built in or not. */
+    private static final List<String> SERVICES = Plugins.installed().services().stream()
+            .map(service -> service.spec().name()).toList();
     private static final List<String> EXPOSURES = List.of("private", "public-acknowledged");
 
     static final Schema KUBERNETES = Schema.of("Kubernetes discovery of the cluster's members",
@@ -88,7 +95,7 @@ final class CoreSchema {
             Key.duration("drain-deadline").note("With `on-remove: drain`: what is left then is moved or released."))));
 
     static final Schema FARM = Schema.of("a farm of reals",
-            Key.oneOf("predictor", ConfigBinder.predictorNames()).byDefault("`roundrobin`")
+            Key.oneOf("predictor", PREDICTORS).byDefault("`roundrobin`")
                     .note("Must be allowed by the service of every virtual server using the farm."),
             Key.mapping("failure", FAILURE).byDefault("`numconns: 8, numclients: 2, retry: 60s`"),
             Key.listOf("reals", REAL).required().note("At least one; no two with the same address and port."),
@@ -108,7 +115,7 @@ final class CoreSchema {
 
     static final Schema VIRTUAL_SERVER = Schema.of("a virtual server", withOptionsKeys(List.of(
             Key.endpoint("listen").required().note("No two virtual servers on one address, port and transport."),
-            Key.oneOf("service", ConfigBinder.serviceNames()).required().note("Must also be built in."),
+            Key.oneOf("service", SERVICES).required().note("Must also be built in."),
             Key.name("farm").required().note("Must exist."),
             Key.mapping("sticky", STICKY).byDefault("none (no stickiness)"),
             Key.duration("response-timeout").byDefault("`2s`")
