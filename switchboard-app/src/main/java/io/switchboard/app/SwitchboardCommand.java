@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         description = "Signaling director for mobile packet cores.",
         subcommands = {RunCommand.class, CheckCommand.class, DemoCommand.class, ShowCommand.class, ClearCommand.class,
             InspectCommand.class, WhatIfCommand.class, ReplayCommand.class, ImportIosCommand.class,
-            ExportIosCommand.class, ReloadCommand.class})
+            ExportIosCommand.class, ReloadCommand.class, ConfigReferenceCommand.class})
 public final class SwitchboardCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,6 +1,7 @@
 package io.switchboard.director.spi;
 
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.bind.Section;
 import java.util.List;
 import java.util.Optional;
@@ -16,6 +17,15 @@ public interface OptionsBinder {
 
     /** The virtual-server keys this binder owns (e.g. {@code radius}, {@code clients}). */
     List<String> keys();
+
+    /**
+     * The declarations of {@link #keys()} (type, default, note, and the schema of a mapping), which
+     * the virtual server's schema holds and {@code switchboard config-reference} prints. Until a
+     * binder declares them, its keys are listed without types.
+     */
+    default List<Key> declaration() {
+        return keys().stream().map(Key::undeclared).toList();
+    }
 
     /**
      * Reads this binder's keys of one virtual server; reports problems through the section, with

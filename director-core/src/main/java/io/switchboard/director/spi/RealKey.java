@@ -1,5 +1,6 @@
 package io.switchboard.director.spi;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.bind.Section;
 import java.util.Map;
 import java.util.Objects;
@@ -26,9 +27,12 @@ public final class RealKey<T> {
     private final Class<T> type;
     private final Function<Section, Optional<T>> binder;
     private final Function<T, String> print;
+    private final Key key;
 
-    private RealKey(String name, String description, Class<T> type, Function<Section, Optional<T>> binder,
+    private RealKey(Key key, String description, Class<T> type, Function<Section, Optional<T>> binder,
             Function<T, String> print) {
+        this.key = Objects.requireNonNull(key, "key");
+        String name = key.name();
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.type = Objects.requireNonNull(type, "type");
@@ -43,12 +47,19 @@ public final class RealKey<T> {
      */
     public static <T> RealKey<T> of(String name, String description, Class<T> type,
             Function<Section, Optional<T>> binder, Function<T, String> print) {
-        return new RealKey<>(name, description, type, binder, print);
+        return of(Key.undeclared(name).note(description), description, type, binder, print);
+    }
+
+    /** As {@link #of(String, String, Class, Function, Function)}, with the key's declaration for the reference. */
+    public static <T> RealKey<T> of(Key key, String description, Class<T> type,
+            Function<Section, Optional<T>> binder, Function<T, String> print) {
+        return new RealKey<>(key, description, type, binder, print);
     }
 
     /** A non-empty string. */
     public static RealKey<String> string(String name, String description) {
-        return of(name, description, String.class, real -> real.string(name), Function.identity());
+        return of(Key.string(name).note(description), description, String.class, real -> real.string(name),
+                Function.identity());
     }
 
     /**
@@ -57,13 +68,18 @@ public final class RealKey<T> {
      * IOS text held.
      */
     public static RealKey<String> secret(String name, String description) {
-        io.switchboard.director.config.bind.Secrets.declare(name);
-        return of(name, description, String.class, real -> real.secret(name), Function.identity());
+        return of(Key.secret(name).note(description), description, String.class, real -> real.secret(name),
+                Function.identity());
     }
 
     /** The name in the configuration. */
     public String name() {
         return name;
+    }
+
+    /** The key's declaration, which the real's {@link io.switchboard.director.config.bind.Schema} holds. */
+    public Key key() {
+        return key;
     }
 
     /** What the value is, as a phrase ("the real's RADIUS secret"). */

@@ -183,9 +183,11 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 prefix = subnet.get().prefixLength();
             }
         }
-        Optional<RadiusOptions.Tristate> require = tristate(c, "require-message-authenticator");
-        Optional<RadiusOptions.Tristate> limit = tristate(c, "limit-proxy-state");
-        Optional<String> certificateName = c.string("certificate-name");
+        // A DAE NAS (DaeOptionsBinder.NAS_KEYS) is a client without these keys: read them only where declared.
+        boolean full = c.schema().key("certificate-name").isPresent();
+        Optional<RadiusOptions.Tristate> require = full ? tristate(c, "require-message-authenticator") : Optional.empty();
+        Optional<RadiusOptions.Tristate> limit = full ? tristate(c, "limit-proxy-state") : Optional.empty();
+        Optional<String> certificateName = full ? c.string("certificate-name") : Optional.empty();
         if (network == null || secret.isEmpty() || c.errors().size() > before) {
             return Optional.empty();
         }

@@ -25,6 +25,7 @@ import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.config.bind.ConfigPath;
+import io.switchboard.director.config.bind.Schema;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.config.bind.YamlNode;
 import io.switchboard.director.spi.OptionsBinder;
@@ -58,26 +59,21 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    static final List<String> ROOT_KEYS = List.of("cluster", "admin", "persistence", "route-health", "debug-capture",
-            "probes", "farms", "virtual-servers", "firewall-farms", "vpn-farms", "dfp");
-    static final List<String> DEBUG_CAPTURE_KEYS = List.of("directory", "file-megabytes", "files", "queue", "start");
-    static final List<String> CLUSTER_KEYS = List.of("enabled", "name", "members", "port", "bind", "kubernetes",
-            "exposure", "unlisted-member");
-    static final List<String> KUBERNETES_KEYS = List.of("namespace", "service-name", "service-dns", "service-port");
-    static final List<String> ADMIN_KEYS = List.of("listen", "token", "enabled", "exposure", "tls");
-    static final List<String> ADMIN_TLS_KEYS = List.of("certificate", "key");
-    static final List<String> PERSISTENCE_KEYS = List.of("file", "interval");
-    static final List<String> FARM_KEYS = List.of("predictor", "failure", "reals", "backup", "probes", "slow-start",
-            "route-map");
-    static final List<String> ROUTE_MAP_KEYS = List.of("prefix", "real");
-    static final List<String> PROBE_KEYS = ProbeBinder.keys();
-    static final List<String> FAILURE_KEYS = List.of("numconns", "numclients", "retry", "inband", "purge");
-    static final List<String> REAL_KEYS = withPluginKeys(List.of("address", "port", "weight", "maxconns", "inservice",
-            "on-remove", "drain-deadline", "rate", "maxclients"));
-    static final List<String> VIRTUAL_SERVER_KEYS = withOwnedKeys(List.of("listen", "service",
-            "farm", "client-farms", "sticky", "response-timeout", "idle", "max-datagram", "inservice", "advertise",
-            "overload", "client-nat"));
-    static final List<String> STICKY_KEYS = List.of("key", "keys", "idle", "netmask", "max-entries", "group");
+    // The key names of each section, as CoreSchema declares them (DocumentationTest looks them up).
+    static final List<String> ROOT_KEYS = CoreSchema.ROOT.names();
+    static final List<String> DEBUG_CAPTURE_KEYS = CoreSchema.DEBUG_CAPTURE.names();
+    static final List<String> CLUSTER_KEYS = CoreSchema.CLUSTER.names();
+    static final List<String> KUBERNETES_KEYS = CoreSchema.KUBERNETES.names();
+    static final List<String> ADMIN_KEYS = CoreSchema.ADMIN.names();
+    static final List<String> ADMIN_TLS_KEYS = CoreSchema.ADMIN_TLS.names();
+    static final List<String> PERSISTENCE_KEYS = CoreSchema.PERSISTENCE.names();
+    static final List<String> FARM_KEYS = CoreSchema.FARM.names();
+    static final List<String> ROUTE_MAP_KEYS = CoreSchema.ROUTE_MAP.names();
+    static final List<String> PROBE_KEYS = CoreSchema.PROBE.names();
+    static final List<String> FAILURE_KEYS = CoreSchema.FAILURE.names();
+    static final List<String> REAL_KEYS = CoreSchema.REAL.names();
+    static final List<String> VIRTUAL_SERVER_KEYS = CoreSchema.VIRTUAL_SERVER.names();
+    static final List<String> STICKY_KEYS = CoreSchema.STICKY.names();
 
     static final int MAX_WEIGHT = 255;
 
@@ -116,22 +112,21 @@ final class ConfigBinder {
 
     /** The configuration; meaningful only if no error was added to the list. */
     Optional<SwitchboardConfig> bind(YamlNode root) {
-        Optional<Section> document = Section.open(root, ConfigPath.ROOT, errors, ROOT_KEYS);
+        Optional<Section> document = Section.open(root, ConfigPath.ROOT, errors, CoreSchema.ROOT);
         if (document.isEmpty()) {
             return Optional.empty();
         }
         Section doc = document.get();
-        ClusterConfig cluster = doc.section("cluster", CLUSTER_KEYS).map(nodeBinder::cluster)
+        ClusterConfig cluster = doc.section("cluster").map(nodeBinder::cluster)
                 .orElse(ClusterConfig.SINGLE_NODE);
-        AdminConfig admin = doc.section("admin", ADMIN_KEYS).map(nodeBinder::admin).orElse(AdminConfig.DEFAULT);
-        PersistenceConfig persistence = doc.section("persistence", PERSISTENCE_KEYS)
+        AdminConfig admin = doc.section("admin").map(nodeBinder::admin).orElse(AdminConfig.DEFAULT);
+        PersistenceConfig persistence = doc.section("persistence")
                 .map(p -> nodeBinder.persistence(p, cluster)).orElse(PersistenceConfig.NONE);
         if (doc.has("probes")) {
-            readNamed(doc, "probes", "must name at least one probe", PROBE_KEYS, this::probe);
+            readNamed(doc, "probes", "must name at least one probe", this::probe);
         }
-        readNamed(doc, "farms", "at least one farm is required", FARM_KEYS, this::farm);
-        readNamed(doc, "virtual-servers", "at least one virtual server is required", VIRTUAL_SERVER_KEYS,
-                this::virtualServer);
+        readNamed(doc, "farms", "at least one farm is required", this::farm);
+        readNamed(doc, "virtual-servers", "at least one virtual server is required", this::virtualServer);
 
         new ConfigCrossChecks(errors, farms, farmNames, probeNames, farmProbeRefs, servers).check();
 
@@ -141,7 +136,7 @@ final class ConfigBinder {
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
         RouteHealthConfig routeHealth = new RouteHealthBinder(errors)
                 .bind(doc.section("route-health", RouteHealthBinder.KEYS), advertised);
-        DebugCaptureConfig debugCapture = doc.section("debug-capture", DEBUG_CAPTURE_KEYS).map(this::debugCapture)
+        DebugCaptureConfig debugCapture = doc.section("debug-capture").map(this::debugCapture)
                 .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
         DfpConfig dfp = doc.section("dfp", DfpBinder.KEYS).map(new DfpBinder(errors, farmConfigs)::bind)
@@ -150,8 +145,8 @@ final class ConfigBinder {
                 debugCapture, dispatched, persistence, dfp));
     }
 
-    private void readNamed(Section doc, String key, String whenNone, List<String> knownKeys,
-            BiConsumer<String, Section> reader) {
+    private void readNamed(Section doc, String key, String whenNone, BiConsumer<String, Section> reader) {
+        Schema knownKeys = doc.schema().key(key).orElseThrow().child();
         if (!doc.has(key)) {
             doc.error(key, whenNone);
             return;
@@ -221,7 +216,7 @@ final class ConfigBinder {
             }
             return kind;
         });
-        FailureDetection failure = s.section("failure", FAILURE_KEYS).map(this::failure)
+        FailureDetection failure = s.section("failure").map(this::failure)
                 .orElse(FailureDetection.DEFAULT);
         List<RealConfig> reals = new ArrayList<>();
         int errorsBeforeReals = errors.size();
@@ -233,7 +228,7 @@ final class ConfigBinder {
                 Map<Endpoint, Integer> seen = new HashMap<>();
                 for (int i = 0; i < items.size(); i++) {
                     String path = ConfigPath.index(s.pathOf("reals"), i);
-                    Optional<RealConfig> real = Section.open(items.get(i), path, errors, REAL_KEYS).flatMap(this::real);
+                    Optional<RealConfig> real = s.item("reals", items, i).flatMap(this::real);
                     if (real.isPresent()) {
                         Integer first = seen.putIfAbsent(real.get().endpoint(), i);
                         if (first != null) {
@@ -377,21 +372,6 @@ final class ConfigBinder {
         return Plugins.installed().services().stream().map(service -> service.spec()).toList();
     }
 
-    /** {@code base} and the plug-ins' keys of a real ({@code secret}): the keys a real may have. */
-    private static List<String> withPluginKeys(List<String> base) {
-        List<String> keys = new ArrayList<>(base);
-        Plugins.installed().realKeys().forEach(key -> keys.add(key.name()));
-        return List.copyOf(keys);
-    }
-
-    /** {@code base} and every key a service's options binder owns: the keys a virtual server may have. */
-    private static List<String> withOwnedKeys(List<String> base) {
-        List<String> keys = new ArrayList<>(base);
-        specs().forEach(spec -> spec.options().ifPresent(b -> b.keys().stream().filter(k -> !keys.contains(k))
-                .forEach(keys::add)));
-        return List.copyOf(keys);
-    }
-
     private void virtualServer(String name, Section s) {
         boolean hasListen = s.require("listen", "required");
         boolean hasService = s.require("service", "required");
@@ -404,7 +384,7 @@ final class ConfigBinder {
         Optional<StickyConfig> sticky = Optional.empty();
         boolean stickyValid = true;
         if (s.has("sticky")) {
-            Optional<Section> section = s.section("sticky", STICKY_KEYS);
+            Optional<Section> section = s.section("sticky");
             sticky = section.flatMap(sec -> stickyBinder.bind(sec, service));
             stickyValid = sticky.isPresent();
         }

@@ -65,7 +65,7 @@ final class NodeBinder {
             }
             return known;
         }).orElse(ClusterConfig.UnlistedMember.REPORT);
-        Optional<ClusterConfig.KubernetesDiscovery> kubernetes = s.section("kubernetes", ConfigBinder.KUBERNETES_KEYS)
+        Optional<ClusterConfig.KubernetesDiscovery> kubernetes = s.section("kubernetes")
                 .map(this::kubernetes);
         if (kubernetes.isPresent() && !members.isEmpty()) {
             error(s.pathOf("kubernetes"), "members are found either by 'members' or by 'kubernetes', not both");
@@ -169,7 +169,7 @@ final class NodeBinder {
                         + endpoint + " could change the reals and the configuration");
             }
         });
-        Optional<AdminConfig.Tls> tls = s.section("tls", ConfigBinder.ADMIN_TLS_KEYS).flatMap(this::adminTls);
+        Optional<AdminConfig.Tls> tls = s.section("tls").flatMap(this::adminTls);
         return new AdminConfig(enabled, listen.orElse(d.listen()), token, exposure, tls);
     }
 

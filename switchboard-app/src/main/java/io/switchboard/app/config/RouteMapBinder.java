@@ -49,7 +49,7 @@ final class RouteMapBinder {
             Map<Subnet, Integer> seen = new HashMap<>();
             for (int i = 0; i < items.size(); i++) {
                 String path = ConfigPath.index(s.pathOf("route-map"), i);
-                Optional<Section> item = Section.open(items.get(i), path, errors, ConfigBinder.ROUTE_MAP_KEYS);
+                Optional<Section> item = s.item("route-map", items, i);
                 if (item.isEmpty()) {
                     continue;
                 }

@@ -32,7 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Secrets {
 
     /** The keys of the {@code { file: PATH }} and {@code { env: NAME }} forms. */
-    public static final List<String> SOURCE_KEYS = List.of("file", "env");
+    public static final Schema SOURCE = Schema.of("where a secret is kept",
+            Key.path("file").note("a file holding the secret (one trailing line ending is dropped)"),
+            Key.string("env").note("an environment variable holding the secret"));
+
+    public static final List<String> SOURCE_KEYS = SOURCE.names();
 
     /** Every key name ever read as a secret: schema knowledge, the same for every document. */
     private static final Set<String> KEY_NAMES = ConcurrentHashMap.newKeySet();
@@ -59,7 +63,7 @@ public final class Secrets {
         if (!(node instanceof YamlNode.Mapping)) {
             return Section.string(node, path, errors);
         }
-        Optional<Section> source = Section.open(node, path, errors, SOURCE_KEYS);
+        Optional<Section> source = Section.open(node, path, errors, SOURCE);
         if (source.isEmpty()) {
             return Optional.empty();
         }

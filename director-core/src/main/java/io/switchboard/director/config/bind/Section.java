@@ -28,29 +28,54 @@ public final class Section {
     private final Map<String, YamlNode> entries;
     private final String path;
     private final List<ConfigError> errors;
+    private final Schema schema;
 
-    private Section(Map<String, YamlNode> entries, String path, List<ConfigError> errors) {
+    private Section(Map<String, YamlNode> entries, String path, List<ConfigError> errors, Schema schema) {
         this.entries = entries;
         this.path = path;
         this.errors = errors;
+        this.schema = schema;
     }
 
     /**
-     * Opens {@code node} as a section with the given keys; empty (and reported) when it is not a
-     * mapping. Keys not in {@code known} are reported as {@code unknown key (known: ...)}.
+     * Opens {@code node} as a section with the keys {@code schema} declares; empty (and reported) when
+     * it is not a mapping. Other keys are reported as {@code unknown key (known: ...)}.
      */
-    public static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
+    public static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, Schema schema) {
         Optional<YamlNode.Mapping> mapping = mapping(node, path, errors);
         if (mapping.isEmpty()) {
             return Optional.empty();
         }
+        List<String> known = schema.names();
         for (String key : mapping.get().entries().keySet()) {
             if (!known.contains(key)) {
                 errors.add(new ConfigError(ConfigPath.child(path, key),
                         "unknown key (known: " + String.join(", ", known) + ")"));
             }
         }
-        return Optional.of(new Section(mapping.get().entries(), path, errors));
+        return Optional.of(new Section(mapping.get().entries(), path, errors, schema));
+    }
+
+    /**
+     * Opens a section whose keys are not declared in full yet ({@link Schema#undeclared}): they are
+     * listed in the reference without type or default. New sections declare a {@link Schema}.
+     */
+    public static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
+        return open(node, path, errors, Schema.undeclared(path, known));
+    }
+
+    /** The declaration of {@code key}; reading a key the section does not declare is a bug. */
+    private Key declared(String key, Key.Kind... kinds) {
+        Key declared = schema.key(key).orElseThrow(() -> new IllegalStateException(
+                "key '" + key + "' is read but not declared in the schema of " + schema.title()));
+        if (kinds.length > 0) {
+            declared.check(pathOf(key), kinds);
+        }
+        return declared;
+    }
+
+    public Schema schema() {
+        return schema;
     }
 
     public String path() {
@@ -67,6 +92,7 @@ public final class Section {
     }
 
     public boolean has(String key) {
+        declared(key);
         return entries.containsKey(key);
     }
 
@@ -84,23 +110,45 @@ public final class Section {
     }
 
     public Optional<YamlNode> node(String key) {
+        declared(key);
         return Optional.ofNullable(entries.get(key));
     }
 
+    /** The mapping under {@code key}, opened with the schema its declaration names. */
+    public Optional<Section> section(String key) {
+        Schema child = declared(key, Key.Kind.MAPPING).child();
+        return node(key).flatMap(n -> open(n, pathOf(key), errors, child));
+    }
+
+    /** The mapping under a key of a section not declared in full yet ({@link #open(YamlNode, String, List, List)}). */
     public Optional<Section> section(String key, List<String> known) {
+        declared(key, Key.Kind.MAPPING);
         return node(key).flatMap(n -> open(n, pathOf(key), errors, known));
+    }
+
+    /** Item {@code index} of the list under {@code key}, opened with the schema its declaration names. */
+    public Optional<Section> item(String key, List<YamlNode> items, int index) {
+        Schema child = declared(key, Key.Kind.LIST).child();
+        if (child == null) {
+            throw new IllegalStateException(pathOf(key) + " is not declared as a list of mappings");
+        }
+        return open(items.get(index), ConfigPath.index(pathOf(key), index), errors, child);
     }
 
     /** A mapping whose keys are names chosen by the operator (farms, virtual servers). */
     public Optional<YamlNode.Mapping> namedEntries(String key) {
+        declared(key, Key.Kind.NAMED);
         return node(key).flatMap(n -> mapping(n, pathOf(key), errors));
     }
 
     public Optional<List<YamlNode>> list(String key) {
+        declared(key, Key.Kind.LIST);
         return node(key).flatMap(n -> list(n, pathOf(key), errors));
     }
 
     public Optional<String> string(String key) {
+        declared(key, Key.Kind.STRING, Key.Kind.NAME, Key.Kind.PATH, Key.Kind.ENUM, Key.Kind.ADDRESS,
+                Key.Kind.ENDPOINT);
         return node(key).flatMap(n -> string(n, pathOf(key), errors));
     }
 
@@ -109,11 +157,17 @@ public final class Section {
      * resolved to its plain value.
      */
     public Optional<String> secret(String key) {
+        declared(key, Key.Kind.SECRET);
         return node(key).flatMap(n -> Secrets.read(n, pathOf(key), errors));
     }
 
     /** An integer in {@code min..max}; {@code Integer.MAX_VALUE} as max means "at least min". */
     public Optional<Integer> integer(String key, int min, int max) {
+        Key declared = declared(key, Key.Kind.INTEGER);
+        if (declared.kind() == Key.Kind.INTEGER && (declared.min() != min || declared.max() != max)) {
+            throw new IllegalStateException(pathOf(key) + " is declared " + declared.type() + ", read as "
+                    + min + ".." + max);
+        }
         return node(key).flatMap(n -> integer(n, pathOf(key), errors, min, max));
     }
 
@@ -121,12 +175,20 @@ public final class Section {
         return integer(key, min, max).map(OptionalInt::of).orElse(OptionalInt.empty());
     }
 
+    /** An integer in the range its declaration gives. */
+    public Optional<Integer> integer(String key) {
+        Key declared = declared(key, Key.Kind.INTEGER);
+        return integer(key, declared.min(), declared.max());
+    }
+
     public Optional<Boolean> bool(String key) {
+        declared(key, Key.Kind.BOOLEAN);
         return node(key).flatMap(n -> bool(n, pathOf(key), errors));
     }
 
     /** {@code ADDRESS:PORT} ({@code [v6]:PORT} for IPv6), an error at the key when it is not one. */
     public Optional<Endpoint> endpoint(String key) {
+        declared(key, Key.Kind.ENDPOINT);
         return string(key).flatMap(text -> {
             try {
                 return Optional.of(AddressLiterals.parseEndpoint(text));
@@ -157,6 +219,7 @@ public final class Section {
 
     /** A duration greater than zero. */
     public Optional<Duration> positiveDuration(String key) {
+        declared(key, Key.Kind.DURATION);
         return node(key).flatMap(n -> positiveDuration(n, pathOf(key), errors));
     }
 
