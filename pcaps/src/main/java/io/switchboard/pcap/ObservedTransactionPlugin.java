@@ -154,4 +154,10 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     public ByteBuf overloadAnswer(ByteBuf request, io.netty.buffer.ByteBufAllocator alloc) throws DecodeException {
         return plugin.overloadAnswer(request, alloc);
     }
+
+    /** The plug-in's own answer to a request it acknowledges itself (RADIUS {@code accounting-local-ack}). */
+    @Override
+    public ByteBuf acknowledgment(Object context, io.netty.buffer.ByteBufAllocator alloc) {
+        return plugin.acknowledgment(context, alloc);
+    }
 }

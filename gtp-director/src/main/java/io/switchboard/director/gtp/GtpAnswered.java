@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Other requests need no copy: their session is still there to follow.
  *
- * <p>Keyed by the requester's address, the version and its sequence; kept for twice the response
+ * <p>Keyed by the requester's address, the version, the request's type and its sequence; kept for twice the response
  * timeout (the housekeeping's sweep), the span in which a requester's retransmissions arrive. A copy
  * is the answer's bytes, some 100-300 per create or Delete answered in that span.
  */
@@ -38,7 +38,12 @@ final class GtpAnswered {
     private static final int V1_CREATE = GtpV1MessageType.CREATE_PDP_CONTEXT_REQUEST.value();
     private static final int V2_CREATE = GtpV2MessageType.CREATE_SESSION_REQUEST.value();
 
-    private record Key(InetSocketAddress requester, int version, int sequence) {
+    /**
+     * The request by its sender, version, message type and sequence. The type belongs to the key: a
+     * requester may number a Delete as it numbered the create before it, once that was answered (the
+     * sample capture gtpv2/gtp_c.pcap does), and a retransmission is the same message again.
+     */
+    private record Key(InetSocketAddress requester, int version, int requestType, int sequence) {
     }
 
     private record Answer(byte[] bytes, long atNanos) {
@@ -48,7 +53,8 @@ final class GtpAnswered {
 
     /** The answer to a create or Delete from {@code requester}, as relayed (its sequence and TEID restored). */
     void answered(InetSocketAddress requester, GtpMessageView answer, ByteBuf bytes, long nowNanos) {
-        answers.put(new Key(requester, answer.version(), answer.sequence()),
+        // The create and Delete responses are their requests' types + 1 (TS 29.060 Table 1, TS 29.274 Table 6.1-1).
+        answers.put(new Key(requester, answer.version(), answer.messageTypeValue() - 1, answer.sequence()),
                 new Answer(ByteBufUtil.getBytes(bytes), nowNanos));
     }
 
@@ -61,7 +67,7 @@ final class GtpAnswered {
         if (request.version() == 2 ? type != V2_DELETE && type != V2_CREATE : type != V1_DELETE && type != V1_CREATE) {
             return null;
         }
-        Answer answer = answers.get(new Key(requester, request.version(), request.sequence()));
+        Answer answer = answers.get(new Key(requester, request.version(), type, request.sequence()));
         return answer == null ? null : Unpooled.wrappedBuffer(answer.bytes().clone());
     }
 

@@ -90,7 +90,7 @@ class RadiusOptionsBinderTest {
                 "virtual-servers.b.clients[4].port: unknown key (known: address, subnet, secret,"
                         + " require-message-authenticator, limit-proxy-state, certificate-name)",
                 "virtual-servers.b.radius.ttl: unknown key (known: framed-ip, state-idle, vsa-correlation,"
-                        + " upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions)",
+                        + " upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions, accounting-local-ack)",
                 "virtual-servers.b.radius.framed-ip.learn: must be true or false, not a string");
     }
 
@@ -191,7 +191,7 @@ class RadiusOptionsBinderTest {
                       route-map:
                         - { prefix: 10.1.0.0/16, real: 127.0.0.2:1813 }
                 """)).containsExactly("virtual-servers.acct.radius.route-map: unknown key (known: framed-ip,"
-                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions)");
+                + " state-idle, vsa-correlation, upstream-sockets, accounting-on-off, duplicates, status-server, dae-sessions, accounting-local-ack)");
     }
 
     @Test
