@@ -181,4 +181,56 @@ class PendingTableTest {
         assertThat(table.size()).isZero();
         assertThat(table.contains(1, 2)).isFalse();
     }
+
+    /**
+     * Entries are reused once they leave the table: a long random run of puts, answers (in and out
+     * of order, late and unknown ones too), expiries and reused keys against a plain model, so that
+     * a recycled entry can never hand back another request's value or lose a deadline.
+     */
+    @Test
+    void reusedEntriesBehaveAsFreshOnesAgainstAModel() {
+        for (long seed = 1; seed <= 20; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            List<String> gone = new ArrayList<>();
+            PendingTable<String> reusing = new PendingTable<>(64, TIMEOUT.toNanos(), gone::add);
+            java.util.Map<Long, String> model = new java.util.HashMap<>();
+            java.util.Map<Long, Long> deadlines = new java.util.LinkedHashMap<>(); // put order breaks ties
+            List<String> modelGone = new ArrayList<>();
+            ManualTicker clock = new ManualTicker();
+            int serial = 0;
+            for (int step = 0; step < 20_000; step++) {
+                long tx = random.nextInt(96); // more keys than capacity: full tables and key reuse
+                int op = random.nextInt(10);
+                if (op < 5) {
+                    String value = "r" + serial++;
+                    boolean expected = model.size() < 64 && !model.containsKey(tx);
+                    assertThat(reusing.put(2, tx, value, clock.nanos())).as("seed %d step %d put", seed, step)
+                            .isEqualTo(expected);
+                    if (expected) {
+                        model.put(tx, value);
+                        deadlines.put(tx, clock.nanos() + TIMEOUT.toNanos());
+                    }
+                } else if (op < 9) {
+                    assertThat(reusing.remove(2, tx)).as("seed %d step %d remove", seed, step)
+                            .isEqualTo(model.remove(tx));
+                    deadlines.remove(tx);
+                } else {
+                    long now = clock.advance(Duration.ofMillis(random.nextInt(700)));
+                    reusing.expire(now);
+                    deadlines.entrySet().stream()
+                            .filter(e -> e.getValue() - now <= 0)
+                            .sorted(java.util.Map.Entry.comparingByValue())
+                            .map(java.util.Map.Entry::getKey)
+                            .toList()
+                            .forEach(k -> {
+                                modelGone.add(model.remove(k));
+                                deadlines.remove(k);
+                            });
+                    assertThat(gone).as("seed %d step %d expired, in deadline order", seed, step)
+                            .containsExactlyElementsOf(modelGone);
+                }
+                assertThat(reusing.size()).isEqualTo(model.size());
+            }
+        }
+    }
 }
