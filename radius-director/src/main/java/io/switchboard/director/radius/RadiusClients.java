@@ -27,6 +27,14 @@ final class RadiusClients implements RadsecPeers {
     private final RadsecOptions.Identify identify;
     /** Connected RadSec peers → which client each is; null when the virtual server accepts no RadSec. */
     private final ConcurrentMap<InetSocketAddress, Peer> tlsPeers;
+    /**
+     * The client index of each UDP source address seen, so that a request costs one map lookup and no
+     * copies of addresses ({@code InetAddress.getAddress()} makes an array per call; matching every
+     * prefix made two per client). Only known clients are kept, at most {@link #KNOWN_LIMIT}: a flood
+     * from forged sources walks the prefixes each time instead of filling memory.
+     */
+    private final ConcurrentMap<InetAddress, Integer> known = new ConcurrentHashMap<>();
+    private static final int KNOWN_LIMIT = 4096;
     /** The clients of the virtual server that replaced this one (a reload), told of the peers that leave. */
     private volatile RadiusClients successor;
 
@@ -60,7 +68,15 @@ final class RadiusClients implements RadsecPeers {
                 return peer.client();
             }
         }
-        int i = byAddress(sender.getAddress(), null);
+        InetAddress address = sender.getAddress();
+        Integer cached = known.get(address);
+        if (cached != null) {
+            return cached;
+        }
+        int i = byAddress(address, null);
+        if (i >= 0 && known.size() < KNOWN_LIMIT) {
+            known.put(address, i);
+        }
         if (i < 0) {
             throw new DecodeException(EngineDrops.CLIENT_NOT_ALLOWED, "no client entry for " + sender.getAddress());
         }

@@ -59,7 +59,8 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
 
     private final String name;
     private final RadiusOptions options;
-    private final List<StickyKind> keys;
+    /** An array: walked per request, where a list's iterator is an object per walk. */
+    private final StickyKind[] keys;
     private final RadiusClients clients;
     /** RADIUS over TLS toward clients and reals (RFC 6614); null when not configured or before attach. */
     private volatile RadsecTransport radsec;
@@ -102,7 +103,7 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     RadiusPlugin(String name, RadiusOptions options, List<StickyKind> keys) {
         this.name = name;
         this.options = options;
-        this.keys = List.copyOf(keys);
+        this.keys = keys.toArray(new StickyKind[0]);
         this.clients = new RadiusClients(options);
         this.stateIdleNanos = options.stateIdle().toNanos();
         this.vsa = options.vsaCorrelation().orElse(null);
