@@ -16,6 +16,34 @@ fi
 bench_jar="$root/benchmarks/target/benchmarks.jar"
 app_jar="$root/switchboard-app/target/switchboard.jar"
 
+# PIN=1: each role on CPUs of its own (taskset), so that on a larger machine the director's figures are
+# the director's alone and not its share of cores it fights the load generator for. With N CPUs:
+# the generator (replay) on CPU 0, the responders and the echo on CPU 1, the middle box (Switchboard,
+# nginx, FreeRADIUS) on CPUs 2..N-1; on 3 CPUs the middle box gets CPU 2; on 2 CPUs the generator
+# and the responders share CPU 0 and the middle box has CPU 1. Without PIN nothing is pinned.
+# Usage: $(pin generator|responder|middle) COMMAND... (a prefix, so that a command started with & keeps
+# its own pid: taskset execs it).
+pin() {
+  [ -n "${PIN:-}" ] || return 0
+  local n; n=$(nproc)
+  [ "$n" -ge 2 ] || return 0
+  case "$1:$((n >= 3 ? 3 : n))" in
+    generator:*) echo "taskset -c 0" ;;
+    responder:2) echo "taskset -c 0" ;;
+    responder:*) echo "taskset -c 1" ;;
+    middle:2) echo "taskset -c 1" ;;
+    middle:*) echo "taskset -c 2-$((n - 1))" ;;
+  esac
+}
+pin_note() { # one line for the report header
+  if [ -z "${PIN:-}" ]; then echo "not pinned (PIN=1 pins generator, responders and middle box apart)"; return; fi
+  case $(( $(nproc) >= 3 ? 3 : $(nproc) )) in
+    1) echo "PIN=1 ignored: one CPU" ;;
+    2) echo "pinned: generator and responders CPU 0, middle box CPU 1" ;;
+    *) echo "pinned: generator CPU 0, responders CPU 1, middle box CPUs 2-$(( $(nproc) - 1 ))" ;;
+  esac
+}
+
 wait_udp() { # ADDRESS PORT
   for _ in $(seq 1 100); do
     if ss -Hulpn "src $1:$2" | grep -q .; then return 0; fi
@@ -28,7 +56,7 @@ wait_udp() { # ADDRESS PORT
 # JSON report (nothing when it failed).
 replay() {
   local to=$1 s=$2; shift 2
-  java -Xmx512m -jar "$app_jar" replay "$template" --to "$to" --duration "${s}s" --timeout 1s \
+  $(pin generator) java -Xmx512m -jar "$app_jar" replay "$template" --to "$to" --duration "${s}s" --timeout 1s \
     "${replay_args[@]}" "$@" 2>/dev/null || true
 }
 field() { sed -E "s/.*\"$1\":([0-9.]+).*/\\1/" <<< "$2"; }

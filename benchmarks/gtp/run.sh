@@ -41,11 +41,11 @@ replay_args=(--vary "imsi:$imsis")
 template="$here/create-session.pcap"
 port=32123
 
-java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
+$(pin responder) java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
 pids+=($!)
 wait_udp $net.9 $port
 for a in $net.2 $net.3; do
-  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.gtp.GtpBenchResponder $a $port > "$work/responder-$a.log" 2>&1 &
+  $(pin responder) java -Xmx256m -cp "$bench_jar" io.switchboard.bench.gtp.GtpBenchResponder $a $port > "$work/responder-$a.log" 2>&1 &
   pids+=($!)
   wait_udp $a $port
 done
@@ -69,7 +69,7 @@ virtual-servers:
     sticky: { key: imsi, idle: 1h }
     gtp: { versions: [2] }
 YAML
-  java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
+  $(pin middle) java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
   director_pid=$!
   wait_udp $2 $port
@@ -120,7 +120,7 @@ stream {
   }
 }
 NGINX
-  "$nginx_bin" -c "$work/nginx.conf" -p "$work" > "$work/nginx.log" 2>&1 &
+  $(pin middle) "$nginx_bin" -c "$work/nginx.conf" -p "$work" > "$work/nginx.log" 2>&1 &
   pids+=($!)
   nginx_pid=$!
   wait_udp $net.11 $port
@@ -132,7 +132,7 @@ else
 fi
 
 echo "GTP benchmark: $seconds s per run, $imsis IMSIs, replay with $sockets sockets, $window in flight" \
-  "(closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  "(closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pin_note)"
 path $net.9:$port "$warmup" closed > /dev/null
 name() { echo "${1%%|*}"; }
 target() { local rest=${1#*|}; echo "${rest%%|*}"; }

@@ -34,11 +34,11 @@ port=31812
 client_secret=client-secret
 real_secret=real-secret
 
-java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
+$(pin responder) java -Xmx128m -cp "$bench_jar" io.switchboard.bench.UdpEcho $net.9 $port 2 > "$work/echo.log" 2>&1 &
 pids+=($!)
 wait_udp $net.9 $port
 for a in $net.2 $net.3; do
-  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusResponder $a $port $real_secret \
+  $(pin responder) java -Xmx256m -cp "$bench_jar" io.switchboard.bench.radius.RadiusResponder $a $port $real_secret \
     > "$work/responder-$a.log" 2>&1 &
   pids+=($!)
   wait_udp $a $port
@@ -61,7 +61,7 @@ virtual-servers:
     clients: [ { subnet: 127.0.0.0/8, secret: $client_secret } ]
     sticky: { keys: [calling-station-id, username], idle: 1h }
 YAML
-  java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
+  $(pin middle) java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   director_pid=$!
   pids+=($director_pid)
   wait_udp $2 $port
@@ -136,13 +136,13 @@ server default {
 }
 CONF
 freeradius -C -d "$fr" -n radiusd > /dev/null
-freeradius -f -d "$fr" -n radiusd -l "$fr/log/radius.log" > "$work/freeradius.out" 2>&1 &
+$(pin middle) freeradius -f -d "$fr" -n radiusd -l "$fr/log/radius.log" > "$work/freeradius.out" 2>&1 &
 freeradius_pid=$!
 pids+=($freeradius_pid)
 wait_udp $net.11 $port
 
 echo "RADIUS benchmark: $seconds s per run, $subscribers subscribers, replay with $sockets sockets," \
-  "$window in flight (closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$window in flight (closed loop), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(pin_note)"
 echo_path="$net.9:$port --secret $client_secret"
 direct_path="$net.2:$port,$net.3:$port --secret $real_secret"
 director_path="$net.10:$port --secret $client_secret"
