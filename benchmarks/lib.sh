@@ -44,8 +44,8 @@ pin_note() { # one line for the report header
   esac
 }
 
-wait_udp() { # ADDRESS PORT
-  for _ in $(seq 1 100); do
+wait_udp() { # ADDRESS PORT [SECONDS, default 10]
+  for _ in $(seq 1 $((${3:-10} * 10))); do
     if ss -Hulpn "src $1:$2" | grep -q .; then return 0; fi
     sleep 0.1
   done

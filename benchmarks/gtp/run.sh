@@ -23,7 +23,8 @@
 # Then the ratios: director/direct, director/nginx, ceiling/director, and the CPU per request of each
 # middle box (and of the responders, direct).
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
-# the same run (before/after comparisons).
+# the same run (before/after comparisons). With CLUSTER=1 a member of a two-node cluster is measured
+# beside the director alone (NET.14, its partner NET.15).
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
 # echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12. replay's sockets are on 127.0.0.1.
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
@@ -50,9 +51,10 @@ for a in $net.2 $net.3; do
   wait_udp $a $port
 done
 
-director() { # JAR ADDRESS NAME
+director() { # JAR ADDRESS NAME [CLUSTER_YAML]
   cat > "$work/$3.yaml" <<YAML
 admin: { enabled: false }
+${4:-}
 farms:
   pgw:
     # A loaded machine drops datagrams; the benchmark measures forwarding, so that in-band failure
@@ -72,7 +74,7 @@ YAML
   $(pin middle) java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
   director_pid=$!
-  wait_udp $2 $port
+  wait_udp $2 $port ${4:+120} # a cluster member serves once it has joined and caught up
 }
 director "$app_jar" $net.10 switchboard
 # name|target|pids: the target is one HOST:PORT or a comma-separated pair (one replay process per
@@ -83,6 +85,24 @@ targets=("direct to the responders|$net.2:$port,$net.3:$port|${pids[1]} ${pids[2
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
   targets+=("through the baseline director|$net.12:$port|$director_pid")
+fi
+# CLUSTER=1: a two-member cluster of the same build (virtual servers on NET.14 and NET.15),
+# driven through NET.14 only, so that every new IMSI binding and session it makes is replicated to
+# the other member while it forwards: the packet path's cost of the cluster (issue 23's "a node's
+# GTP packet path with the cluster on: >= 0.9x the same node alone"), against NET.10 alone in the
+# same run. The second member's CPU is not counted in the path's CPU per request (it is the
+# replication's, on another host in a real deployment), but it shares this machine's cores.
+if [ -n "${CLUSTER:-}" ]; then
+  # Hazelcast binds only addresses of an interface: both members on 127.0.0.1, ports of their own
+  # per NET so that two runs do not meet.
+  hz=$((20000 + ${net##*.} * 10))
+  members="[127.0.0.1:$((hz + 4)), 127.0.0.1:$((hz + 5))]"
+  # One after the other, each once it serves (after its join): the second finds the first at its
+  # join instead of forming a cluster of its own.
+  for m in 15 14; do
+    director "$app_jar" $net.$m member-$m "cluster: { enabled: true, name: gtp-bench-$$, bind: 127.0.0.1, port: $((hz + m - 10)), members: $members }"
+  done
+  targets+=("through a member of a 2-node cluster|$net.14:$port|$director_pid")
 fi
 
 nginx_bin=$(command -v nginx || true)
@@ -186,6 +206,7 @@ for t in "${targets[@]}"; do
     through\ nginx*) ratio "director/nginx (round robin)" "$sb" "${rates[$n]}" ;;
     through\ the\ baseline*) ratio "baseline/direct" "${rates[$n]}" "$direct"
                              ratio "director/baseline" "$sb" "${rates[$n]}" ;;
+    through\ a\ member*) ratio "cluster member/director alone (issue 23's target: >= 0.9)" "${rates[$n]}" "$sb" ;;
   esac
 done
 # CPU per answered request (closed loop): on a shared machine a steadier comparison than the rates,
