@@ -29,6 +29,7 @@ import io.vertx.core.VertxOptions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,7 @@ public final class Node implements AutoCloseable {
     private final ClusterMember member;
     private final Vertx vertx;
     private final Director director;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final ClusterStatus clusterStatus;
     private final SharedRealState realState;
     private final Reloader reloader;
@@ -310,6 +312,11 @@ public final class Node implements AutoCloseable {
 
     @Override
     public void close() {
+        // A second close (the shutdown hook after a test's own, say) must not shut Vert.x down again:
+        // a clustered Vert.x refuses that with an exception.
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         if (clusterReload != null) {
             clusterReload.close();
         }
