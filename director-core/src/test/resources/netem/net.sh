@@ -70,7 +70,13 @@ table netdev sbn_$dev {
   }
 }
 NFT
-      in_ns "$n" nohup ping -q -s 60000 -i 0.12 "$fake" >/dev/null 2>&1 &
+      # Not through in_ns: a function in the background is a subshell, and its pid is not ping's
+      # (nohup and ip netns exec exec what they run, so $! is ping and "down" stops it).
+      if [ "$n" = - ]; then
+        nohup ping -q -s 60000 -i 0.12 "$fake" >/dev/null 2>&1 &
+      else
+        nohup ip netns exec "$n" ping -q -s 60000 -i 0.12 "$fake" >/dev/null 2>&1 &
+      fi
       echo $! >>"/tmp/sbn-$sfx.pids"
     done
     ;;

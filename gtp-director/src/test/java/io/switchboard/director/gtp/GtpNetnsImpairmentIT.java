@@ -60,6 +60,7 @@ class GtpNetnsImpairmentIT {
     private ImpairedNetns net;
     private GtpTestBed bed;
     private Process pgwProcess;
+    private Process mmes;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeEach
@@ -75,8 +76,10 @@ class GtpNetnsImpairmentIT {
                 bed.close();
             }
         } finally {
-            if (pgwProcess != null) {
-                pgwProcess.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            for (Process p : new Process[] {mmes, pgwProcess}) {
+                if (p != null) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
             }
             if (net != null) {
                 net.close();
@@ -114,7 +117,7 @@ class GtpNetnsImpairmentIT {
                 new GtpInspectService(), registry);
         InetSocketAddress vip = bed.vip("gtp-c");
 
-        Process mmes = new ProcessBuilder(ImpairedNetns.java(net.clientNamespace(), Mme.class,
+        mmes = new ProcessBuilder(ImpairedNetns.java(net.clientNamespace(), Mme.class,
                 net.client().getHostAddress(), vip.getAddress().getHostAddress(), String.valueOf(vip.getPort()),
                 String.valueOf(REQUESTERS), String.valueOf(SUBSCRIBERS_EACH)))
                 .redirectErrorStream(true).redirectOutput(work.resolve("mme.out").toFile()).start();

@@ -74,6 +74,9 @@ final class Mme {
      * {@code result DETACHED FAILED} when every subscriber has had its turn.
      */
     public static void main(String[] args) throws Exception {
+        // The codec's first use before the first request's T3 runs (as SessionKeepingPgw#main does).
+        new GtpMessageView().wrap(Unpooled.wrappedBuffer(GtpMessages.v2CreateRequest(imsi(0), 1, 1,
+                new byte[] {127, 0, 0, 1}, null, "internet", 5))).imsi();
         int[] r = run(InetAddress.getByName(args[0]), new InetSocketAddress(args[1], Integer.parseInt(args[2])),
                 Integer.parseInt(args[3]), Integer.parseInt(args[4]));
         System.out.println("result " + r[0] + " " + r[1]);

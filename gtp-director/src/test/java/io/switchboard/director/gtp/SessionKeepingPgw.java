@@ -63,6 +63,19 @@ final class SessionKeepingPgw implements AutoCloseable {
      * PGW (in the order of the arguments) and {@code end}; stops at the end of the input.
      */
     public static void main(String[] args) throws IOException {
+        // A create and a Delete through a PGW of its own first: a JVM just started on a loaded machine can
+        // take seconds over its first message (class loading, the codec's first use), longer than the
+        // MMEs' T3 × N3, and the test is about the network, not about a cold stand-in.
+        try (SessionKeepingPgw warm = new SessionKeepingPgw()) {
+            GtpMessageView view = new GtpMessageView();
+            InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", 9);
+            byte[] created = warm.answer(view, GtpMessages.v2CreateRequest("001010000000001", 1, 1,
+                    new byte[] {127, 0, 0, 1}, null, "internet", 5), nobody);
+            long teid = new GtpMessageView().wrap(Unpooled.wrappedBuffer(created)).senderControlPlane().teid();
+            warm.answer(view, GtpMessages.v2(36, teid, 2, new byte[] {73, 0, 1, 0, 5}), nobody);
+        } catch (DecodeException e) {
+            throw new IllegalStateException("the warm-up create's answer", e);
+        }
         List<SessionKeepingPgw> pgws = new ArrayList<>();
         for (String a : args) {
             SessionKeepingPgw pgw = new SessionKeepingPgw(InetAddress.getByName(a));
