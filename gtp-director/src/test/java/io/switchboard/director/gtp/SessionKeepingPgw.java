@@ -3,11 +3,17 @@ package io.switchboard.director.gtp;
 import io.netty.buffer.Unpooled;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.gtp.GtpMessageView;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * locally); a Delete Session Request for its TEID ends it (cause 16), for an unknown TEID answers 64
  * "Context Not Found". A retransmitted request (same source, same sequence) is not processed again:
  * the answer sent before goes again (TS 29.274 §7.6). Not a real PGW: the test's count of what the
- * network holds.
+ * network holds. {@link #main} runs some in a network namespace of their own for {@link
+ * GtpNetnsImpairmentIT}.
  */
 final class SessionKeepingPgw implements AutoCloseable {
 
@@ -40,10 +47,55 @@ final class SessionKeepingPgw implements AutoCloseable {
     final AtomicInteger retransmissions = new AtomicInteger();
 
     SessionKeepingPgw() throws IOException {
-        socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+        this(InetAddress.getByName("127.0.0.1"));
+    }
+
+    SessionKeepingPgw(InetAddress local) throws IOException {
+        socket = new DatagramSocket(new InetSocketAddress(local, 0));
         Thread t = new Thread(this::serve, "session-keeping-pgw-" + socket.getLocalPort());
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * One PGW on each address of {@code args}; prints {@code pgw ADDRESS PORT} for each, then answers
+     * {@code state} on standard input with {@code state SESSIONS RETRANSMISSIONS IMSI=CREATES...} per
+     * PGW (in the order of the arguments) and {@code end}; stops at the end of the input.
+     */
+    public static void main(String[] args) throws IOException {
+        // A create and a Delete through a PGW of its own first: a JVM just started on a loaded machine can
+        // take seconds over its first message (class loading, the codec's first use), longer than the
+        // MMEs' T3 × N3, and the test is about the network, not about a cold stand-in.
+        try (SessionKeepingPgw warm = new SessionKeepingPgw()) {
+            GtpMessageView view = new GtpMessageView();
+            InetSocketAddress nobody = new InetSocketAddress("127.0.0.1", 9);
+            byte[] created = warm.answer(view, GtpMessages.v2CreateRequest("001010000000001", 1, 1,
+                    new byte[] {127, 0, 0, 1}, null, "internet", 5), nobody);
+            long teid = new GtpMessageView().wrap(Unpooled.wrappedBuffer(created)).senderControlPlane().teid();
+            warm.answer(view, GtpMessages.v2(36, teid, 2, new byte[] {73, 0, 1, 0, 5}), nobody);
+        } catch (DecodeException e) {
+            throw new IllegalStateException("the warm-up create's answer", e);
+        }
+        List<SessionKeepingPgw> pgws = new ArrayList<>();
+        for (String a : args) {
+            SessionKeepingPgw pgw = new SessionKeepingPgw(InetAddress.getByName(a));
+            pgws.add(pgw);
+            System.out.println("pgw " + a + " " + pgw.address().getPort());
+        }
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.equals("state")) {
+                for (SessionKeepingPgw p : pgws) {
+                    StringBuilder out = new StringBuilder("state " + p.sessions.size() + " " + p.retransmissions.get());
+                    p.createsByImsi.forEach((imsi, n) -> out.append(' ').append(imsi).append('=').append(n.get()));
+                    System.out.println(out);
+                }
+                System.out.println("end");
+                System.out.flush();
+            }
+        }
+        pgws.forEach(SessionKeepingPgw::close);
     }
 
     InetSocketAddress address() {

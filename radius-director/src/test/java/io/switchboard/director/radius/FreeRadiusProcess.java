@@ -27,10 +27,16 @@ final class FreeRadiusProcess {
      * {@code make-instance.sh}) and waits until it is ready; fails with its output if it exits.
      */
     static Process start(Path dir) throws IOException {
+        return start(dir, List.of());
+    }
+
+    /** As {@link #start(Path)}, the command after {@code prefix} ({@code ip netns exec NAME}: in a namespace). */
+    static Process start(Path dir, List<String> prefix) throws IOException {
         Path log = dir.resolve("log").resolve("radius.log");
         Path stdout = dir.resolve("log").resolve("stdout.log");
-        Process p = new ProcessBuilder("freeradius", "-f", "-d", dir.toString(), "-n", "radiusd", "-l", log.toString())
-                .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
+        List<String> command = new java.util.ArrayList<>(prefix);
+        command.addAll(List.of("freeradius", "-f", "-d", dir.toString(), "-n", "radiusd", "-l", log.toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             if (!p.isAlive()) {
                 throw new AssertionError("freeradius in " + dir + " exited: " + Files.readString(stdout));
