@@ -157,11 +157,20 @@ class GtpNetnsImpairmentIT {
                         + " links (lost/duplicated/delayed/passed): %s%n", perMille, detached, subscribers,
                 failedExchanges, recognised, atPgws, pgws.stream().mapToInt(PgwState::sessions).sum(),
                 directorSessions(), links);
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::lost).sum()).as("datagrams lost").isPositive();
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::duplicated).sum()).as("duplicated")
-                .isPositive();
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::delayed).sum()).as("delayed").isPositive();
-        assertThat(recognised).as("retransmissions and duplicates the director recognised").isPositive();
+        // That the impairment happened: at 1 % a link may by chance lose or copy nothing in a run of some
+        // 800 datagrams (e^-8), so each kind is asserted at 5 % only, their sum at both rates.
+        long lost = links.values().stream().mapToLong(ImpairedNetns.Counts::lost).sum();
+        long duplicated = links.values().stream().mapToLong(ImpairedNetns.Counts::duplicated).sum();
+        long delayed = links.values().stream().mapToLong(ImpairedNetns.Counts::delayed).sum();
+        assertThat(lost + duplicated + delayed).as("datagrams lost, duplicated or delayed").isPositive();
+        if (perMille >= 50) {
+            assertThat(lost).as("datagrams lost").isPositive();
+            assertThat(duplicated).as("duplicated").isPositive();
+            assertThat(delayed).as("delayed").isPositive();
+        }
+        if (perMille >= 50) { // at 1 % as few as 4 in a run: a chance of none
+            assertThat(recognised).as("retransmissions and duplicates the director recognised").isPositive();
+        }
         assertThat(detached).as("subscribers detached (the rest lost an exchange N3 times)")
                 .isGreaterThan(subscribers * 8 / 10);
     }

@@ -263,10 +263,17 @@ class RadiusNetnsImpairmentIT {
                 started.answered.size(), stopped.answered.size(), total(loginsAt), total(startsAt), total(stopsAt),
                 count("switchboard.radius.duplicates"), count("switchboard.requests.retransmitted"), open, bound,
                 links);
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::lost).sum()).as("datagrams lost").isPositive();
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::duplicated).sum()).as("duplicated")
-                .isPositive();
-        assertThat(links.values().stream().mapToLong(ImpairedNetns.Counts::delayed).sum()).as("delayed").isPositive();
+        // That the impairment happened: at 1 % a link may by chance lose or copy nothing in a run of some
+        // 800 datagrams (e^-8), so each kind is asserted at 5 % only, their sum at both rates.
+        long lost = links.values().stream().mapToLong(ImpairedNetns.Counts::lost).sum();
+        long duplicated = links.values().stream().mapToLong(ImpairedNetns.Counts::duplicated).sum();
+        long delayed = links.values().stream().mapToLong(ImpairedNetns.Counts::delayed).sum();
+        assertThat(lost + duplicated + delayed).as("datagrams lost, duplicated or delayed").isPositive();
+        if (perMille >= 50) {
+            assertThat(lost).as("datagrams lost").isPositive();
+            assertThat(duplicated).as("duplicated").isPositive();
+            assertThat(delayed).as("delayed").isPositive();
+        }
         assertThat(logins.retransmissions + started.retransmissions + stopped.retransmissions)
                 .as("the NAS's retransmissions").isPositive();
         assertThat(logins.answered.size() + started.answered.size() + stopped.answered.size())
