@@ -66,6 +66,11 @@ public final class NftRuleset {
             }
         }
         b.append("  }\n");
+        // Empty: older kernels run the NAT engine (which translates the answers' destination back, before
+        // routing) only at hooks with a NAT chain (nftables wiki, "Performing Network Address Translation").
+        b.append("  chain prerouting {\n")
+                .append("    type nat hook prerouting priority dstnat; policy accept;\n")
+                .append("  }\n");
         b.append("  chain postrouting {\n")
                 .append("    type nat hook postrouting priority srcnat; policy accept;\n");
         for (Rule r : rules) {

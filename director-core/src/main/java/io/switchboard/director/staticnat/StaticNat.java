@@ -80,7 +80,12 @@ public final class StaticNat implements AutoCloseable {
     static StaticNat start(String nft, StaticNatConfig config, MeterRegistry registry) throws IOException,
             InterruptedException {
         StaticNat nat = new StaticNat(nft, config, registry);
-        nat.write();
+        try {
+            nat.write();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            nat.reader.shutdownNow();
+            throw e;
+        }
         nat.reader.scheduleWithFixedDelay(nat::read, 0, READ_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         LOG.info("static NAT: nftables table ip {} written ({} reals)", nat.table, nat.rules.size());
         return nat;

@@ -44,6 +44,9 @@ class NftRulesetTest {
                     type filter hook forward priority filter; policy accept;
                     ip saddr 10.9.2.4 counter name "drop_2" drop
                   }
+                  chain prerouting {
+                    type nat hook prerouting priority dstnat; policy accept;
+                  }
                   chain postrouting {
                     type nat hook postrouting priority srcnat; policy accept;
                     ip saddr 10.9.2.2 counter name "nat_0" snat to 10.9.0.10

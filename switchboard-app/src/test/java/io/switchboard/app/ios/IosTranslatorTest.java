@@ -332,6 +332,8 @@ class IosTranslatorTest {
         assertThat(yaml).contains("static-nat:").contains("address: virtual").contains("address: 192.0.2.9");
         assertThat(io.switchboard.app.config.ConfigLoader.forInstalledPlugins().parse(yaml).staticNat())
                 .isEqualTo(nat);
+        // export-ios writes the blocks back; translated again they are the same entries.
+        assertThat(translate(IosExporter.export(t.config())).config().staticNat()).isEqualTo(nat);
     }
 
     @Test
