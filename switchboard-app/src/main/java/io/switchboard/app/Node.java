@@ -20,6 +20,7 @@ import io.switchboard.director.NodeSlot;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.dfp.Dfp;
+import io.switchboard.director.staticnat.StaticNat;
 import io.switchboard.director.persist.Persistence;
 import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.switchboard.pcap.DebugCaptures;
@@ -55,6 +56,7 @@ public final class Node implements AutoCloseable {
     private AdminServer admin;
     private volatile DispatchedFarms dispatched;
     private volatile Dfp dfp;
+    private volatile StaticNat staticNat;
     private final DebugCaptures captures;
     /**
      * How long a joining node waits for the partitions that move to it before it copies the shared
@@ -188,6 +190,7 @@ public final class Node implements AutoCloseable {
     public Future<Void> start() {
         return director.start(vertx)
                 .compose(v -> startDispatched())
+                .compose(v -> startStaticNat())
                 .compose(v -> startDfp())
                 .compose(v -> vertx.executeBlocking(() -> {
                     captures.startConfigured();
@@ -201,7 +204,7 @@ public final class Node implements AutoCloseable {
                             reloader);
                     return vertx.deployVerticle(admin).mapEmpty();
                 })
-                .recover(failure -> stopDfp().stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
+                .recover(failure -> stopDfp().stopStaticNat().stopDispatched().director.stop().eventually(() -> Future.succeededFuture())
                         .compose(v -> Future.failedFuture(failure)))
                 .mapEmpty();
     }
@@ -239,6 +242,25 @@ public final class Node implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start clustered Vert.x: " + e.getMessage(), e);
         }
+    }
+
+    /** The nftables table of {@code static-nat:} (docs/transparent.md), on a worker: nft is a process. */
+    private Future<Void> startStaticNat() {
+        if (config.staticNat().isEmpty()) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> {
+            staticNat = StaticNat.start(config.staticNat(), registry);
+            return null;
+        });
+    }
+
+    private Node stopStaticNat() {
+        if (staticNat != null) {
+            staticNat.close();
+            staticNat = null;
+        }
+        return this;
     }
 
     private Node stopDispatched() {
@@ -321,6 +343,7 @@ public final class Node implements AutoCloseable {
             clusterReload.close();
         }
         stopDfp();
+        stopStaticNat();
         stopDispatched();
         captures.close();
         if (persistence != null) {

@@ -7,7 +7,8 @@ import java.util.Map;
 /** One whole, validated configuration document. Maps keep the document's order. */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence, DfpConfig dfp) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence, DfpConfig dfp,
+        StaticNatConfig staticNat) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
@@ -16,6 +17,16 @@ public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<St
         dispatched = dispatched == null ? DispatchedConfig.NONE : dispatched;
         persistence = persistence == null ? PersistenceConfig.NONE : persistence;
         dfp = dfp == null ? DfpConfig.NONE : dfp;
+        staticNat = staticNat == null ? StaticNatConfig.NONE : staticNat;
+    }
+
+    /** A configuration without static NAT. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture, DispatchedConfig dispatched,
+            PersistenceConfig persistence, DfpConfig dfp) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, dispatched, persistence, dfp,
+                StaticNatConfig.NONE);
     }
 
     /** A configuration without DFP. */

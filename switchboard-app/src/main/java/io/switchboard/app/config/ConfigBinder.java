@@ -17,6 +17,7 @@ import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.DfpConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.ServiceOptions;
+import io.switchboard.director.config.StaticNatConfig;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
@@ -141,8 +142,10 @@ final class ConfigBinder {
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
         DfpConfig dfp = doc.section("dfp", DfpBinder.KEYS).map(new DfpBinder(errors, farmConfigs)::bind)
                 .orElse(DfpConfig.NONE);
+        StaticNatConfig staticNat = doc.section("static-nat").map(new StaticNatBinder(farmConfigs, serverConfigs)::bind)
+                .orElse(StaticNatConfig.NONE);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture, dispatched, persistence, dfp));
+                debugCapture, dispatched, persistence, dfp, staticNat));
     }
 
     private void readNamed(Section doc, String key, String whenNone, BiConsumer<String, Section> reader) {

@@ -156,7 +156,9 @@ final class CoreSchema {
                     .byDefault("none").note("Dispatched mode."),
             Key.named("vpn-farms", Schema.undeclared("a VPN farm", DispatchedBinder.VPN_FARM_KEYS))
                     .byDefault("none").note("Dispatched mode."),
-            Key.mapping("dfp", Schema.undeclared("DFP", DfpBinder.KEYS)).byDefault("none").note("See dfp.md."));
+            Key.mapping("dfp", Schema.undeclared("DFP", DfpBinder.KEYS)).byDefault("none").note("See dfp.md."),
+            Key.mapping("static-nat", StaticNatBinder.STATIC_NAT).byDefault("none")
+                    .note("What the reals open themselves, via nftables (IOS `ip slb static`); see transparent.md."));
 
     private CoreSchema() {
     }

@@ -55,6 +55,7 @@ public final class IosExporter {
         dfp(config.dfp());
         config.farms().values().forEach(f -> farm(f, config));
         config.virtualServers().values().forEach(vs -> server(vs, config));
+        staticNat(config.staticNat());
         if (!config.dispatched().vpnFarms().isEmpty()) {
             line(0, "! vpn-farms (dispatched mode) have no IOS form here");
         }
@@ -81,6 +82,18 @@ public final class IosExporter {
         }
         if (d.agent().isPresent() || !d.builtIns().isEmpty()) {
             line(0, "! dfp.agent and dfp.built-in have no IOS SLB form here");
+        }
+    }
+
+    /** {@code ip slb static {nat {virtual | ADDR} | drop}} with its {@code real ADDR [PORT]} lines. */
+    private void staticNat(io.switchboard.director.config.StaticNatConfig n) {
+        for (io.switchboard.director.config.StaticNatConfig.Entry e : n.entries()) {
+            line(0, e.action() == io.switchboard.director.config.StaticNatConfig.Action.DROP ? "ip slb static drop"
+                    : "ip slb static nat " + e.address().map(a -> a.getHostAddress()).orElse("virtual"));
+            for (io.switchboard.director.config.StaticNatConfig.Real r : e.reals()) {
+                line(1, "real " + r.address().getHostAddress() + (r.port() == 0 ? "" : " " + r.port()));
+            }
+            line(0, "!");
         }
     }
 

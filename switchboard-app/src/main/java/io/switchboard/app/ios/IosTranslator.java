@@ -68,6 +68,7 @@ public final class IosTranslator {
         Map<String, IosServerBuilder.GtpMap> maps = new LinkedHashMap<>();
         List<IosCommand> vservers = new ArrayList<>();
         IosDfp dfp = new IosDfp(ledger);
+        IosStaticNat staticNat = new IosStaticNat(ledger);
         for (IosCommand c : ios.commands()) {
             if (c.negated()) {
                 ledger.implied(c, "removes what is not configured");
@@ -90,6 +91,7 @@ public final class IosTranslator {
                 }
                 case "map" -> map(ledger, c, maps);
                 case "dfp" -> dfp.read(c);
+                case "static" -> staticNat.read(c);
                 default -> global(ledger, c);
             }
         }
@@ -134,7 +136,7 @@ public final class IosTranslator {
         SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
                 servers, probes, RouteHealthConfig.NONE, DebugCaptureConfig.DEFAULT,
                 new DispatchedConfig(dispatched, Map.of()), io.switchboard.director.config.PersistenceConfig.NONE,
-                dfp.config());
+                dfp.config(), staticNat.config(farmConfigs, servers));
         return new IosTranslation(config, ledger.report, ledger.sources);
     }
 
@@ -194,7 +196,6 @@ public final class IosTranslator {
     /** The other {@code ip slb} global commands. */
     private static void global(IosLedger ledger, IosCommand c) {
         switch (c.keyword()) {
-            case "static" -> unsupportedWithChildren(ledger, c, "static NAT");
             case "route" -> ledger.unsupported(c, "ip slb route: Framed-IP routing is a firewall farm's"
                     + " framed-ip-group in Switchboard, written by hand");
             case "timers" -> ledger.implied(c, "gtp-inspect sessions end with their Delete or after"

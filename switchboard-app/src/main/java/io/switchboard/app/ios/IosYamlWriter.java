@@ -54,7 +54,40 @@ public final class IosYamlWriter {
                     cite("firewall-farms." + name)), f, "firewall-farms." + name));
         }
         dfp(root, t.config().dfp());
+        staticNat(root, t.config().staticNat());
         return YamlOut.render(header, root);
+    }
+
+    /** {@code static-nat:} as {@link IosStaticNat} translates it: one entry per {@code ip slb static}. */
+    private void staticNat(YamlOut.Mapping root, io.switchboard.director.config.StaticNatConfig n) {
+        if (n.isEmpty()) {
+            return;
+        }
+        YamlOut.Mapping m = root.child("static-nat", null);
+        List<YamlOut.Node> entries = new java.util.ArrayList<>();
+        for (int i = 0; i < n.entries().size(); i++) {
+            io.switchboard.director.config.StaticNatConfig.Entry e = n.entries().get(i);
+            String path = "static-nat.entries[" + i + "]";
+            YamlOut.Mapping item = new YamlOut.Mapping();
+            put(item, path, "action", YamlOut.string(e.action().configName()));
+            if (e.action() == io.switchboard.director.config.StaticNatConfig.Action.NAT) {
+                put(item, path, "address", YamlOut.string(e.address().map(a -> a.getHostAddress()).orElse("virtual")));
+            }
+            List<YamlOut.Node> reals = new java.util.ArrayList<>();
+            for (int j = 0; j < e.reals().size(); j++) {
+                io.switchboard.director.config.StaticNatConfig.Real r = e.reals().get(j);
+                String realPath = path + ".reals[" + j + "]";
+                YamlOut.Mapping real = new YamlOut.Mapping();
+                put(real, realPath, "address", YamlOut.string(r.address().getHostAddress()));
+                if (r.port() != 0) {
+                    put(real, realPath, "port", YamlOut.number(r.port()));
+                }
+                reals.add(real);
+            }
+            item.put("reals", new YamlOut.Sequence(reals));
+            entries.add(item);
+        }
+        m.put("entries", new YamlOut.Sequence(entries));
     }
 
     /** {@code dfp:} as {@link IosDfp} translates it: agents, password, bind IDs. */

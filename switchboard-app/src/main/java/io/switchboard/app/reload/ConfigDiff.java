@@ -124,6 +124,9 @@ public final class ConfigDiff {
         diff.field("route-health.bgp", running.routeHealth().bgp().map(Object::toString).orElse(null),
                 next.routeHealth().bgp().map(Object::toString).orElse(null));
         diff.debugCapture(running.debugCapture(), next.debugCapture());
+        if (!running.staticNat().equals(next.staticNat())) { // a restart: the node writes its table at start
+            diff.add(Kind.CHANGED, "static-nat", null, null, null);
+        }
         if (!running.dfp().equals(next.dfp())) { // a restart; not printed: it holds the DFP password
             diff.add(Kind.CHANGED, "dfp", null, null, null);
         }

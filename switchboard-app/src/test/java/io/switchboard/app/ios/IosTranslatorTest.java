@@ -257,9 +257,9 @@ class IosTranslatorTest {
     }
 
     @Test
-    void noNatClientLetsTheFarmsDatagramServersShowTheClientsAndStaticNatIsNamed() {
+    void noNatClientLetsTheFarmsDatagramServersShowTheClientsAndStaticNatIsTranslated() {
         // IOS SLB guide, "Configuring Server Farms": without client NAT the reals see the clients;
-        // "ip slb static" NATs what the reals open themselves, which Switchboard does not do.
+        // "ip slb static" NATs what the reals open themselves (static-nat, docs/transparent.md).
         IosTranslation t = translate("""
                 ip slb serverfarm HA
                  no nat client
@@ -282,8 +282,58 @@ class IosTranslatorTest {
         assertThat(t.config().virtualServers().get("W").clientNat()).isTrue();
         assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
         assertThat(line(t, 2).detail()).isEqualTo("virtual-servers.V.client-nat");
-        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
-        assertThat(line(t, 14).detail()).contains("static NAT");
+        assertThat(line(t, 14).outcome()).isEqualTo(IosReport.Outcome.TRANSLATED);
+        assertThat(line(t, 15).detail()).isEqualTo("static-nat.entries[0].reals[0].address");
+        assertThat(t.config().staticNat().entries().get(0).reals().get(0).translated())
+                .contains(TestIp.of("10.0.0.1"));
+    }
+
+    @Test
+    void staticNatBlocksBecomeEntriesAndStickyIsUnsupported() {
+        // IOS SLB guide, "Configuring Static NAT": ip slb static {drop | nat {virtual | ADDR}
+        // [per-packet | sticky]} with real ADDR [PORT] lines.
+        IosTranslation t = translate("""
+                ip slb serverfarm DNS
+                 real 10.1.1.1
+                  inservice
+                 real 10.1.1.2
+                  inservice
+                ip slb vserver V
+                 virtual 10.0.0.53 udp 53
+                 serverfarm DNS
+                 inservice
+                ip slb static nat virtual
+                 real 10.1.1.1
+                ip slb static nat 192.0.2.9 per-packet
+                 real 10.1.1.2 53
+                ip slb static drop
+                 real 10.1.1.3
+                 no real 10.1.1.4
+                ip slb static nat virtual sticky
+                 real 10.1.1.5
+                """);
+
+        io.switchboard.director.config.StaticNatConfig nat = t.config().staticNat();
+        assertThat(nat.entries()).hasSize(3);
+        assertThat(nat.entries().get(0).reals().get(0).translated()).contains(TestIp.of("10.0.0.53"));
+        assertThat(nat.entries().get(1).address()).contains(TestIp.of("192.0.2.9"));
+        assertThat(nat.entries().get(1).reals().get(0).port()).isEqualTo(53);
+        assertThat(nat.entries().get(2).action())
+                .isEqualTo(io.switchboard.director.config.StaticNatConfig.Action.DROP);
+        assertThat(line(t, 10).detail()).isEqualTo("static-nat.entries[0].action, static-nat.entries[0].address");
+        assertThat(line(t, 13).detail())
+                .isEqualTo("static-nat.entries[1].reals[0].address, static-nat.entries[1].reals[0].port");
+        assertThat(line(t, 14).detail()).isEqualTo("static-nat.entries[2].action");
+        assertThat(line(t, 16).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
+        assertThat(line(t, 17).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(line(t, 18).outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        // What import-ios writes loads back into the same model (the loader resolves virtual alike).
+        String yaml = IosYamlWriter.write(t, "static.ios");
+        assertThat(yaml).contains("static-nat:").contains("address: virtual").contains("address: 192.0.2.9");
+        assertThat(io.switchboard.app.config.ConfigLoader.forInstalledPlugins().parse(yaml).staticNat())
+                .isEqualTo(nat);
+        // export-ios writes the blocks back; translated again they are the same entries.
+        assertThat(translate(IosExporter.export(t.config())).config().staticNat()).isEqualTo(nat);
     }
 
     @Test
