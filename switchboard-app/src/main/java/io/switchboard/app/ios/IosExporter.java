@@ -219,13 +219,18 @@ public final class IosExporter {
         // The model keeps the backup on the farm; IOS names it on the virtual server's serverfarm line.
         line(1, "serverfarm " + vs.farm() + java.util.Optional.ofNullable(config.farms().get(vs.farm()))
                 .flatMap(FarmConfig::backup).map(b -> " backup " + b).orElse(""));
-        vs.sticky().ifPresent(s -> sticky(s));
+        vs.sticky().ifPresent(s -> sticky(vs.service(), s));
         if (vs.service().equals("udp")) {
             line(1, "idle " + seconds(vs.idle()));
         }
-        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)
-                || vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
-            line(1, "! response-timeout and max-datagram have no IOS form");
+        String requestTimer = IosVirtualServer.requestTimer(vs.service());
+        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)) {
+            line(1, requestTimer != null && vs.responseTimeout().toMillis() % 1000 == 0
+                    ? "idle " + requestTimer + " request " + seconds(vs.responseTimeout())
+                    : "! response-timeout " + vs.responseTimeout() + " has no IOS form");
+        }
+        if (vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
+            line(1, "! max-datagram has no IOS form");
         }
         options(vs);
         pluginLines.forEach(text -> line(1, text));
@@ -247,7 +252,7 @@ public final class IosExporter {
     }
 
     /** The sticky lines, one per key, and the protocol idle timer that holds the bindings' idle time. */
-    private void sticky(StickyConfig s) {
+    private void sticky(String service, StickyConfig s) {
         String group = s.group().map(g -> " group " + g).orElse("");
         for (StickyKind key : s.keys()) {
             switch (key.configName()) {
@@ -259,12 +264,7 @@ public final class IosExporter {
                 default -> line(1, "! sticky key " + key + " has no IOS form");
             }
         }
-        String timer = switch (s.keys().get(0).configName()) {
-            case "imsi" -> "gtp imsi";
-            case "msid" -> "asn msid";
-            case "framed-ip" -> "radius framed-ip";
-            default -> null;
-        };
+        String timer = s.keys().contains(StickyKind.CLIENT_ADDRESS) ? null : IosVirtualServer.stickyTimer(service);
         if (timer != null) {
             line(1, "idle " + timer + " " + seconds(s.idle()));
         }

@@ -248,20 +248,38 @@ final class IosVirtualServerReader {
             }
             return;
         }
-        boolean request = c.isKeyword(1, "request");
-        if (request) {
-            ledger.implied(c, "a request's state ends with its answer, or after response-timeout (2s)");
-            return;
-        }
-        boolean stickyTimer = c.isKeyword(0, "gtp") && c.isKeyword(1, "imsi")
-                || c.isKeyword(0, "radius") && c.isKeyword(1, "framed-ip")
-                || c.isKeyword(0, "asn") && c.isKeyword(1, "msid");
-        if (!stickyTimer) {
+        // IOS takes abbreviated keywords (isKeyword): the timer's canonical words, null when unknown.
+        String protocol = c.isKeyword(0, "gtp", "radius", "asn", "ipmobile") ? "gtp"
+                : c.isKeyword(0, "radius", "gtp", "asn", "ipmobile") ? "radius"
+                : c.isKeyword(0, "asn", "gtp", "radius", "ipmobile") ? "asn"
+                : c.isKeyword(0, "ipmobile", "gtp", "radius", "asn") ? "ipmobile" : null;
+        boolean request = protocol != null && c.isKeyword(1, "request", "imsi", "framed-ip", "msid");
+        String words = request ? protocol
+                : "gtp".equals(protocol) && c.isKeyword(1, "imsi", "request") ? "gtp imsi"
+                : "radius".equals(protocol) && c.isKeyword(1, "framed-ip", "request") ? "radius framed-ip"
+                : "asn".equals(protocol) && c.isKeyword(1, "msid", "request") ? "asn msid" : null;
+        if (words == null) {
             ledger.unsupported(c, "the idle timer '" + c.arg(0) + " " + c.arg(1) + "'");
             return;
         }
-        if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
-            vs.stickyIdle = Optional.of(seconds(c, 2));
+        Duration duration = seconds(c, 2);
+        if (c.hasArg(3)) {
+            throw c.error(3, "unexpected '" + c.arg(3) + "' after the duration");
+        }
+        String own = request ? IosVirtualServer.requestTimer(vs.service) : IosVirtualServer.stickyTimer(vs.service);
+        if (!words.equals(own)) {
+            String line = "'idle " + words + (request ? " request" : "") + "'";
+            ledger.unsupported(c, "the timer " + line + " on a " + vs.service + " virtual server"
+                    + (own == null ? "" : " (its own is 'idle " + own + (request ? " request" : "") + "')"));
+            return;
+        }
+        if (request) {
+            // The IOS session entry of a request lives until its answer or this timer; the director's
+            // pending request likewise, and an unanswered one counts against the real (IOS-SLB.md A18).
+            vs.requestIdle = Optional.of(duration);
+            vs.requestIdleLine = ledger.replacing(vs.requestIdleLine, c);
+        } else if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
+            vs.stickyIdle = Optional.of(duration);
             vs.stickyIdleLine = ledger.replacing(vs.stickyIdleLine, c);
         } else {
             ledger.implied(c, "the sticky line's duration is the binding's idle time");
