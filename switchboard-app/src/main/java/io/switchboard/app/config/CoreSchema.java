@@ -134,7 +134,9 @@ final class CoreSchema {
             Key.integer("max-datagram", 1, ConfigBinder.MAX_DATAGRAM).byDefault("`4096`")
                     .note("Larger datagrams are dropped as oversized."),
             Key.bool("inservice").byDefault("`true`"),
-            Key.bool("advertise").byDefault("`false`").note("Route health injection (needs `route-health`)."),
+            Key.oneOf("advertise", List.of("false", "true", "active", "inservice")).byDefault("`false`")
+                    .note("Route health injection (needs `route-health`): `active` (or `true`) while a real serves"
+                            + " (IOS `advertise active`), `inservice` while the server is in service (IOS's default)."),
             Key.mapping("overload", Schema.undeclared("admission and shedding", OverloadBinder.KEYS))
                     .byDefault("none (every request taken)").note("See overload.md; not for `tcp`."),
             Key.listOf("client-farms", Schema.undeclared("a client-assigned farm", ClientFarmsBinder.KEYS))

@@ -58,8 +58,9 @@ public final class IosExporter {
         if (!config.dispatched().vpnFarms().isEmpty()) {
             line(0, "! vpn-farms (dispatched mode) have no IOS form here");
         }
-        if (!config.routeHealth().advertised().isEmpty()) {
-            line(0, "! route-health (advertise) has no IOS form here: " + config.routeHealth().advertised());
+        if (config.routeHealth().hook().isPresent() || config.routeHealth().bgp().isPresent()) {
+            line(0, "! route-health." + (config.routeHealth().bgp().isPresent() ? "bgp" : "hook") + " has no IOS form"
+                    + " (IOS installs a static host route for the advertise lines; import with --route-health-hook)");
         }
         line(0, "end");
         return out.toString();
@@ -234,6 +235,11 @@ public final class IosExporter {
         }
         options(vs);
         pluginLines.forEach(text -> line(1, text));
+        // IOS announces an in-service virtual server unless told otherwise (Cisco IOS SLB Command
+        // Reference, "advertise"): the default needs no line, a server Switchboard does not announce does.
+        line(1, config.routeHealth().advertise(vs.name())
+                .map(when -> when == io.switchboard.director.config.Advertise.ACTIVE ? "advertise active" : "advertise")
+                .orElse("no advertise"));
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
         // Client-assigned farms are, in IOS, more virtual servers on the same virtual line, each

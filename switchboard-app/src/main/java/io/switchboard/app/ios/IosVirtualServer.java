@@ -81,6 +81,14 @@ final class IosVirtualServer {
     Optional<String> group = Optional.empty();
     Optional<Duration> idle = Optional.empty();
     IosCommand idleLine;
+    /**
+     * When the virtual address is announced: IOS's default (no line, or a bare {@code advertise}) is
+     * while the server is in service; {@code advertise active} while a real serves; {@code no advertise}
+     * never (empty). Cisco IOS SLB Command Reference, "advertise".
+     */
+    Optional<io.switchboard.director.config.Advertise> advertise =
+            Optional.of(io.switchboard.director.config.Advertise.INSERVICE);
+    IosCommand advertiseLine;
     /** {@code idle PROTOCOL request S}: the {@code response-timeout}. */
     Optional<Duration> requestIdle = Optional.empty();
     IosCommand requestIdleLine;

@@ -118,14 +118,7 @@ final class IosVirtualServerReader {
             }, "tcp.syn-guard", null);
             case "client" -> client(vs, c);
             case "inservice" -> inservice(vs, c);
-            case "advertise" -> {
-                if (c.negated()) {
-                    ledger.implied(c, "Switchboard announces no host route unless route-health is configured");
-                } else {
-                    ledger.unsupported(c, "route health injection without a hook: Switchboard announces the"
-                            + " virtual address through route-health.hook; add it and advertise: true by hand");
-                }
-            }
+            case "advertise" -> advertise(vs, c);
             case "access" -> ledger.unsupported(c, "interface awareness (access): Switchboard serves the virtual"
                     + " address on whichever interface it arrives");
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
@@ -284,6 +277,22 @@ final class IosVirtualServerReader {
         } else {
             ledger.implied(c, "the sticky line's duration is the binding's idle time");
         }
+    }
+
+    /**
+     * {@code advertise}: IOS's default, said again; {@code advertise active}: announced only while a
+     * real serves; {@code no advertise}: never; {@code no advertise active}: back to the default.
+     * Reported with the route health the translation has ({@link IosRouteHealth}).
+     */
+    private void advertise(IosVirtualServer vs, IosCommand c) {
+        boolean active = c.isKeyword(0, "active");
+        if (c.hasArg(active ? 1 : 0)) {
+            throw c.error(active ? 1 : 0, active ? "unexpected '" + c.arg(1) + "'" : "expected active or the end of the line");
+        }
+        vs.advertise = c.negated() && !active ? Optional.empty()
+                : Optional.of(active && !c.negated() ? io.switchboard.director.config.Advertise.ACTIVE
+                        : io.switchboard.director.config.Advertise.INSERVICE);
+        vs.advertiseLine = ledger.replacing(vs.advertiseLine, c);
     }
 
     private void client(IosVirtualServer vs, IosCommand c) {
