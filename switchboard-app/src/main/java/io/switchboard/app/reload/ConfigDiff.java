@@ -2,6 +2,7 @@ package io.switchboard.app.reload;
 
 import io.switchboard.app.reload.ConfigChange.Kind;
 import io.switchboard.director.Director;
+import io.switchboard.director.config.Advertise;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.FarmConfig;
@@ -366,14 +367,10 @@ public final class ConfigDiff {
      */
     private void advertise(String name, SwitchboardConfig running, SwitchboardConfig next) {
         var advertise = next.routeHealth().advertise(name);
-        field(ConfigPath.child(ConfigPath.child("virtual-servers", name), "advertise"),
-                advertiseText(running.routeHealth().advertise(name)),
-                advertiseText(advertise), Action.now(d -> d.advertise(name, advertise)));
-    }
-
-    /** {@code advertise:} as written: {@code false}, {@code active} or {@code inservice}. */
-    private static String advertiseText(java.util.Optional<io.switchboard.director.config.Advertise> when) {
-        return when.map(io.switchboard.director.config.Advertise::configName).orElse("false");
+        // As written: false, active or inservice.
+        field(ConfigPath.child(ConfigPath.child("virtual-servers", name), "advertise"), running.routeHealth()
+                .advertise(name).map(Advertise::configName).orElse("false"), advertise.map(Advertise::configName)
+                .orElse("false"), Action.now(d -> d.advertise(name, advertise)));
     }
 
     /** Whether the virtual server is a TCP one, whose listener is not reconfigured in place. */
