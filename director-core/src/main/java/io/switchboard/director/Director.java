@@ -204,9 +204,15 @@ public final class Director {
         return changes.replace(vertx, next);
     }
 
-    /** Starts or stops advertising a virtual server through route health (a reload's change). */
+    /** Starts or stops advertising a virtual server through route health, as IOS {@code advertise active}. */
     public void advertise(String virtualServer, boolean advertise) {
-        routeHealth.advertise(virtualServer, advertise);
+        advertise(virtualServer, advertise ? java.util.Optional.of(io.switchboard.director.config.Advertise.ACTIVE)
+                : java.util.Optional.empty());
+    }
+
+    /** Starts advertising a virtual server, changes when, or stops (empty): a reload's change. */
+    public void advertise(String virtualServer, java.util.Optional<io.switchboard.director.config.Advertise> when) {
+        routeHealth.advertise(virtualServer, when);
     }
 
     /** Stops the virtual servers (their lanes, then their plug-ins: {@link DatagramPlugin#close}). */

@@ -2,6 +2,7 @@ package io.switchboard.director;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.switchboard.director.config.Advertise;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.real.ServerFarm;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Route health injection: watches whether each advertised virtual server has a real that can serve
- * (in its farm or a backup), and runs the configured hook with {@code up} or {@code down}, the
+ * Route health injection: watches whether each advertised virtual server is to be announced — in
+ * service and, with {@link Advertise#ACTIVE} (IOS {@code advertise active}), with a real that can
+ * serve in its farm or a backup; with {@link Advertise#INSERVICE} (IOS's default) whatever its reals
+ * ({@link Advertise#announced}) — and runs the configured hook with {@code up} or {@code down}, the
  * virtual address and the server's name when that changes — and once at start, so the routing
  * daemon learns the current state. Hooks run one at a time, in order, off the event loops. With
  * {@code route-health.bgp} there is no hook: the set of addresses that are up is kept announced by
@@ -38,8 +42,8 @@ final class RouteHealth {
     private final RouteHealthConfig config;
     private final Function<String, VirtualServer> virtualServers;
     private final MeterRegistry registry;
-    /** The advertised servers' names; a reload adds and withdraws them. */
-    private final Set<String> advertised = ConcurrentHashMap.newKeySet();
+    /** The advertised servers' names, each with when it is announced; a reload adds, changes and withdraws them. */
+    private final Map<String, Advertise> advertised = new ConcurrentHashMap<>();
     /** No longer advertised: announced down once more if they were up, then forgotten. */
     private final Set<String> withdrawn = ConcurrentHashMap.newKeySet();
     private final Map<String, Boolean> announced = new LinkedHashMap<>();
@@ -57,16 +61,16 @@ final class RouteHealth {
         this.registry = registry;
         this.bgp = config.bgp().map(b -> new BgpAnnouncements(BgpSpeaker.of(b, config.timeout()), ticker, registry))
                 .orElse(null);
-        config.advertised().forEach(name -> advertise(name, true));
+        config.advertising().forEach((name, when) -> advertise(name, Optional.of(when)));
     }
 
     /**
-     * Starts advertising the virtual server (announced at the next check), or stops: announced
-     * {@code down} if it was up, then forgotten.
+     * Starts advertising the virtual server, or changes when it is announced (either at the next
+     * check), or stops ({@code when} empty): announced {@code down} if it was up, then forgotten.
      */
-    void advertise(String name, boolean advertise) {
-        if (!advertise) {
-            if (advertised.remove(name)) {
+    void advertise(String name, Optional<Advertise> when) {
+        if (when.isEmpty()) {
+            if (advertised.remove(name) != null) {
                 withdrawn.add(name);
             }
             return;
@@ -77,7 +81,7 @@ final class RouteHealth {
                     .description("Route health hook runs, by state").tag("vserver", name).tag("state", state)
                     .register(registry));
         }
-        advertised.add(name);
+        advertised.put(name, when.get());
     }
 
     /** The node starts draining: with BGP, its addresses are withdrawn at once (see BgpAnnouncements). */
@@ -92,13 +96,17 @@ final class RouteHealth {
         List<String[]> runs = new ArrayList<>();
         Set<InetAddress> served = new HashSet<>();
         synchronized (this) {
-            for (String name : advertised) {
+            for (Map.Entry<String, Advertise> entry : advertised.entrySet()) {
+                String name = entry.getKey();
                 VirtualServer vs = virtualServers.apply(name);
                 if (vs == null) {
                     continue;
                 }
-                // A draining node or a removed server withdraws at once, so the routers move new traffic elsewhere.
-                boolean up = vs.refusesNewWork() == null && available(vs.selector().farm()) && healthy(name, boundAddress);
+                // A draining node or a removed server withdraws at once, so the routers move new traffic elsewhere;
+                // one out of service drops every request (Intake), so it is not announced either.
+                boolean serving = vs.refusesNewWork() == null && vs.inService();
+                boolean up = entry.getValue().announced(serving, available(vs.selector().farm()))
+                        && healthy(name, boundAddress);
                 Boolean before = announced.put(name, up);
                 if (before == null || before != up) {
                     InetSocketAddress vip = boundAddress.apply(name);

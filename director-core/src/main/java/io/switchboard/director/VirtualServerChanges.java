@@ -72,7 +72,7 @@ final class VirtualServerChanges {
         vs.remove();
         virtualServers.retiring.add(vs);
         virtualServers.take(name);
-        routeHealth.advertise(name, false);
+        routeHealth.advertise(name, java.util.Optional.empty());
         if (vertx == null) {
             virtualServers.retired(vs, null);
             return Future.succeededFuture(0);

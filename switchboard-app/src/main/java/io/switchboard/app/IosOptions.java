@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 
 /**
  * What an IOS translation needs that the IOS file does not hold ({@code --radius-secret},
- * {@code --firewall-links}), for {@code import-ios} and every command whose {@code -c} takes an IOS
+ * {@code --firewall-links}, {@code --route-health-hook}), for {@code import-ios} and every command whose {@code -c} takes an IOS
  * file, and how such a file is read and translated.
  */
 final class IosOptions {
@@ -28,6 +28,11 @@ final class IosOptions {
             description = "with an IOS configuration: the firewall farms' interfaces and MAC addresses"
                     + " (see docs/ios-slb.md)")
     Path firewallLinks;
+
+    @Option(names = "--route-health-hook", paramLabel = "HOOK",
+            description = "with an IOS configuration: the route-health hook (HOOK up|down VIP NAME) that announces"
+                    + " the virtual addresses as IOS's advertise does (see docs/ios-slb.md); without it none is")
+    Path routeHealthHook;
 
     /** Reads and translates; on failure prints {@code FILE: line L, column C: ...} and returns empty. */
     Optional<IosTranslation> translate(Path file, PrintWriter err) {
@@ -48,7 +53,8 @@ final class IosOptions {
             return Optional.empty();
         }
         try {
-            return Optional.of(new IosTranslator(new IosTranslator.Options(Optional.ofNullable(radiusSecret), links))
+            return Optional.of(new IosTranslator(new IosTranslator.Options(Optional.ofNullable(radiusSecret), links,
+                    Optional.ofNullable(routeHealthHook)))
                     .translate(text.get()));
         } catch (IosSyntaxException e) {
             return failed(file, e, err);

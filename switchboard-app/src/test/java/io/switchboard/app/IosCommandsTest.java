@@ -167,4 +167,21 @@ class IosCommandsTest {
         assertThat(summary.get("stickiness_violations").asInt()).isZero();
         assertThat(err.toString()).contains("sticky radius username");
     }
+
+    @Test
+    void withARouteHealthHookTheImportKeepsIosRouteHealthAndChecks() throws Exception {
+        // IOS installs the virtual address's host route when the virtual server is put in service
+        // (Cisco IOS SLB Command Reference, "advertise"): every server of gtp.ios is announced so.
+        Path ios = example("gtp.ios");
+        Path yaml = dir.resolve("gtp.yaml");
+
+        int exit = execute("import-ios", ios.toString(), "-o", yaml.toString(), "--route-health-hook",
+                "/usr/local/sbin/switchboard-route");
+
+        assertThat(exit).as(err.toString()).isZero();
+        String written = Files.readString(yaml);
+        assertThat(written).contains("advertise: inservice").contains("hook: \"/usr/local/sbin/switchboard-route\"")
+                .contains("response-timeout: 1m");
+        assertThat(execute("check", "-c", yaml.toString())).as(err.toString()).isZero();
+    }
 }

@@ -97,7 +97,7 @@ final class ConfigBinder {
     /** Every farm name in the document, even of farms too broken to read. */
     private final Set<String> farmNames = new HashSet<>();
     private final Set<String> probeNames = new HashSet<>();
-    private final Set<String> advertised = new java.util.TreeSet<>();
+    private final Map<String, io.switchboard.director.config.Advertise> advertised = new java.util.TreeMap<>();
     private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ConfigCrossChecks.ServerDraft> servers = new LinkedHashMap<>();
@@ -397,9 +397,7 @@ final class ConfigBinder {
         int maxDatagram = s.integer("max-datagram", 1, MAX_DATAGRAM).orElse(VirtualServerConfig.DEFAULT_MAX_DATAGRAM);
         boolean inService = s.bool("inservice").orElse(true);
         boolean clientNat = clientNat(s, service);
-        if (s.bool("advertise").orElse(false)) {
-            advertised.add(name);
-        }
+        RouteHealthBinder.advertise(s).ifPresent(when -> advertised.put(name, when));
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
         Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload", OverloadBinder.KEYS)
                 .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);

@@ -116,7 +116,8 @@ final class CoreSchema {
             Key.string("key").shownAs("sticky key").byDefault("`client-address` for `udp` and `tcp`, else **required**")
                     .note("One key."),
             Key.list("keys", "sticky keys").note("Several keys, tried in order; give `key` or `keys`, not both."),
-            Key.duration("idle").required().note("An unused binding expires after this time."),
+            Key.duration("idle").required().note("An unused binding expires after this time (IOS `sticky S`,"
+                    + " `idle gtp imsi`, `idle radius framed-ip`, `idle asn msid`)."),
             Key.string("netmask").shownAs("IPv4 netmask").note("Only with `client-address`: a subnet shares a binding."),
             Key.integer("max-entries", 1, Integer.MAX_VALUE).byDefault("`1000000`"),
             Key.name("group").note("A sticky group: virtual servers sharing one table (IOS buddied virtual servers)."));
@@ -127,12 +128,15 @@ final class CoreSchema {
             Key.name("farm").required().note("Must exist."),
             Key.mapping("sticky", STICKY).byDefault("none (no stickiness)"),
             Key.duration("response-timeout").byDefault("`2s`")
-                    .note("How long a forwarded request waits before it counts as a failure of the real."),
+                    .note("How long a forwarded request waits before it counts as a failure of the real"
+                            + " (IOS `idle gtp request`, `idle radius request`, `idle asn request`, `idle ipmobile request`)."),
             Key.duration("idle").byDefault("`1m`").note("How long an idle flow is kept (generic UDP)."),
             Key.integer("max-datagram", 1, ConfigBinder.MAX_DATAGRAM).byDefault("`4096`")
                     .note("Larger datagrams are dropped as oversized."),
             Key.bool("inservice").byDefault("`true`"),
-            Key.bool("advertise").byDefault("`false`").note("Route health injection (needs `route-health`)."),
+            Key.oneOf("advertise", List.of("false", "true", "active", "inservice")).byDefault("`false`")
+                    .note("Route health injection (needs `route-health`): `active` (or `true`) while a real serves"
+                            + " (IOS `advertise active`), `inservice` while the server is in service (IOS's default)."),
             Key.mapping("overload", Schema.undeclared("admission and shedding", OverloadBinder.KEYS))
                     .byDefault("none (every request taken)").note("See overload.md; not for `tcp`."),
             Key.listOf("client-farms", Schema.undeclared("a client-assigned farm", ClientFarmsBinder.KEYS))

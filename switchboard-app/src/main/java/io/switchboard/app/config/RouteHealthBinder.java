@@ -1,5 +1,6 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.Advertise;
 import io.switchboard.director.config.BgpConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -16,13 +17,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Binds {@code route-health}: the hook, or the BGP speaker Switchboard drives itself
- * ({@code route-health.bgp}), and checks that the virtual servers with {@code advertise: true} have
+ * ({@code route-health.bgp}), and checks that the virtual servers with {@code advertise} set have
  * one of them. All problems go to the error list given at construction.
  */
 final class RouteHealthBinder {
@@ -47,7 +48,7 @@ final class RouteHealthBinder {
         this.errors = errors;
     }
 
-    RouteHealthConfig bind(Optional<Section> section, Set<String> advertised) {
+    RouteHealthConfig bind(Optional<Section> section, Map<String, Advertise> advertised) {
         Optional<java.nio.file.Path> hook = section.flatMap(r -> r.string("hook")).map(Path::of);
         Duration timeout = section.flatMap(r -> r.positiveDuration("timeout")).orElse(RouteHealthConfig.DEFAULT_TIMEOUT);
         Optional<BgpConfig> bgp = section.flatMap(r -> r.section("bgp", BGP_KEYS)).flatMap(this::bgp);
@@ -55,10 +56,33 @@ final class RouteHealthBinder {
             error("route-health.bgp", "either a hook or bgp announces the virtual addresses, not both");
         }
         if (!advertised.isEmpty() && hook.isEmpty() && !section.map(s -> s.has("bgp")).orElse(false)) {
-            error("route-health.hook", "required (or route-health.bgp): virtual servers " + advertised
-                    + " have advertise: true");
+            error("route-health.hook", "required (or route-health.bgp): virtual servers " + advertised.keySet()
+                    + " have advertise set");
         }
         return new RouteHealthConfig(hook, timeout, advertised, bgp);
+    }
+
+    /**
+     * {@code advertise: false | true | active | inservice}: empty when not advertised (or refused, by
+     * path). {@code true} is {@code active}, what it meant before IOS's default could be chosen.
+     */
+    static Optional<Advertise> advertise(Section s) {
+        Optional<YamlNode> node = s.node("advertise");
+        if (node.isEmpty()) {
+            return Optional.empty();
+        }
+        if (node.get() instanceof YamlNode.Scalar scalar && scalar.kind() == YamlNode.Kind.BOOLEAN) {
+            return Section.bool(node.get(), s.pathOf("advertise"), s.errors()).filter(b -> b).map(b -> Advertise.ACTIVE);
+        }
+        Optional<Advertise> when = node.get() instanceof YamlNode.Scalar scalar
+                && scalar.kind() == YamlNode.Kind.STRING ? Advertise.named(scalar.text())
+                : Optional.empty();
+        if (when.isEmpty()) {
+            s.error(s.pathOf("advertise"), "must be false, true, active (while a real serves) or inservice"
+                    + " (while the virtual server is in service), not " + (node.get() instanceof YamlNode.Scalar sc
+                    && sc.kind() == YamlNode.Kind.STRING ? "'" + sc.text() + "'" : node.get().description()));
+        }
+        return when;
     }
 
     private Optional<BgpConfig> bgp(Section s) {

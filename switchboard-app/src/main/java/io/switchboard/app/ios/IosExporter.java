@@ -59,8 +59,9 @@ public final class IosExporter {
         if (!config.dispatched().vpnFarms().isEmpty()) {
             line(0, "! vpn-farms (dispatched mode) have no IOS form here");
         }
-        if (!config.routeHealth().advertised().isEmpty()) {
-            line(0, "! route-health (advertise) has no IOS form here: " + config.routeHealth().advertised());
+        if (config.routeHealth().hook().isPresent() || config.routeHealth().bgp().isPresent()) {
+            line(0, "! route-health." + (config.routeHealth().bgp().isPresent() ? "bgp" : "hook") + " has no IOS form"
+                    + " (IOS installs a static host route for the advertise lines; import with --route-health-hook)");
         }
         line(0, "end");
         return out.toString();
@@ -232,16 +233,26 @@ public final class IosExporter {
         // The model keeps the backup on the farm; IOS names it on the virtual server's serverfarm line.
         line(1, "serverfarm " + vs.farm() + java.util.Optional.ofNullable(config.farms().get(vs.farm()))
                 .flatMap(FarmConfig::backup).map(b -> " backup " + b).orElse(""));
-        vs.sticky().ifPresent(s -> sticky(s));
+        vs.sticky().ifPresent(s -> sticky(vs.service(), s));
         if (vs.service().equals("udp")) {
             line(1, "idle " + seconds(vs.idle()));
         }
-        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)
-                || vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
-            line(1, "! response-timeout and max-datagram have no IOS form");
+        String requestTimer = IosVirtualServer.requestTimer(vs.service());
+        if (!vs.responseTimeout().equals(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT)) {
+            line(1, requestTimer != null && vs.responseTimeout().toMillis() % 1000 == 0
+                    ? "idle " + requestTimer + " request " + seconds(vs.responseTimeout())
+                    : "! response-timeout " + vs.responseTimeout() + " has no IOS form");
+        }
+        if (vs.maxDatagram() != VirtualServerConfig.DEFAULT_MAX_DATAGRAM) {
+            line(1, "! max-datagram has no IOS form");
         }
         options(vs);
         pluginLines.forEach(text -> line(1, text));
+        // IOS announces an in-service virtual server unless told otherwise (Cisco IOS SLB Command
+        // Reference, "advertise"): the default needs no line, a server Switchboard does not announce does.
+        line(1, config.routeHealth().advertise(vs.name())
+                .map(when -> when == io.switchboard.director.config.Advertise.ACTIVE ? "advertise active" : "advertise")
+                .orElse("no advertise"));
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
         // Client-assigned farms are, in IOS, more virtual servers on the same virtual line, each
@@ -260,7 +271,7 @@ public final class IosExporter {
     }
 
     /** The sticky lines, one per key, and the protocol idle timer that holds the bindings' idle time. */
-    private void sticky(StickyConfig s) {
+    private void sticky(String service, StickyConfig s) {
         String group = s.group().map(g -> " group " + g).orElse("");
         for (StickyKind key : s.keys()) {
             switch (key.configName()) {
@@ -272,12 +283,7 @@ public final class IosExporter {
                 default -> line(1, "! sticky key " + key + " has no IOS form");
             }
         }
-        String timer = switch (s.keys().get(0).configName()) {
-            case "imsi" -> "gtp imsi";
-            case "msid" -> "asn msid";
-            case "framed-ip" -> "radius framed-ip";
-            default -> null;
-        };
+        String timer = s.keys().contains(StickyKind.CLIENT_ADDRESS) ? null : IosVirtualServer.stickyTimer(service);
         if (timer != null) {
             line(1, "idle " + timer + " " + seconds(s.idle()));
         }

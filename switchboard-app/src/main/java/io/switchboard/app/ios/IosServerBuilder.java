@@ -72,13 +72,17 @@ final class IosServerBuilder {
                 ledger.translated(vs.idleLine, vs.path("idle"));
             }
         }
+        if (vs.requestIdleLine != null) {
+            ledger.translated(vs.requestIdleLine, vs.path("response-timeout"));
+        }
         IosCommand noClientNat = farms.noClientNat(vs.farm.get());
         boolean clientNat = noClientNat == null || "tcp".equals(vs.service);
         if (!clientNat) {
             farms.cite(noClientNat, vs.path("client-nat"));
         }
         return new VirtualServerConfig(vs.name, new Endpoint(vs.address, vs.port), vs.service, farm, sticky(vs),
-                VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT, idle, VirtualServerConfig.DEFAULT_MAX_DATAGRAM,
+                vs.requestIdle.orElse(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT), idle,
+                VirtualServerConfig.DEFAULT_MAX_DATAGRAM,
                 vs.inService, options(vs), io.switchboard.director.config.OverloadConfig.NONE, clientNat);
     }
 

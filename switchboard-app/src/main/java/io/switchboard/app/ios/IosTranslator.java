@@ -30,12 +30,20 @@ public final class IosTranslator {
      * @param radiusSecret  the shared secret of the RADIUS clients (IOS SLB relays RADIUS without it;
      *                      Switchboard verifies every request)
      * @param firewallLinks by firewall farm name, the interfaces and MAC addresses of its firewalls
+     * @param routeHealthHook the {@code route-health.hook} that announces the virtual addresses as IOS's
+     *                        {@code advertise} does ({@link IosRouteHealth}); none: nothing is announced
      */
-    public record Options(Optional<String> radiusSecret, Map<String, IosFirewallLinks.Farm> firewallLinks) {
+    public record Options(Optional<String> radiusSecret, Map<String, IosFirewallLinks.Farm> firewallLinks,
+            Optional<java.nio.file.Path> routeHealthHook) {
         public static final Options NONE = new Options(Optional.empty());
 
         public Options {
             firewallLinks = Map.copyOf(firewallLinks);
+        }
+
+        /** Without a route-health hook: nothing is announced. */
+        public Options(Optional<String> radiusSecret, Map<String, IosFirewallLinks.Farm> firewallLinks) {
+            this(radiusSecret, firewallLinks, Optional.empty());
         }
 
         /** Without firewall links. */
@@ -133,8 +141,9 @@ public final class IosTranslator {
                 ignoredWithChildren(ledger, map.command(), "not used by any virtual server");
             }
         });
+        RouteHealthConfig routeHealth = IosRouteHealth.of(ledger, kept, options.routeHealthHook());
         SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farmConfigs,
-                servers, probes, RouteHealthConfig.NONE, DebugCaptureConfig.DEFAULT,
+                servers, probes, routeHealth, DebugCaptureConfig.DEFAULT,
                 new DispatchedConfig(dispatched, Map.of()), io.switchboard.director.config.PersistenceConfig.NONE,
                 dfp.config(), staticNat.config(farmConfigs, servers));
         return new IosTranslation(config, ledger.report, ledger.sources);

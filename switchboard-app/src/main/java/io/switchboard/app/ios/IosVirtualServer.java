@@ -28,6 +28,36 @@ final class IosVirtualServer {
      */
     static final Duration PROTOCOL_STICKY_IDLE = Duration.ofHours(1);
 
+    /**
+     * The protocol word of the IOS timer {@code idle PROTOCOL request S} that times a forwarded
+     * request of {@code service} (Cisco IOS SLB Command Reference, "idle (virtual server)"): the
+     * director's {@code response-timeout}, how long a request waits for its answer. Null for a
+     * service without one (plain udp, tcp). The one copy of this pairing: import and export read it.
+     */
+    static String requestTimer(String service) {
+        return switch (service) {
+            case "gtp", "gtp-inspect" -> "gtp";
+            case "radius" -> "radius";
+            case "asn" -> "asn";
+            case "ipmobile" -> "ipmobile";
+            default -> null;
+        };
+    }
+
+    /**
+     * The IOS timer {@code idle WORDS S} that holds the idle time of {@code service}'s bindings (its
+     * {@code sticky.idle}): {@code gtp imsi}, {@code radius framed-ip}, {@code asn msid}; null when
+     * the service has none (a client-address binding takes the {@code sticky S} line's duration).
+     */
+    static String stickyTimer(String service) {
+        return switch (service) {
+            case "gtp", "gtp-inspect" -> "gtp imsi";
+            case "radius" -> "radius framed-ip";
+            case "asn" -> "asn msid";
+            default -> null;
+        };
+    }
+
     final String name;
     final IosCommand command;
     IosCommand virtual;
@@ -51,6 +81,17 @@ final class IosVirtualServer {
     Optional<String> group = Optional.empty();
     Optional<Duration> idle = Optional.empty();
     IosCommand idleLine;
+    /**
+     * When the virtual address is announced: IOS's default (no line, or a bare {@code advertise}) is
+     * while the server is in service; {@code advertise active} while a real serves; {@code no advertise}
+     * never (empty). Cisco IOS SLB Command Reference, "advertise".
+     */
+    Optional<io.switchboard.director.config.Advertise> advertise =
+            Optional.of(io.switchboard.director.config.Advertise.INSERVICE);
+    IosCommand advertiseLine;
+    /** {@code idle PROTOCOL request S}: the {@code response-timeout}. */
+    Optional<Duration> requestIdle = Optional.empty();
+    IosCommand requestIdleLine;
     Optional<Duration> delay = Optional.empty();
     IosCommand delayLine;
     OptionalInt synLimit = OptionalInt.empty();

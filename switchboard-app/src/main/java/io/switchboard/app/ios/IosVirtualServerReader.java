@@ -118,14 +118,7 @@ final class IosVirtualServerReader {
             }, "tcp.syn-guard", null);
             case "client" -> client(vs, c);
             case "inservice" -> inservice(vs, c);
-            case "advertise" -> {
-                if (c.negated()) {
-                    ledger.implied(c, "Switchboard announces no host route unless route-health is configured");
-                } else {
-                    ledger.unsupported(c, "route health injection without a hook: Switchboard announces the"
-                            + " virtual address through route-health.hook; add it and advertise: true by hand");
-                }
-            }
+            case "advertise" -> advertise(vs, c);
             case "access" -> ledger.unsupported(c, "interface awareness (access): Switchboard serves the virtual"
                     + " address on whichever interface it arrives");
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
@@ -248,24 +241,58 @@ final class IosVirtualServerReader {
             }
             return;
         }
-        boolean request = c.isKeyword(1, "request");
-        if (request) {
-            ledger.implied(c, "a request's state ends with its answer, or after response-timeout (2s)");
-            return;
-        }
-        boolean stickyTimer = c.isKeyword(0, "gtp") && c.isKeyword(1, "imsi")
-                || c.isKeyword(0, "radius") && c.isKeyword(1, "framed-ip")
-                || c.isKeyword(0, "asn") && c.isKeyword(1, "msid");
-        if (!stickyTimer) {
+        // IOS takes abbreviated keywords (isKeyword): the timer's canonical words, null when unknown.
+        String protocol = c.isKeyword(0, "gtp", "radius", "asn", "ipmobile") ? "gtp"
+                : c.isKeyword(0, "radius", "gtp", "asn", "ipmobile") ? "radius"
+                : c.isKeyword(0, "asn", "gtp", "radius", "ipmobile") ? "asn"
+                : c.isKeyword(0, "ipmobile", "gtp", "radius", "asn") ? "ipmobile" : null;
+        boolean request = protocol != null && c.isKeyword(1, "request", "imsi", "framed-ip", "msid");
+        String words = request ? protocol
+                : "gtp".equals(protocol) && c.isKeyword(1, "imsi", "request") ? "gtp imsi"
+                : "radius".equals(protocol) && c.isKeyword(1, "framed-ip", "request") ? "radius framed-ip"
+                : "asn".equals(protocol) && c.isKeyword(1, "msid", "request") ? "asn msid" : null;
+        if (words == null) {
             ledger.unsupported(c, "the idle timer '" + c.arg(0) + " " + c.arg(1) + "'");
             return;
         }
-        if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
-            vs.stickyIdle = Optional.of(seconds(c, 2));
+        Duration duration = seconds(c, 2);
+        if (c.hasArg(3)) {
+            throw c.error(3, "unexpected '" + c.arg(3) + "' after the duration");
+        }
+        String own = request ? IosVirtualServer.requestTimer(vs.service) : IosVirtualServer.stickyTimer(vs.service);
+        if (!words.equals(own)) {
+            String line = "'idle " + words + (request ? " request" : "") + "'";
+            ledger.unsupported(c, "the timer " + line + " on a " + vs.service + " virtual server"
+                    + (own == null ? "" : " (its own is 'idle " + own + (request ? " request" : "") + "')"));
+            return;
+        }
+        if (request) {
+            // The IOS session entry of a request lives until its answer or this timer; the director's
+            // pending request likewise, and an unanswered one counts against the real (IOS-SLB.md A18).
+            vs.requestIdle = Optional.of(duration);
+            vs.requestIdleLine = ledger.replacing(vs.requestIdleLine, c);
+        } else if (vs.stickyIdleLine == null || !vs.stickyIdleLine.keyword().equals("sticky")) {
+            vs.stickyIdle = Optional.of(duration);
             vs.stickyIdleLine = ledger.replacing(vs.stickyIdleLine, c);
         } else {
             ledger.implied(c, "the sticky line's duration is the binding's idle time");
         }
+    }
+
+    /**
+     * {@code advertise}: IOS's default, said again; {@code advertise active}: announced only while a
+     * real serves; {@code no advertise}: never; {@code no advertise active}: back to the default.
+     * Reported with the route health the translation has ({@link IosRouteHealth}).
+     */
+    private void advertise(IosVirtualServer vs, IosCommand c) {
+        boolean active = c.isKeyword(0, "active");
+        if (c.hasArg(active ? 1 : 0)) {
+            throw c.error(active ? 1 : 0, active ? "unexpected '" + c.arg(1) + "'" : "expected active or the end of the line");
+        }
+        vs.advertise = c.negated() && !active ? Optional.empty()
+                : Optional.of(active && !c.negated() ? io.switchboard.director.config.Advertise.ACTIVE
+                        : io.switchboard.director.config.Advertise.INSERVICE);
+        vs.advertiseLine = ledger.replacing(vs.advertiseLine, c);
     }
 
     private void client(IosVirtualServer vs, IosCommand c) {

@@ -46,8 +46,14 @@ public final class IosYamlWriter {
         YamlOut.Mapping farms = root.child("farms", null);
         t.config().farms().forEach((name, f) -> farm(farms.child(name, cite("farms." + name)), f, "farms." + name));
         YamlOut.Mapping servers = root.child("virtual-servers", null);
-        t.config().virtualServers().forEach((name, vs) -> server(servers.child(name,
-                cite("virtual-servers." + name)), vs, "virtual-servers." + name));
+        t.config().virtualServers().forEach((name, vs) -> {
+            YamlOut.Mapping m = servers.child(name, cite("virtual-servers." + name));
+            server(m, vs, "virtual-servers." + name);
+            t.config().routeHealth().advertise(name).ifPresent(when -> put(m, "virtual-servers." + name, "advertise",
+                    YamlOut.string(when.configName())));
+        });
+        t.config().routeHealth().hook().ifPresent(hook -> root.child("route-health", null).put("hook",
+                YamlOut.string(hook.toString()), "given with --route-health-hook (IOS's advertise lines)"));
         if (!t.config().dispatched().firewallFarms().isEmpty()) {
             YamlOut.Mapping firewalls = root.child("firewall-farms", null);
             t.config().dispatched().firewallFarms().forEach((name, f) -> firewallFarm(firewalls.child(name,

@@ -2,6 +2,7 @@ package io.switchboard.app.reload;
 
 import io.switchboard.app.reload.ConfigChange.Kind;
 import io.switchboard.director.Director;
+import io.switchboard.director.config.Advertise;
 import io.switchboard.director.config.ClusterConfig;
 import io.switchboard.director.config.DebugCaptureConfig;
 import io.switchboard.director.config.FarmConfig;
@@ -138,13 +139,15 @@ public final class ConfigDiff {
                 f -> diff.farmAction(f.name(), Phase.REMOVE, Action.now(d -> d.removeFarm(f))));
         diff.named("virtual-servers", running.virtualServers(), next.virtualServers(),
                 v -> v.service() + " on " + v.listen() + ", farm " + v.farm(),
-                (path, pair) -> diff.virtualServer(path, pair, running, next), ConfigPath::child,
+                (path, pair) -> diff.virtualServer(path, pair), ConfigPath::child,
                 v -> at(Phase.SERVERS, d -> d.addVirtualServer(v).onSuccess(
-                        ok -> d.advertise(v.name(), next.routeHealth().advertised().contains(v.name())))),
+                        ok -> d.advertise(v.name(), next.routeHealth().advertise(v.name())))),
                 v -> at(Phase.SERVERS, d -> {
                     d.removeVirtualServer(v.name()); // unbound in the background, once its in-flight requests end
                     return Future.succeededFuture();
                 }));
+        running.virtualServers().keySet().stream().filter(next.virtualServers()::containsKey)
+                .forEach(name -> diff.advertise(name, running, next));
         diff.named("firewall-farms", running.dispatched().firewallFarms(), next.dispatched().firewallFarms(),
                 f -> "farm " + f.farm(), (path, pair) -> diff.add(Kind.CHANGED, path, null, null, null));
         diff.named("vpn-farms", running.dispatched().vpnFarms(), next.dispatched().vpnFarms(),
@@ -330,8 +333,7 @@ public final class ConfigDiff {
         }
     }
 
-    private void virtualServer(String path, Pair<VirtualServerConfig> v, SwitchboardConfig running,
-            SwitchboardConfig next) {
+    private void virtualServer(String path, Pair<VirtualServerConfig> v) {
         String name = v.next().name();
         int first = changes.size();
         field(ConfigPath.child(path, "listen"), v.old().listen().toString(), v.next().listen().toString());
@@ -360,9 +362,18 @@ public final class ConfigDiff {
         boolean inService = v.next().inService();
         field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
                 Action.now(d -> d.virtualServers().get(name).inService(inService)));
-        boolean advertised = next.routeHealth().advertised().contains(name);
-        field(ConfigPath.child(path, "advertise"), running.routeHealth().advertised().contains(name), advertised,
-                Action.now(d -> d.advertise(name, advertised)));
+    }
+
+    /**
+     * {@code advertise} of a virtual server kept by the reload, changed or not otherwise: route health
+     * holds it, not the server's own record, so the walk by server ({@link #virtualServer}) would miss it.
+     */
+    private void advertise(String name, SwitchboardConfig running, SwitchboardConfig next) {
+        var advertise = next.routeHealth().advertise(name);
+        // As written: false, active or inservice.
+        field(ConfigPath.child(ConfigPath.child("virtual-servers", name), "advertise"), running.routeHealth()
+                .advertise(name).map(Advertise::configName).orElse("false"), advertise.map(Advertise::configName)
+                .orElse("false"), Action.now(d -> d.advertise(name, advertise)));
     }
 
     /** Whether the virtual server is a TCP one, whose listener is not reconfigured in place. */

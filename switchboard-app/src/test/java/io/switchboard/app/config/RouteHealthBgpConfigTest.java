@@ -134,7 +134,7 @@ class RouteHealthBgpConfigTest {
                 """ + REST)).containsExactly(
                 "route-health.bgp.include-file: the directory of /no/such/dir/switchboard.conf does not exist");
         assertThat(errors(REST)).containsExactly("route-health.hook: required (or route-health.bgp): virtual servers"
-                + " [auth] have advertise: true");
+                + " [auth] have advertise set");
     }
 
     @Test
