@@ -41,8 +41,8 @@ final class ProbeBinder {
                         .note("Failed checks in a row before the real is failed (`PROBE_FAILED`)."),
                 Key.integer("port", 1, 65535).byDefault("the real's port").note("The port checked."));
         Map<String, Schema> variants = new LinkedHashMap<>();
-        types.forEach(type -> variants.put(type.name(), Schema.of("the keys only probes of this type take, declared by the type",
-                type.declaration())));
+        types.forEach(type -> variants.put(type.name(),
+                Schema.of("the keys only probes of this type take, declared by the type", type.declaration())));
         return common.withVariants("type", variants);
     }
 
