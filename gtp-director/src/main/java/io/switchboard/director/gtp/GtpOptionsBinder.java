@@ -75,7 +75,9 @@ public final class GtpOptionsBinder implements OptionsBinder {
                             + " every `session-idle / 64` when that is longer)."),
             Key.list("director-addresses", "IP addresses").byDefault("`[]` (the virtual address)")
                     .note("`gtp-inspect`: the addresses written into Create messages in place of the peers'"
-                            + " control-plane addresses, at most one IPv4 and one IPv6; no wildcard."),
+                            + " control-plane addresses, at most one IPv4 and one IPv6 (a dual-stack v2 F-TEID gets"
+                            + " both); each must reach this virtual server's socket; no wildcard. An address of a family"
+                            + " without one is left as it is (`switchboard_gtp_rewrite_skipped_total`)."),
             Key.listOf("apn-maps", APN_MAP).byDefault("`[]`").note("Creates balanced in another farm by their APN."));
 
     private static final List<Key> DECLARATION = List.of(Key.mapping("gtp", GTP).byDefault("GTPv1 and v2, defaults below")

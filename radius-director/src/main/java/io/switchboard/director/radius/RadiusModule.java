@@ -33,7 +33,9 @@ public final class RadiusModule implements PluginModule {
      * A real's {@code secret}: the secret the director shares with that server, to sign what it
      * relays to it and verify its answers (and the probe's, when the probe has none of its own).
      */
-    public static final RealKey<String> SECRET = RealKey.secret("secret", "the real's RADIUS secret");
+    public static final RealKey<String> SECRET = RealKey.of(Key.secret("secret").byDefault("none")
+            .note("The secret shared with this real, for services that sign messages (RADIUS, RFC 2865 §3)."),
+            "the real's RADIUS secret", String.class, real -> real.secret("secret"), java.util.function.Function.identity());
 
     /**
      * A real's {@code require-message-authenticator} ({@code true}, {@code false}, {@code auto}; default

@@ -48,11 +48,14 @@ final class CoreSchema {
             Key.integer("port", 1, 65535).byDefault("`5701`").note("The port the member binds, and members'"
                     + " default port."),
             Key.address("bind").shownAs("address or `any`").byDefault("**required** with `enabled: true`")
-                    .note("The one local address the member binds and advertises; `any` for every interface."),
+                    .note("The one local address the member binds and advertises (the node's cluster interface);"
+                            + " `any` (written out) for every interface; a public one needs `exposure: public-acknowledged`."),
             Key.mapping("kubernetes", KUBERNETES).note("Members found through Kubernetes instead of `members`."),
             Key.oneOf("exposure", EXPOSURES).byDefault("`private`").note("`public-acknowledged`: a public `bind`."),
             Key.oneOf("unlisted-member", List.of("report", "leave")).byDefault("`report`")
-                    .note("A member joining from an address not in `members`: reported; `leave`: the node also exits."));
+                    .note("A member joining from an address not in `members` is reported (log,"
+                            + " `switchboard_cluster_unlisted_members_total`, `/api/v1/cluster`); `leave`: the node also"
+                            + " leaves the cluster and the process exits (status 3)."));
 
     static final Schema ADMIN_TLS = Schema.of("HTTPS for the admin API",
             Key.path("certificate").required().note("The server's certificate chain, PEM."),
@@ -61,7 +64,8 @@ final class CoreSchema {
     static final Schema ADMIN = Schema.of("the REST API, `/metrics` and `/health`",
             Key.endpoint("listen").byDefault("`127.0.0.1:8080`")
                     .note("A public or wildcard address needs `exposure: public-acknowledged`."),
-            Key.secret("token").note("API calls need `Authorization: Bearer TOKEN`; **required** off loopback."),
+            Key.secret("token").note("API calls need `Authorization: Bearer TOKEN` (compared in constant time);"
+                    + " `/health` and `/metrics` stay open. **Required** when `listen` is not a loopback address."),
             Key.bool("enabled").byDefault("`true`").note("`false`: no admin API (no metrics, health or status page)."),
             Key.oneOf("exposure", EXPOSURES).byDefault("`private`").note("As the cluster's."),
             Key.mapping("tls", ADMIN_TLS).byDefault("none: HTTP").note("HTTPS instead of HTTP."));
@@ -89,7 +93,9 @@ final class CoreSchema {
                     .note("A failed real's bindings and sessions are removed at once (IOS `failaction purge`)."));
 
     static final Schema ROUTE_MAP = Schema.of("a route-map entry",
-            Key.string("prefix").required().note("`ADDRESS/PREFIX`, no bits set below the prefix, each once."),
+            Key.string("prefix").required().note("`ADDRESS/PREFIX`, e.g. `10.1.0.0/16` (`0.0.0.0/0` catches the rest"
+                    + " of IPv4) or `2001:db8:8::/48` (matched against the Framed-IPv6-Prefix; the families never match"
+                    + " each other); no bits set below the prefix, each prefix once."),
             Key.endpoint("real").required().note("`ADDRESS:PORT` of a real of this farm."));
 
     static final Schema REAL = Schema.of("a real of a farm", withRealKeys(List.of(
@@ -101,7 +107,8 @@ final class CoreSchema {
                     .note("In-flight transactions (datagram services) or connections (tcp)."),
             Key.bool("inservice").byDefault("`true`").note("`false` starts the real OUTOFSERVICE."),
             Key.oneOf("on-remove", List.of("drain", "reassign")).byDefault("`drain`")
-                    .note("What a reload removing the real does with its subscribers."),
+                    .note("What a reload removing the real does with its subscribers (operations.md): `drain` keeps"
+                            + " its bindings and sessions until none is left, `reassign` moves them at once."),
             Key.duration("drain-deadline").note("With `on-remove: drain`: what is left then is moved or released."),
             Key.integer("rate", 1, Integer.MAX_VALUE).byDefault("no limit")
                     .note("New bindings or connections per second this node gives the real (IOS `rate`)."),
@@ -114,7 +121,8 @@ final class CoreSchema {
             Key.mapping("failure", FAILURE).byDefault("`numconns: 8, numclients: 2, retry: 60s`")
                     .note("In-band failure detection."),
             Key.listOf("reals", REAL).required().note("At least one; no two with the same address and port."),
-            Key.name("backup").note("A farm taking over when this one has no real in service; no cycles."),
+            Key.name("backup").note("A farm taking over when this one has no real in service; must exist, not be the"
+                    + " farm itself, and backups must not form a cycle."),
             Key.list("probes", "probe names").note("Probes run against every real; each defined under `probes`."),
             Key.duration("slow-start").note("A real entering service takes a share of new work growing to all."),
             Key.listOf("route-map", ROUTE_MAP).note("**Required** with `predictor: route-map`, refused otherwise."));
