@@ -31,7 +31,15 @@ final class CoreSchema {
     /** The services of every plug-in on the class path, built in or not. */
     private static final List<String> SERVICES = Plugins.installed().services().stream()
             .map(service -> service.spec().name()).toList();
-    private static final List<String> EXPOSURES = List.of("private", "public-acknowledged");
+    private static final List<String> EXPOSURES = java.util.Arrays.stream(
+            io.switchboard.director.config.Exposure.values())
+            .map(io.switchboard.director.config.Exposure::configName).toList();
+    private static final List<String> UNLISTED = java.util.Arrays.stream(
+            io.switchboard.director.config.ClusterConfig.UnlistedMember.values())
+            .map(io.switchboard.director.config.ClusterConfig.UnlistedMember::configName).toList();
+    private static final List<String> ON_REMOVE = java.util.Arrays.stream(
+            io.switchboard.director.config.RemovalPolicy.Mode.values())
+            .map(io.switchboard.director.config.RemovalPolicy.Mode::configName).toList();
 
     static final Schema KUBERNETES = Schema.of("Kubernetes discovery of the cluster's members",
             Key.string("namespace").byDefault("the pod's own").note("API mode."),
@@ -52,7 +60,7 @@ final class CoreSchema {
                             + " `any` (written out) for every interface; a public one needs `exposure: public-acknowledged`."),
             Key.mapping("kubernetes", KUBERNETES).note("Members found through Kubernetes instead of `members`."),
             Key.oneOf("exposure", EXPOSURES).byDefault("`private`").note("`public-acknowledged`: a public `bind`."),
-            Key.oneOf("unlisted-member", List.of("report", "leave")).byDefault("`report`")
+            Key.oneOf("unlisted-member", UNLISTED).byDefault("`report`")
                     .note("A member joining from an address not in `members` is reported (log,"
                             + " `switchboard_cluster_unlisted_members_total`, `/api/v1/cluster`); `leave`: the node also"
                             + " leaves the cluster and the process exits (status 3)."));
@@ -106,7 +114,7 @@ final class CoreSchema {
             Key.integer("maxconns", 1, Integer.MAX_VALUE).byDefault("no limit")
                     .note("In-flight transactions (datagram services) or connections (tcp)."),
             Key.bool("inservice").byDefault("`true`").note("`false` starts the real OUTOFSERVICE."),
-            Key.oneOf("on-remove", List.of("drain", "reassign")).byDefault("`drain`")
+            Key.oneOf("on-remove", ON_REMOVE).byDefault("`drain`")
                     .note("What a reload removing the real does with its subscribers (operations.md): `drain` keeps"
                             + " its bindings and sessions until none is left, `reassign` moves them at once."),
             Key.duration("drain-deadline").note("With `on-remove: drain`: what is left then is moved or released."),
