@@ -55,7 +55,9 @@ public final class GtpOptionsBinder implements OptionsBinder {
                             + " 2123); v0 and v1/v2 need separate virtual servers. Others get Version Not Supported."),
             Key.integer("reassign", 0, 16).defaultValue(GtpOptions.DEFAULT_REASSIGN)
                     .note("`gtp-inspect`: how many other reals a create rejected with a resource cause may be resent to."),
-            Key.mapping("resource-causes", RESOURCE_CAUSES).note("`gtp-inspect`: keys `v1` and `v2`."),
+            Key.mapping("resource-causes", RESOURCE_CAUSES).byDefault("`{ v1: " + RESOURCE_CAUSES.key("v1").orElseThrow()
+                    .byDefault().replace("`", "") + ", v2: " + RESOURCE_CAUSES.key("v2").orElseThrow().byDefault()
+                    .replace("`", "") + " }`").note("`gtp-inspect`: keys `v1` and `v2`."),
             Key.list("carrier-codes", "strings").byDefault("`[]` (all)").note("MCC+MNC, 5 or 6 digits each"
                     + " (`\"26242\"`); a create whose IMSI starts with none of them is dropped as `gtp-carrier-code`."),
             Key.oneOf("v0-tid-order", List.copyOf(new java.util.TreeMap<>(TID_ORDERS).keySet()))

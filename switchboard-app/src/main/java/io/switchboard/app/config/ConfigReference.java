@@ -62,7 +62,7 @@ public final class ConfigReference {
                 .append("| Key | Type | Default | Allowed / notes |\n|-----|------|---------|-----------------|\n");
         for (Key key : keys) {
             out.append("| `").append(key.name()).append("` | ").append(key.type()).append(" | ")
-                    .append(key.byDefault()).append(" | ").append(key.note()).append(" |\n");
+                    .append(cell(key.byDefault())).append(" | ").append(cell(key.note())).append(" |\n");
         }
         for (Key key : keys) {
             if (key.child() != null) {
@@ -70,6 +70,11 @@ public final class ConfigReference {
                 section(out, child, "`" + child + "`", key.child(), suffix);
             }
         }
+    }
+
+    /** Text as one Markdown table cell: a {@code |} of its own would end the cell. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
     }
 
     /** {@code farms.<name>}, {@code farms.<name>.reals[n]}: the schematic path of the sections under {@code key}. */
