@@ -1,5 +1,7 @@
 package io.switchboard.director.asn;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.codec.asn.r6.NwgRelease;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.bind.Section;
@@ -11,17 +13,30 @@ import java.util.Optional;
 /** The {@code asn:} key of an ASN virtual server: {@code nwg-release}, {@code relay-responses}. */
 public final class AsnOptionsBinder implements OptionsBinder {
 
-    static final List<String> KEYS = List.of("nwg-release", "relay-responses");
-
     /** Release names as written in the configuration (NWG R1.0 vX.Y.Z). */
-    static final Map<String, NwgRelease> RELEASES = Map.of(
+    static final Map<String, NwgRelease> RELEASES = new java.util.TreeMap<>(Map.of(
             "1.0.0", NwgRelease.R1_0_V1_0_0,
             "1.2.0", NwgRelease.R1_0_V1_2_0,
-            "1.2.1", NwgRelease.R1_0_V1_2_1);
+            "1.2.1", NwgRelease.R1_0_V1_2_1));
+
+    static final Schema ASN = Schema.of("the ASN settings of an `asn` virtual server",
+            Key.oneOf("nwg-release", List.copyOf(RELEASES.keySet())).defaultValue(releaseName(AsnOptions.DEFAULT.release()))
+                    .note("WiMAX Forum NWG R1.0 release: MS_PreAttachment Req/Rsp/Ack are message types 6/7/8 in 1.0.0"
+                            + " and 1/2/3 from 1.2.0 on; nothing on the wire says which one a peer speaks."),
+            Key.bool("relay-responses").defaultValue(AsnOptions.DEFAULT.relayResponses()).note("`false` (IOS): the"
+                    + " gateway answers the base station directly; `true`: it answers the director, which relays the"
+                    + " response from the virtual address."));
+
+    private static final List<Key> DECLARATION = List.of(Key.mapping("asn", ASN).byDefault("the defaults below")
+            .note("Only for `service: asn` (asn.md)."));
 
     @Override
-    public List<String> keys() {
-        return List.of("asn");
+    public List<Key> declaration() {
+        return DECLARATION;
+    }
+
+    private static String releaseName(NwgRelease release) {
+        return RELEASES.entrySet().stream().filter(e -> e.getValue() == release).findFirst().orElseThrow().getKey();
     }
 
     @Override
@@ -29,7 +44,7 @@ public final class AsnOptionsBinder implements OptionsBinder {
         if (!virtualServer.has("asn")) {
             return Optional.of(AsnOptions.DEFAULT);
         }
-        Optional<Section> section = virtualServer.section("asn", KEYS);
+        Optional<Section> section = virtualServer.section("asn");
         if (section.isEmpty()) {
             return Optional.empty();
         }

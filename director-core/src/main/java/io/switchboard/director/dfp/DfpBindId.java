@@ -1,5 +1,6 @@
 package io.switchboard.director.dfp;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.spi.RealKey;
 
 /**
@@ -12,9 +13,11 @@ import io.switchboard.director.spi.RealKey;
 public final class DfpBindId {
 
     /** 0..65535: the Host Preference Field's bind ID is 16 bits. */
-    public static final RealKey<Integer> KEY = RealKey.of("bind-id",
+    public static final RealKey<Integer> KEY = RealKey.of(Key.integer("bind-id", 0, 65535)
+            .byDefault("its farm's, from `dfp.bind-ids`")
+            .note("The DFP bind ID whose weight this real takes (overrides `dfp.bind-ids` of its farm)."),
             "the DFP bind ID whose weight this real takes (overrides dfp.bind-ids of its farm)", Integer.class,
-            real -> real.integer("bind-id", 0, 65535), String::valueOf);
+            real -> real.integer("bind-id"), String::valueOf);
 
     private DfpBindId() {
     }

@@ -1,5 +1,6 @@
 package io.switchboard.director.probe;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.Section;
@@ -19,10 +20,27 @@ public final class GenericProbeTypes {
     public static final List<ProbeType> ALL = List.of(
             ProbeType.of("ping", List.of(), s -> Optional.of(new ProbeCheck.Ping())),
             ProbeType.of("tcp", List.of(), s -> Optional.of(new ProbeCheck.TcpConnect())),
-            ProbeType.of("http", List.of("path", "expect-status", "host"), s -> Optional.of(new ProbeCheck.Http(
-                    s.string("path").orElse("/"), s.integer("expect-status", 100, 599).orElse(200), s.string("host")))),
-            ProbeType.of("dns", List.of("name", "expect-address"), GenericProbeTypes::dns),
-            ProbeType.of("udp", List.of("send", "expect"), GenericProbeTypes::udp));
+            ProbeType.of("http", List.of(
+                    Key.string("path").defaultValue(Http.PATH).note("The path the GET asks for."),
+                    Key.integer("expect-status", 100, 599).defaultValue(Http.STATUS)
+                            .note("The status that passes (IOS: 401 for password-protected pages)."),
+                    Key.string("host").byDefault("the real's address").note("The Host header.")),
+                    s -> Optional.of(new ProbeCheck.Http(s.string("path").orElse(Http.PATH),
+                            s.integer("expect-status").orElse(Http.STATUS), s.string("host")))),
+            ProbeType.of("dns", List.of(
+                    Key.string("name").required().note("The name an A query sent to the real looks up."),
+                    Key.address("expect-address").required().note("The address the answer must hold.")),
+                    GenericProbeTypes::dns),
+            ProbeType.of("udp", List.of(
+                    Key.string("send").required().note("The datagram sent: text, or `hex:` followed by hex digits."),
+                    Key.string("expect").required().note("How the answer must start, written as `send`.")),
+                    GenericProbeTypes::udp));
+
+    /** An http probe's defaults. */
+    private static final class Http {
+        static final String PATH = "/";
+        static final int STATUS = 200;
+    }
 
     private GenericProbeTypes() {
     }

@@ -15,21 +15,24 @@ import java.util.Optional;
  */
 public interface OptionsBinder {
 
-    /** The virtual-server keys this binder owns (e.g. {@code radius}, {@code clients}). */
-    List<String> keys();
-
     /**
-     * The declarations of {@link #keys()} (type, default, note, and the schema of a mapping), which
-     * the virtual server's schema holds and {@code switchboard config-reference} prints. Until a
-     * binder declares them, its keys are listed without types.
+     * The virtual-server keys this binder owns (e.g. {@code radius}, {@code clients}), each with its
+     * type, default, description and, for a mapping or a list of mappings, the schema of its keys:
+     * the plug-in's contribution to the configuration schema. The loader accepts these keys on the
+     * service's virtual servers only, {@code switchboard config-reference} prints them, and the
+     * section {@link #bind} is given reads them as declared here, so this is their one definition.
      */
-    default List<Key> declaration() {
-        return keys().stream().map(Key::undeclared).toList();
+    List<Key> declaration();
+
+    /** The names of {@link #declaration()}. */
+    default List<String> keys() {
+        return declaration().stream().map(Key::name).toList();
     }
 
     /**
      * Reads this binder's keys of one virtual server; reports problems through the section, with
-     * their paths, and returns empty when there were any.
+     * their paths, and returns empty when there were any. The section reads the keys as {@link
+     * #declaration()} declares them (its sub-sections are opened with the schemas declared there).
      */
     Optional<ServiceOptions> bind(Section virtualServer);
 }

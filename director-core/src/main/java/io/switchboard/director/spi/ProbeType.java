@@ -1,6 +1,7 @@
 package io.switchboard.director.spi;
 
 import io.switchboard.director.config.ProbeCheck;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.bind.Section;
 import java.util.List;
 import java.util.Optional;
@@ -19,8 +20,17 @@ public interface ProbeType {
     /** The name under {@code type:}. */
     String name();
 
-    /** The keys of this type's sections besides the common ones, in the order errors list them. */
-    List<String> keys();
+    /**
+     * The keys of this type's sections besides the common ones, in the order errors list them, each
+     * with its type, default and description: the type's part of the configuration schema, which the
+     * section {@link #bind} is given reads them by and {@code switchboard config-reference} prints.
+     */
+    List<Key> declaration();
+
+    /** The names of {@link #declaration()}. */
+    default List<String> keys() {
+        return declaration().stream().map(Key::name).toList();
+    }
 
     /**
      * Reads this type's keys of one probe section; reports problems through the section, with their
@@ -29,8 +39,8 @@ public interface ProbeType {
     Optional<ProbeCheck> bind(Section probe);
 
     /** A type whose section {@code binder} reads. */
-    static ProbeType of(String name, List<String> keys, Function<Section, Optional<ProbeCheck>> binder) {
-        List<String> own = List.copyOf(keys);
+    static ProbeType of(String name, List<Key> keys, Function<Section, Optional<ProbeCheck>> binder) {
+        List<Key> own = List.copyOf(keys);
         return new ProbeType() {
             @Override
             public String name() {
@@ -38,7 +48,7 @@ public interface ProbeType {
             }
 
             @Override
-            public List<String> keys() {
+            public List<Key> declaration() {
                 return own;
             }
 

@@ -41,16 +41,12 @@ public final class RealKey<T> {
     }
 
     /**
+     * @param key    the key's declaration (type, default, description), which the real's schema holds
+     *               and the reference prints; the binder reads the key as declared
      * @param binder reads the key from a real's section (where it is present), reporting problems
      *               through the section; empty after an error
      * @param print  the value as written in a configuration file
      */
-    public static <T> RealKey<T> of(String name, String description, Class<T> type,
-            Function<Section, Optional<T>> binder, Function<T, String> print) {
-        return of(Key.undeclared(name).note(description), description, type, binder, print);
-    }
-
-    /** As {@link #of(String, String, Class, Function, Function)}, with the key's declaration for the reference. */
     public static <T> RealKey<T> of(Key key, String description, Class<T> type,
             Function<Section, Optional<T>> binder, Function<T, String> print) {
         return new RealKey<>(key, description, type, binder, print);

@@ -1,5 +1,7 @@
 package io.switchboard.l4.tcp;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -18,12 +20,30 @@ import java.util.OptionalInt;
  */
 public final class TcpOptionsBinder implements OptionsBinder {
 
-    public static final List<String> TCP_KEYS = List.of("connect-timeout", "reassign", "syn-guard", "idle", "delay");
-    public static final List<String> SYN_GUARD_KEYS = List.of("limit", "interval");
+    public static final Schema SYN_GUARD = Schema.of("a guard against SYN floods",
+            Key.integer("limit", 1, Integer.MAX_VALUE).required().note("New connections allowed per `interval`; more"
+                    + " are refused and counted as `dropped{reason=\"syn-guard\"}`."),
+            Key.duration("interval").defaultValue(TcpOptions.DEFAULT_SYN_INTERVAL).note("The period `limit` counts over."));
+
+    public static final Schema TCP = Schema.of("the TCP settings of a `tcp` virtual server",
+            Key.duration("connect-timeout").defaultValue(TcpOptions.DEFAULT_CONNECT_TIMEOUT)
+                    .note("How long a connection to a real may take before the next real is tried."),
+            Key.integer("reassign", 1, 16).defaultValue(TcpOptions.DEFAULT_REASSIGN).note("Reals tried per connection."),
+            Key.mapping("syn-guard", SYN_GUARD).byDefault("none (no guard)").note("At most `limit` new connections"
+                    + " per `interval`."),
+            Key.duration("idle").defaultValue(TcpOptions.DEFAULT_IDLE).note("IOS `idle`: a connection with no data"
+                    + " either way this long is closed both ways (`connections_closed{reason=\"idle\"}`)."),
+            Key.duration("delay").defaultValue(TcpOptions.DEFAULT_DELAY).note("IOS `delay`: once one side has closed"
+                    + " its half (FIN), the other gets this long before both are closed."));
+
+    private static final List<Key> DECLARATION = List.of(
+            Key.list("clients", "subnets or addresses").byDefault("everyone").note("`tcp`: the access list; other"
+                    + " connections are refused and counted as `dropped{reason=\"client-not-allowed\"}`."),
+            Key.mapping("tcp", TCP).byDefault("the defaults below").note("`tcp`: connection timers and limits."));
 
     @Override
-    public List<String> keys() {
-        return List.of("clients", "tcp");
+    public List<Key> declaration() {
+        return DECLARATION;
     }
 
     @Override
@@ -44,21 +64,21 @@ public final class TcpOptionsBinder implements OptionsBinder {
         Duration idle = TcpOptions.DEFAULT_IDLE;
         Duration delay = TcpOptions.DEFAULT_DELAY;
         if (server.has("tcp")) {
-            Optional<Section> tcp = server.section("tcp", TCP_KEYS);
+            Optional<Section> tcp = server.section("tcp");
             if (tcp.isEmpty()) {
                 return Optional.empty();
             }
             connectTimeout = tcp.get().positiveDuration("connect-timeout").orElse(connectTimeout);
-            reassign = tcp.get().integer("reassign", 1, 16).orElse(reassign);
+            reassign = tcp.get().integer("reassign").orElse(reassign);
             idle = tcp.get().positiveDuration("idle").orElse(idle);
             delay = tcp.get().positiveDuration("delay").orElse(delay);
             if (tcp.get().has("syn-guard")) {
-                Optional<Section> guard = tcp.get().section("syn-guard", SYN_GUARD_KEYS);
+                Optional<Section> guard = tcp.get().section("syn-guard");
                 if (guard.isEmpty()) {
                     return Optional.empty();
                 }
                 if (guard.get().require("limit", "required: new connections allowed per interval")) {
-                    synLimit = guard.get().optionalInt("limit", 1, Integer.MAX_VALUE);
+                    synLimit = guard.get().integer("limit").map(OptionalInt::of).orElse(OptionalInt.empty());
                 }
                 synInterval = guard.get().positiveDuration("interval").orElse(synInterval);
             }

@@ -1,5 +1,6 @@
 package io.switchboard.director.gtp;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.probe.Probe;
@@ -22,7 +23,13 @@ import java.util.Optional;
 public record GtpEchoCheck(int version, int recovery, boolean purgeOnRestart) implements ProbeCheck {
 
     /** {@code type: gtp-echo}. */
-    public static final ProbeType TYPE = ProbeType.of("gtp-echo", List.of("version", "recovery", "purge-on-restart"),
+    public static final ProbeType TYPE = ProbeType.of("gtp-echo", List.of(
+            Key.integer("version", 1, 2).required().note("`1`: GTPv1-C (GGSNs); `2`: GTPv2-C (PGWs, SGWs)."),
+            Key.integer("recovery", 0, 255).defaultValue(0).note("Version 2 only: the Recovery IE the request must carry"
+                    + " (TS 29.274 §7.1.1), the director's restart counter as the real will see it."),
+            Key.bool("purge-on-restart").defaultValue(true).note("When the real's restart counter changes, remove every"
+                    + " sticky binding to it and have the plug-ins of its virtual servers drop what they hold for it;"
+                    + " `false` only counts and logs the restart.")),
             GtpEchoCheck::bind);
 
     @Override
@@ -40,8 +47,8 @@ public record GtpEchoCheck(int version, int recovery, boolean purgeOnRestart) im
         if (!s.require("version", "required for a gtp-echo probe: 1 (GTPv1-C, GGSNs) or 2 (GTPv2-C, PGWs/SGWs)")) {
             return Optional.empty();
         }
-        Optional<Integer> version = s.integer("version", 1, 2);
-        Optional<Integer> recovery = s.has("recovery") ? s.integer("recovery", 0, 255) : Optional.of(0);
+        Optional<Integer> version = s.integer("version");
+        Optional<Integer> recovery = s.has("recovery") ? s.integer("recovery") : Optional.of(0);
         if (s.has("recovery") && version.isPresent() && version.get() == 1) {
             s.error(s.pathOf("recovery"), "only for version 2 (a GTPv1 Echo Request carries no Recovery)");
             return Optional.empty();

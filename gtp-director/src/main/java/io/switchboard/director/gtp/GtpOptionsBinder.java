@@ -1,5 +1,7 @@
 package io.switchboard.director.gtp;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.codec.gtp.v0.GtpV0TidOrder;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -26,17 +28,70 @@ import java.util.regex.Pattern;
  */
 public final class GtpOptionsBinder implements OptionsBinder {
 
-    public static final List<String> GTP_KEYS = List.of("versions", "reassign", "resource-causes", "carrier-codes",
-            "v0-tid-order", "recovery", "recovery-file", "unstick-on-delete", "session-idle", "director-addresses", "apn-maps");
-    public static final List<String> APN_MAP_KEYS = List.of("apn", "farm", "priority");
     /** Labels of letters, digits and hyphens (TS 23.003 §9.1), with the pattern's * and ?. */
     private static final Pattern APN_PATTERN = Pattern.compile("[A-Za-z0-9*?-]+(\\.[A-Za-z0-9*?-]+)*");
-    public static final List<String> RESOURCE_CAUSE_KEYS = List.of("v1", "v2");
     private static final Pattern CARRIER_CODE = Pattern.compile("[0-9]{5,6}");
+    /** How GTPv0 peers write the IMSI in the TID, by the name the configuration gives. */
+    private static final java.util.Map<String, GtpV0TidOrder> TID_ORDERS = java.util.Map.of(
+            "gsm-09-60", GtpV0TidOrder.GSM_09_60, "libgtp", GtpV0TidOrder.LIBGTP_REVERSED);
+
+    public static final Schema APN_MAP = Schema.of("an APN map",
+            Key.string("apn").required().note("Dot-separated labels, case-insensitive, `*` any characters, `?` one"
+                    + " (`ims`, `ims*`, `*.corp`), matched against the create's APN (v0/v1 IE 131, v2 IE 71)."),
+            Key.name("farm").required().note("The farm a matching create is balanced in instead of the virtual"
+                    + " server's; must exist and its predictor suit the service. IMSI stickiness is per farm."),
+            Key.integer("priority", 0, 1000).defaultValue(0)
+                    .note("Maps are tried by ascending priority (equal ones in the order listed); the first match wins."));
+
+    public static final Schema RESOURCE_CAUSES = Schema.of("the causes that mean \"this real has no resources\"",
+            Key.list("v1", "integers 0..255").defaultValue(GtpOptions.DEFAULT_RESOURCE_CAUSES_V1)
+                    .note("GTPv0/v1 causes (TS 29.060 §7.7.1)."),
+            Key.list("v2", "integers 0..255").defaultValue(GtpOptions.DEFAULT_RESOURCE_CAUSES_V2)
+                    .note("GTPv2 causes (TS 29.274 §8.4)."));
+
+    public static final Schema GTP = Schema.of("the GTP settings of a `gtp` or `gtp-inspect` virtual server",
+            Key.list("versions", "integers").defaultValue(GtpOptions.DEFAULT.versions())
+                    .note("The GTP versions served: `[0]` (GTPv0, port 3386) or a non-empty subset of `[1, 2]` (port"
+                            + " 2123); v0 and v1/v2 need separate virtual servers. Others get Version Not Supported."),
+            Key.integer("reassign", 0, 16).defaultValue(GtpOptions.DEFAULT_REASSIGN)
+                    .note("`gtp-inspect`: how many other reals a create rejected with a resource cause may be resent to."),
+            Key.mapping("resource-causes", RESOURCE_CAUSES).byDefault("`{ v1: " + RESOURCE_CAUSES.key("v1").orElseThrow()
+                    .byDefault().replace("`", "") + ", v2: " + RESOURCE_CAUSES.key("v2").orElseThrow().byDefault()
+                    .replace("`", "") + " }`").note("`gtp-inspect`: keys `v1` and `v2`."),
+            Key.list("carrier-codes", "strings").byDefault("`[]` (all)").note("MCC+MNC, 5 or 6 digits each"
+                    + " (`\"26242\"`); a create whose IMSI starts with none of them is dropped as `gtp-carrier-code`."),
+            Key.oneOf("v0-tid-order", List.copyOf(new java.util.TreeMap<>(TID_ORDERS).keySet()))
+                    .defaultValue(nameOf(GtpOptions.DEFAULT.v0TidOrder()))
+                    .note("How GTPv0 peers write the IMSI in the TID: in GSM 09.60 order, or byte-reversed as libgtp"
+                            + " (osmo-ggsn, sgsnemu) does on little-endian hosts."),
+            Key.integer("recovery", 0, 255).defaultValue(GtpOptions.DEFAULT.recovery())
+                    .note("The restart counter of the director's Echo Responses (Recovery IE) without `recovery-file`."),
+            Key.path("recovery-file").byDefault("none").note("A file (one per virtual server) holding the restart"
+                    + " counter: read, incremented modulo 256 and written back at each start, so that peers see the"
+                    + " restart; a missing file starts at 0 (written as 1)."),
+            Key.bool("unstick-on-delete").defaultValue(GtpOptions.DEFAULT.unstickOnDelete())
+                    .note("`gtp-inspect`: an IMSI's binding ends when its last session is deleted; `false` keeps it"
+                            + " for the sticky `idle` time."),
+            Key.duration("session-idle").defaultValue(GtpOptions.DEFAULT_SESSION_IDLE)
+                    .note("`gtp-inspect`: a session passing no message this long ends (looked for every second, or"
+                            + " every `session-idle / 64` when that is longer)."),
+            Key.list("director-addresses", "IP addresses").byDefault("`[]` (the virtual address)")
+                    .note("`gtp-inspect`: the addresses written into Create messages in place of the peers'"
+                            + " control-plane addresses, at most one IPv4 and one IPv6 (a dual-stack v2 F-TEID gets"
+                            + " both); each must reach this virtual server's socket; no wildcard. An address of a family"
+                            + " without one is left as it is (`switchboard_gtp_rewrite_skipped_total`)."),
+            Key.listOf("apn-maps", APN_MAP).byDefault("`[]`").note("Creates balanced in another farm by their APN."));
+
+    private static final List<Key> DECLARATION = List.of(Key.mapping("gtp", GTP).byDefault("GTPv1 and v2, defaults below")
+            .note("Only for `gtp` and `gtp-inspect` (gtp.md)."));
+
+    private static String nameOf(GtpV0TidOrder order) {
+        return TID_ORDERS.entrySet().stream().filter(e -> e.getValue() == order).findFirst().orElseThrow().getKey();
+    }
 
     @Override
-    public List<String> keys() {
-        return List.of("gtp");
+    public List<Key> declaration() {
+        return DECLARATION;
     }
 
     @Override
@@ -44,7 +99,7 @@ public final class GtpOptionsBinder implements OptionsBinder {
         if (!virtualServer.has("gtp")) {
             return Optional.of(ServiceOptions.NONE); // the plug-in reads NONE as GtpOptions.DEFAULT
         }
-        Optional<Section> opened = virtualServer.section("gtp", GTP_KEYS);
+        Optional<Section> opened = virtualServer.section("gtp");
         if (opened.isEmpty()) {
             return Optional.empty();
         }
@@ -70,14 +125,14 @@ public final class GtpOptionsBinder implements OptionsBinder {
         }
         int reassign = d.reassign();
         if (s.has("reassign")) {
-            Optional<Integer> read = s.integer("reassign", 0, 16);
+            Optional<Integer> read = s.integer("reassign");
             ok &= read.isPresent();
             reassign = read.orElse(reassign);
         }
         Set<Integer> causesV1 = d.resourceCausesV1();
         Set<Integer> causesV2 = d.resourceCausesV2();
         if (s.has("resource-causes")) {
-            Optional<Section> causes = s.section("resource-causes", RESOURCE_CAUSE_KEYS);
+            Optional<Section> causes = s.section("resource-causes");
             if (causes.isEmpty()) {
                 ok = false;
             } else {
@@ -102,10 +157,8 @@ public final class GtpOptionsBinder implements OptionsBinder {
         GtpV0TidOrder order = d.v0TidOrder();
         if (s.has("v0-tid-order")) {
             Optional<String> text = s.string("v0-tid-order");
-            if (text.isPresent() && text.get().equals("gsm-09-60")) {
-                order = GtpV0TidOrder.GSM_09_60;
-            } else if (text.isPresent() && text.get().equals("libgtp")) {
-                order = GtpV0TidOrder.LIBGTP_REVERSED;
+            if (text.isPresent() && TID_ORDERS.containsKey(text.get())) {
+                order = TID_ORDERS.get(text.get());
             } else {
                 text.ifPresent(t -> s.error(s.pathOf("v0-tid-order"),
                         "must be gsm-09-60 or libgtp, not '" + t + "'"));
@@ -114,7 +167,7 @@ public final class GtpOptionsBinder implements OptionsBinder {
         }
         int recovery = d.recovery();
         if (s.has("recovery")) {
-            Optional<Integer> read = s.integer("recovery", 0, 255);
+            Optional<Integer> read = s.integer("recovery");
             ok &= read.isPresent();
             recovery = read.orElse(recovery);
         }
@@ -165,14 +218,14 @@ public final class GtpOptionsBinder implements OptionsBinder {
         List<GtpOptions.ApnMap> maps = new ArrayList<>();
         for (int i = 0; i < items.get().size(); i++) {
             String path = ConfigPath.index(s.pathOf("apn-maps"), i);
-            Optional<Section> opened = Section.open(items.get().get(i), path, s.errors(), APN_MAP_KEYS);
+            Optional<Section> opened = s.item("apn-maps", items.get(), i);
             if (opened.isEmpty()) {
                 continue;
             }
             Section m = opened.get();
             Optional<String> apn = m.require("apn", "required") ? m.string("apn") : Optional.empty();
             Optional<String> farm = m.require("farm", "required") ? m.string("farm") : Optional.empty();
-            int priority = m.has("priority") ? m.integer("priority", 0, 1000).orElse(-1) : 0;
+            int priority = m.has("priority") ? m.integer("priority").orElse(-1) : 0;
             if (apn.isPresent() && !APN_PATTERN.matcher(apn.get()).matches()) {
                 m.error(m.pathOf("apn"), "'" + apn.get() + "' is no APN pattern (dot-separated labels of letters,"
                         + " digits, '-', with * and ?)");

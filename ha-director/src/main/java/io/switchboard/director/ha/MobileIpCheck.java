@@ -1,5 +1,6 @@
 package io.switchboard.director.ha;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.Section;
@@ -28,8 +29,16 @@ public record MobileIpCheck(InetAddress homeAddress, Optional<InetAddress> homeA
         byte[] key, int expectCode) implements ProbeCheck {
 
     /** {@code type: mip}. */
-    public static final ProbeType TYPE = ProbeType.of("mip",
-            List.of("home-address", "home-agent", "nai", "spi", "key", "expect-code"), MobileIpCheck::bind);
+    public static final ProbeType TYPE = ProbeType.of("mip", List.of(
+            Key.address("home-address").required().note("IPv4: the probe mobile node's home address."),
+            Key.address("home-agent").byDefault("the real's address")
+                    .note("IPv4: the Home Agent field (the virtual address when the agents accept it as their own)."),
+            Key.string("nai").byDefault("none").note("The probe mobile node's MN-NAI (RFC 2794), at most 255 bytes."),
+            Key.integer("spi", 256, Integer.MAX_VALUE).required()
+                    .note("The MN-HA security parameter index (RFC 5944: 0..255 are reserved)."),
+            Key.string("key").required().note("The MN-HA key (HMAC-MD5), text or `hex:...`."),
+            Key.integer("expect-code", 0, 255).defaultValue(0).note("The Registration Reply code that passes.")),
+            MobileIpCheck::bind);
 
     public MobileIpCheck {
         key = key.clone();
@@ -80,9 +89,9 @@ public record MobileIpCheck(InetAddress homeAddress, Optional<InetAddress> homeA
             s.error(s.pathOf("nai"), "must be at most 255 bytes");
             naiOk = false;
         }
-        Optional<Integer> spi = hasSpi ? s.integer("spi", 256, Integer.MAX_VALUE) : Optional.empty();
+        Optional<Integer> spi = hasSpi ? s.integer("spi") : Optional.empty();
         Optional<byte[]> key = hasKey ? s.bytes("key") : Optional.empty();
-        Optional<Integer> code = s.has("expect-code") ? s.integer("expect-code", 0, 255) : Optional.of(0);
+        Optional<Integer> code = s.has("expect-code") ? s.integer("expect-code") : Optional.of(0);
         return home.isPresent() && agentOk && naiOk && spi.isPresent() && key.isPresent() && code.isPresent()
                 ? Optional.of(new MobileIpCheck(home.get(), agent, nai, spi.get(), key.get(), code.get()))
                 : Optional.empty();

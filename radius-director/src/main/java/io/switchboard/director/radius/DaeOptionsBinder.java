@@ -1,8 +1,9 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.bind.ConfigError;
-import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.spi.OptionsBinder;
 import java.util.ArrayList;
@@ -15,12 +16,22 @@ import java.util.Optional;
  */
 public final class DaeOptionsBinder implements OptionsBinder {
 
-    public static final List<String> NAS_KEYS = List.of("address", "subnet", "secret", "dae-port");
-    public static final List<String> DAE_KEYS = List.of("sessions");
+    static final Schema NAS = Schema.of("a NAS that takes Dynamic Authorization requests",
+            RadiusOptionsBinder.withPeerKeys(Key.integer("dae-port", 1, 65535).defaultValue(DaeOptions.DEFAULT_DAE_PORT)
+                    .note("The port of the NAS's Dynamic Authorization Server (RFC 5176 §3).")));
+
+    static final Schema DAE = Schema.of("where the sessions are learned",
+            Key.name("sessions").required()
+                    .note("The sticky group (or name) of the `radius` virtual servers with `radius.dae-sessions`."));
+
+    private static final List<Key> DECLARATION = List.of(
+            Key.listOf("clients", NAS).required().note("`radius-dae`: the NASes, each `address` or `subnet` with its"
+                    + " `secret` (as in the accounting virtual server's entry) and `dae-port`."),
+            Key.mapping("dae", DAE).required().note("`radius-dae`: `{ sessions: NAME }`."));
 
     @Override
-    public List<String> keys() {
-        return List.of("clients", "dae");
+    public List<Key> declaration() {
+        return DECLARATION;
     }
 
     @Override
@@ -39,9 +50,8 @@ public final class DaeOptionsBinder implements OptionsBinder {
                     vs.error(vs.pathOf("clients"), "must list at least one client");
                 }
                 for (int i = 0; i < items.size(); i++) {
-                    String path = ConfigPath.index(vs.pathOf("clients"), i);
-                    Section.open(items.get(i), path, errors, NAS_KEYS).ifPresent(c -> {
-                        Optional<Integer> port = c.integer("dae-port", 1, 65535);
+                    vs.item("clients", items, i).ifPresent(c -> {
+                        Optional<Integer> port = c.integer("dae-port");
                         RadiusOptionsBinder.client(c).ifPresent(client ->
                                 nases.add(new DaeOptions.Nas(client, port.orElse(DaeOptions.DEFAULT_DAE_PORT))));
                     });
@@ -50,7 +60,7 @@ public final class DaeOptionsBinder implements OptionsBinder {
         }
         Optional<String> sessions = Optional.empty();
         if (vs.require("dae", "required for service radius-dae ({sessions: the radius virtual server or its sticky group})")) {
-            Optional<Section> dae = vs.section("dae", DAE_KEYS);
+            Optional<Section> dae = vs.section("dae");
             if (dae.isPresent() && dae.get().require("sessions", "required (the radius virtual server or its sticky group)")) {
                 sessions = dae.get().string("sessions");
             }

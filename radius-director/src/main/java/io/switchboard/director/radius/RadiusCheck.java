@@ -1,5 +1,6 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ZombieChecks;
 import io.switchboard.director.config.bind.Section;
@@ -23,8 +24,18 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
         Optional<ZombieChecks> zombies) implements ProbeCheck {
 
     /** {@code type: radius}. */
-    public static final ProbeType TYPE = ProbeType.of("radius", List.of("secret", "user", "password",
-            "check-interval", "zombie-period", "answers-to-alive"), RadiusCheck::bind);
+    public static final ProbeType TYPE = ProbeType.of("radius", List.of(
+            Key.secret("secret").byDefault("each real's `secret`").note("One secret for every real the probe checks."),
+            Key.string("user").byDefault("none: a Status-Server (RFC 5997)")
+                    .note("Send an Access-Request for this user instead of a Status-Server."),
+            Key.secret("password").byDefault("empty").note("With `user`: its User-Password."),
+            Key.duration("check-interval").byDefault("the probe's `interval`").note("At most 120s: the interval while"
+                    + " the real is a zombie or dead (radius.md, Status-Server and zombie reals)."),
+            Key.duration("zombie-period").defaultValue(ZombieChecks.DEFAULT_ZOMBIE_PERIOD)
+                    .note("At most 120s: a zombie real unanswered this long is dead."),
+            Key.integer("answers-to-alive", 1, ZombieChecks.MAX_ANSWERS_TO_ALIVE)
+                    .defaultValue(ZombieChecks.DEFAULT_ANSWERS_TO_ALIVE)
+                    .note("Answers in a row that bring a dead real back.")), RadiusCheck::bind);
 
     /**
      * The longest {@code check-interval} and {@code zombie-period}: the top of FreeRADIUS 3's useful
@@ -77,7 +88,7 @@ public record RadiusCheck(String secret, Optional<String> user, Optional<String>
         }
         Optional<Duration> interval = bounded(s, "check-interval");
         Duration period = bounded(s, "zombie-period").orElse(ZombieChecks.DEFAULT_ZOMBIE_PERIOD);
-        int answers = s.integer("answers-to-alive", 1, ZombieChecks.MAX_ANSWERS_TO_ALIVE)
+        int answers = s.integer("answers-to-alive")
                 .orElse(ZombieChecks.DEFAULT_ANSWERS_TO_ALIVE);
         return Optional.of(new ZombieChecks(interval, period, answers));
     }

@@ -1,5 +1,6 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.radius.radsec.RadsecMeters;
 import io.switchboard.director.spi.MetricSpec;
 import io.switchboard.director.spi.RealView;
@@ -32,7 +33,9 @@ public final class RadiusModule implements PluginModule {
      * A real's {@code secret}: the secret the director shares with that server, to sign what it
      * relays to it and verify its answers (and the probe's, when the probe has none of its own).
      */
-    public static final RealKey<String> SECRET = RealKey.secret("secret", "the real's RADIUS secret");
+    public static final RealKey<String> SECRET = RealKey.of(Key.secret("secret").byDefault("none")
+            .note("The secret shared with this real, for services that sign messages (RADIUS, RFC 2865 §3)."),
+            "the real's RADIUS secret", String.class, real -> real.secret("secret"), java.util.function.Function.identity());
 
     /**
      * A real's {@code require-message-authenticator} ({@code true}, {@code false}, {@code auto}; default
@@ -40,7 +43,10 @@ public final class RadiusModule implements PluginModule {
      * a Message-Authenticator, as FreeRADIUS's {@code home_server} has it ({@link MessageAuthenticatorPolicy}).
      */
     public static final RealKey<RadiusOptions.Tristate> REQUIRE_MESSAGE_AUTHENTICATOR = RealKey.of(
-            "require-message-authenticator", "whether the real's Access-* answers must carry a Message-Authenticator",
+            RadiusOptionsBinder.tristateKey("require-message-authenticator").defaultValue(RadiusOptions.DEFAULT_REQUIRE.text())
+                    .note("Whether the real's Access-Accept, -Reject and -Challenge must carry a Message-Authenticator"
+                            + " (RFC 3579 §3.2; `auto`: once one of its answers has carried one)."),
+            "whether the real's Access-* answers must carry a Message-Authenticator",
             RadiusOptions.Tristate.class, real -> RadiusOptionsBinder.tristate(real, "require-message-authenticator"),
             RadiusOptions.Tristate::text);
 
@@ -48,10 +54,14 @@ public final class RadiusModule implements PluginModule {
      * A real's {@code transport}: {@code udp} (the default) or {@code radsec}, RADIUS over TLS to the
      * real's address (port 2083 by custom, RFC 6614), with the virtual server's {@code radsec.tls}.
      */
-    public static final RealKey<String> TRANSPORT = RealKey.of("transport",
+    private static final List<String> TRANSPORTS = List.of("udp", "radsec");
+
+    public static final RealKey<String> TRANSPORT = RealKey.of(Key.oneOf("transport", TRANSPORTS).defaultValue("udp")
+                    .note("How the director reaches a RADIUS real: `radsec` is RADIUS over TLS (RFC 6614), with the"
+                            + " virtual server's `radsec.tls`."),
             "how the director reaches the real: udp, or radsec (RADIUS over TLS, RFC 6614)", String.class,
             real -> real.string("transport").filter(t -> {
-                if (t.equals("udp") || t.equals("radsec")) {
+                if (TRANSPORTS.contains(t)) {
                     return true;
                 }
                 real.error(real.pathOf("transport"), "must be udp or radsec, not '" + t + "'");

@@ -182,6 +182,9 @@ public record RadiusOptions(List<Client> clients, FramedIp framedIp, Duration st
      */
     public record VsaCorrelation(int vendorId, int vendorType, Duration hold) {
 
+        /** How long a seen value is kept when the configuration does not say. */
+        public static final Duration DEFAULT_HOLD = Duration.ofHours(1);
+
         public VsaCorrelation {
             if (vendorType < 0 || vendorType > 255) {
                 throw new IllegalArgumentException("vendor type 0..255: " + vendorType);

@@ -1,10 +1,12 @@
 package io.switchboard.director.radius;
 
+import io.switchboard.director.config.bind.Durations;
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.bind.AddressLiterals;
 import io.switchboard.director.config.bind.ConfigError;
-import io.switchboard.director.config.bind.ConfigPath;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.config.bind.YamlNode;
 import io.switchboard.director.radius.radsec.RadsecOptions;
@@ -22,19 +24,98 @@ import java.util.Optional;
  */
 public final class RadiusOptionsBinder implements OptionsBinder {
 
-    public static final List<String> CLIENT_KEYS = List.of("address", "subnet", "secret",
-            "require-message-authenticator", "limit-proxy-state", "certificate-name");
-    public static final List<String> RADIUS_KEYS = List.of("framed-ip", "state-idle", "vsa-correlation",
-            "upstream-sockets", "accounting-on-off", "duplicates", "status-server", "dae-sessions",
-            "accounting-local-ack");
-    public static final List<String> DAE_SESSIONS_KEYS = List.of("hold");
-    public static final List<String> DUPLICATES_KEYS = List.of("cache-time", "max-entries");
-    public static final List<String> VSA_KEYS = List.of("vendor", "type", "hold");
-    public static final List<String> FRAMED_IP_KEYS = List.of("learn", "purge-on-stop", "purge-on-accounting-on-off");
+    /** The keys a client entry shares with a {@code radius-dae} virtual server's NAS entry. */
+    static final List<Key> PEER_KEYS = List.of(
+            Key.address("address").note("One client; give `address` or `subnet`."),
+            Key.string("subnet").note("`ADDRESS/PREFIX`: the clients of a subnet (`10.0.0.0/8`, `2001:db8::/32`)."),
+            Key.secret("secret").required().note("The secret shared with this client (RFC 2865 §3)."));
+
+    static final Schema CLIENT = Schema.of("a RADIUS client (NAS, GGSN/PGW) allowed to send", withPeerKeys(
+            tristateKey("require-message-authenticator").defaultValue(RadiusOptions.DEFAULT_REQUIRE.text())
+                    .note("Access-Requests must carry a Message-Authenticator (RFC 3579 §3.2); `auto`: once this"
+                            + " client sent one (radius.md, BlastRADIUS)."),
+            tristateKey("limit-proxy-state").defaultValue(RadiusOptions.DEFAULT_LIMIT_PROXY_STATE.text())
+                    .note("Access-Requests with Proxy-State must carry a Message-Authenticator; `auto`: decided by"
+                            + " the client's first Access-Request."),
+            Key.string("certificate-name").byDefault("none")
+                    .note("The name its RadSec certificate carries, for `radsec.identify: certificate` (radsec.md).")));
+
+    static final Schema FRAMED_IP = Schema.of("the Framed-IP-Address table (needs a `sticky` table or group)",
+            Key.bool("learn").defaultValue(RadiusOptions.FramedIp.DEFAULT.learn()).note("Bind Framed-IP-Addresses,"
+                    + " Framed-IPv6-Prefixes and Delegated-IPv6-Prefixes from acknowledged Accounting-Start/Interim-Update"
+                    + " and from Access-Accept."),
+            Key.bool("purge-on-stop").defaultValue(RadiusOptions.FramedIp.DEFAULT.purgeOnStop())
+                    .note("Remove the bindings when their Accounting-Stop is acknowledged."),
+            Key.bool("purge-on-accounting-on-off").defaultValue(RadiusOptions.FramedIp.DEFAULT.purgeOnAccountingOnOff())
+                    .note("Remove every binding learned from a client when it sends Accounting-On/Off."));
+
+    static final Schema VSA_CORRELATION = Schema.of("a vendor attribute copied from authentication into accounting",
+            Key.integer("vendor", 0, Integer.MAX_VALUE).required().note("Vendor-Id, e.g. `10415` (3GPP)."),
+            Key.integer("type", 0, 255).required().note("The vendor type (RFC 2865 §5.26)."),
+            Key.duration("hold").defaultValue(RadiusOptions.VsaCorrelation.DEFAULT_HOLD)
+                    .note("How long a seen value is kept."));
+
+    static final Schema DUPLICATES = Schema.of("the response cache for retransmissions",
+            Key.duration("cache-time").defaultValue(RadiusOptions.Duplicates.DEFAULT_CACHE_TIME)
+                    .note("How long a relayed answer is sent again for a retransmission (RFC 5080 §2.2.2: 5 to 30 s)."),
+            Key.integer("max-entries", 0, RadiusOptions.Duplicates.MAX_ENTRIES)
+                    .defaultValue(RadiusOptions.Duplicates.DEFAULT_MAX_ENTRIES)
+                    .note("Rounded up to a power of two: the slots, one answer each; `0` turns the cache off."));
+
+    static final Schema DAE_SESSIONS = Schema.of("the sessions' NASes, for Dynamic Authorization",
+            Key.duration("hold").defaultValue(RadiusOptions.DaeSessions.DEFAULT_HOLD).note("How long after its last"
+                    + " Start or Interim-Update a session whose Stop was lost is kept."));
+
+    private static final List<String> ON_OFF = List.of("all-reals", "one-real");
+
+    static final Schema RADIUS = Schema.of("the RADIUS settings of a `radius` virtual server",
+            Key.mapping("framed-ip", FRAMED_IP).byDefault("all `true`")
+                    .note("Subscribers' Framed-IP-Address and IPv6 prefixes, bound to their real."),
+            Key.duration("state-idle").defaultValue(RadiusOptions.DEFAULT_STATE_IDLE)
+                    .note("How long the State of a relayed Access-Challenge is remembered."),
+            Key.mapping("vsa-correlation", VSA_CORRELATION).byDefault("none")
+                    .note("Copy a vendor attribute from authentication into the Accounting-Start."),
+            Key.integer("upstream-sockets", 1, RadiusOptions.MAX_UPSTREAM_SOCKETS)
+                    .defaultValue(RadiusOptions.DEFAULT_UPSTREAM_SOCKETS).note("Director sockets toward the reals each"
+                            + " event loop may open, each with 256 identifiers per real (RFC 2865 §3, Identifier)."),
+            Key.oneOf("accounting-on-off", ON_OFF).defaultValue(ON_OFF.get(0)).note("Where Accounting-On/Off go:"
+                    + " every real of the farm (first answer relayed), or one real like any request."),
+            Key.mapping("duplicates", DUPLICATES).byDefault("`{ cache-time: "
+                    + Durations.format(RadiusOptions.Duplicates.DEFAULT_CACHE_TIME) + ", max-entries: "
+                    + RadiusOptions.Duplicates.DEFAULT_MAX_ENTRIES + " }`")
+                    .note("Retransmitted requests answered from a cache (RFC 5080 §2.2.2)."),
+            Key.oneOf("status-server", java.util.Arrays.stream(RadiusOptions.StatusServerPort.values())
+                    .map(RadiusOptions.StatusServerPort::text).toList())
+                    .defaultValue(RadiusOptions.StatusServerPort.AUTO.text())
+                    .note("The answer to a Status-Server sent to the virtual server (RFC 5997; radius.md)."),
+            Key.mapping("dae-sessions", DAE_SESSIONS).byDefault("none")
+                    .note("Learn the NAS of each session from accounting, for Dynamic Authorization (RFC 5176)."),
+            Key.bool("accounting-local-ack").defaultValue(false).note("The director acknowledges each"
+                    + " Accounting-Request it forwards, signed with the client's secret, and absorbs the real's answer."));
+
+    private static final List<Key> DECLARATION = List.of(
+            Key.listOf("clients", CLIENT).required().note("`radius`: the clients allowed to send, with their secrets."),
+            Key.mapping("radius", RADIUS).byDefault("the defaults below")
+                    .note("`radius`: the Framed-IP table, EAP State memory, accounting and caches (radius.md)."),
+            Key.mapping("radsec", RadsecOptionsBinder.RADSEC).byDefault("none")
+                    .note("RADIUS over TLS toward clients and reals (RFC 6614; radsec.md)."));
 
     @Override
-    public List<String> keys() {
-        return List.of("clients", "radius", "radsec");
+    public List<Key> declaration() {
+        return DECLARATION;
+    }
+
+    /** {@link #PEER_KEYS} and {@code more}. */
+    static List<Key> withPeerKeys(Key... more) {
+        List<Key> keys = new ArrayList<>(PEER_KEYS);
+        keys.addAll(List.of(more));
+        return keys;
+    }
+
+    /** A key read by {@link #tristate}: {@code true}, {@code false} or {@code auto}. */
+    static Key tristateKey(String name) {
+        return Key.oneOf(name, java.util.Arrays.stream(RadiusOptions.Tristate.values())
+                .map(RadiusOptions.Tristate::text).toList());
     }
 
     @Override
@@ -48,8 +129,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                     vs.error(vs.pathOf("clients"), "must list at least one client");
                 }
                 for (int i = 0; i < items.size(); i++) {
-                    String path = ConfigPath.index(vs.pathOf("clients"), i);
-                    Section.open(items.get(i), path, errors, CLIENT_KEYS).flatMap(RadiusOptionsBinder::client).ifPresent(clients::add);
+                    vs.item("clients", items, i).flatMap(RadiusOptionsBinder::client).ifPresent(clients::add);
                 }
             });
         }
@@ -63,15 +143,14 @@ public final class RadiusOptionsBinder implements OptionsBinder {
         Optional<RadiusOptions.DaeSessions> daeSessions = Optional.empty();
         boolean localAck = false;
         if (vs.has("radius")) {
-            Optional<Section> radius = vs.section("radius", RADIUS_KEYS);
+            Optional<Section> radius = vs.section("radius");
             if (radius.isPresent() && radius.get().has("vsa-correlation")) {
-                Optional<Section> v = radius.get().section("vsa-correlation", VSA_KEYS);
+                Optional<Section> v = radius.get().section("vsa-correlation");
                 if (v.isPresent()) {
                     Section c = v.get();
-                    Optional<Integer> vendor = c.require("vendor", "required")
-                            ? c.integer("vendor", 0, Integer.MAX_VALUE) : Optional.empty();
-                    Optional<Integer> type = c.require("type", "required") ? c.integer("type", 0, 255) : Optional.empty();
-                    Duration hold = c.positiveDuration("hold").orElse(Duration.ofHours(1));
+                    Optional<Integer> vendor = c.require("vendor", "required") ? c.integer("vendor") : Optional.empty();
+                    Optional<Integer> type = c.require("type", "required") ? c.integer("type") : Optional.empty();
+                    Duration hold = c.positiveDuration("hold").orElse(RadiusOptions.VsaCorrelation.DEFAULT_HOLD);
                     if (vendor.isPresent() && type.isPresent()) {
                         vsa = Optional.of(new RadiusOptions.VsaCorrelation(vendor.get(), type.get(), hold));
                     }
@@ -80,30 +159,30 @@ public final class RadiusOptionsBinder implements OptionsBinder {
             if (radius.isPresent()) {
                 Section r = radius.get();
                 stateIdle = r.positiveDuration("state-idle").orElse(stateIdle);
-                upstreamSockets = r.integer("upstream-sockets", 1, RadiusOptions.MAX_UPSTREAM_SOCKETS)
+                upstreamSockets = r.integer("upstream-sockets")
                         .orElse(upstreamSockets);
                 Optional<String> onOff = r.string("accounting-on-off");
-                if (onOff.isPresent() && !onOff.get().equals("all-reals") && !onOff.get().equals("one-real")) {
+                if (onOff.isPresent() && !ON_OFF.contains(onOff.get())) {
                     r.error(r.pathOf("accounting-on-off"), "must be all-reals or one-real, not '" + onOff.get() + "'");
                 }
-                onOffToAll = onOff.map("all-reals"::equals).orElse(true);
+                onOffToAll = onOff.map(ON_OFF.get(0)::equals).orElse(true);
                 localAck = r.bool("accounting-local-ack").orElse(false);
-                Optional<Section> cache = r.has("duplicates") ? r.section("duplicates", DUPLICATES_KEYS)
+                Optional<Section> cache = r.has("duplicates") ? r.section("duplicates")
                         : Optional.empty();
                 if (cache.isPresent()) {
                     RadiusOptions.Duplicates d = RadiusOptions.Duplicates.DEFAULT;
                     duplicates = new RadiusOptions.Duplicates(
                             cache.get().positiveDuration("cache-time").orElse(d.cacheTime()),
-                            cache.get().integer("max-entries", 0, RadiusOptions.Duplicates.MAX_ENTRIES)
+                            cache.get().integer("max-entries")
                                     .orElse(d.maxEntries()));
                 }
                 statusServer = statusServer(r).orElse(statusServer);
                 if (r.has("dae-sessions")) {
-                    daeSessions = r.section("dae-sessions", DAE_SESSIONS_KEYS).map(d -> new RadiusOptions.DaeSessions(
+                    daeSessions = r.section("dae-sessions").map(d -> new RadiusOptions.DaeSessions(
                             d.positiveDuration("hold").orElse(RadiusOptions.DaeSessions.DEFAULT_HOLD)));
                 }
                 Optional<Section> framed = radius.get().has("framed-ip")
-                        ? radius.get().section("framed-ip", FRAMED_IP_KEYS) : Optional.empty();
+                        ? radius.get().section("framed-ip") : Optional.empty();
                 if (framed.isPresent()) {
                     RadiusOptions.FramedIp d = RadiusOptions.FramedIp.DEFAULT;
                     framedIp = new RadiusOptions.FramedIp(framed.get().bool("learn").orElse(d.learn()),
@@ -183,7 +262,7 @@ public final class RadiusOptionsBinder implements OptionsBinder {
                 prefix = subnet.get().prefixLength();
             }
         }
-        // A DAE NAS (DaeOptionsBinder.NAS_KEYS) is a client without these keys: read them only where declared.
+        // A DAE NAS (DaeOptionsBinder.NAS) is a client without these keys: read them only where declared.
         boolean full = c.schema().key("certificate-name").isPresent();
         Optional<RadiusOptions.Tristate> require = full ? tristate(c, "require-message-authenticator") : Optional.empty();
         Optional<RadiusOptions.Tristate> limit = full ? tristate(c, "limit-proxy-state") : Optional.empty();

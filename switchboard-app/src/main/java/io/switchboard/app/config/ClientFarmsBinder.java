@@ -1,5 +1,7 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.ClientFarm;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -21,7 +23,10 @@ import java.util.Optional;
  */
 final class ClientFarmsBinder {
 
-    static final List<String> KEYS = List.of("clients", "farm");
+    static final Schema CLIENT_FARM = Schema.of("a client-assigned farm (IOS SLB client-assigned load balancing)",
+            Key.list("clients", "subnets or addresses").required().note("At least one; `ADDRESS/PREFIX` or a plain"
+                    + " address (a /32 or /128). A subnet appears once in all of `client-farms`; the longest prefix wins."),
+            Key.name("farm").required().note("The farm serving these clients; must exist."));
 
     private final List<ConfigError> errors;
 
@@ -39,8 +44,7 @@ final class ClientFarmsBinder {
         Map<Subnet, String> seen = new HashMap<>();
         server.list("client-farms").ifPresent(items -> {
             for (int i = 0; i < items.size(); i++) {
-                String path = ConfigPath.index(server.pathOf("client-farms"), i);
-                Section.open(items.get(i), path, errors, KEYS).ifPresent(s -> entry(s, seen).ifPresent(entries::add));
+                server.item("client-farms", items, i).ifPresent(s -> entry(s, seen).ifPresent(entries::add));
             }
         });
         return errors.size() == before ? Optional.of(entries) : Optional.empty();

@@ -60,22 +60,6 @@ import java.util.stream.Collectors;
  */
 final class ConfigBinder {
 
-    // The key names of each section, as CoreSchema declares them (DocumentationTest looks them up).
-    static final List<String> ROOT_KEYS = CoreSchema.ROOT.names();
-    static final List<String> DEBUG_CAPTURE_KEYS = CoreSchema.DEBUG_CAPTURE.names();
-    static final List<String> CLUSTER_KEYS = CoreSchema.CLUSTER.names();
-    static final List<String> KUBERNETES_KEYS = CoreSchema.KUBERNETES.names();
-    static final List<String> ADMIN_KEYS = CoreSchema.ADMIN.names();
-    static final List<String> ADMIN_TLS_KEYS = CoreSchema.ADMIN_TLS.names();
-    static final List<String> PERSISTENCE_KEYS = CoreSchema.PERSISTENCE.names();
-    static final List<String> FARM_KEYS = CoreSchema.FARM.names();
-    static final List<String> ROUTE_MAP_KEYS = CoreSchema.ROUTE_MAP.names();
-    static final List<String> PROBE_KEYS = CoreSchema.PROBE.names();
-    static final List<String> FAILURE_KEYS = CoreSchema.FAILURE.names();
-    static final List<String> REAL_KEYS = CoreSchema.REAL.names();
-    static final List<String> VIRTUAL_SERVER_KEYS = CoreSchema.VIRTUAL_SERVER.names();
-    static final List<String> STICKY_KEYS = CoreSchema.STICKY.names();
-
     static final int MAX_WEIGHT = 255;
 
     /** The largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header). */
@@ -136,11 +120,11 @@ final class ConfigBinder {
         Map<String, VirtualServerConfig> serverConfigs = new LinkedHashMap<>();
         servers.forEach((name, server) -> server.config().ifPresent(c -> serverConfigs.put(name, c)));
         RouteHealthConfig routeHealth = new RouteHealthBinder(errors)
-                .bind(doc.section("route-health", RouteHealthBinder.KEYS), advertised);
+                .bind(doc.section("route-health"), advertised);
         DebugCaptureConfig debugCapture = doc.section("debug-capture").map(this::debugCapture)
                 .orElse(DebugCaptureConfig.DEFAULT);
         DispatchedConfig dispatched = new DispatchedBinder(errors, farmConfigs, farmNames, serverConfigs).bind(doc);
-        DfpConfig dfp = doc.section("dfp", DfpBinder.KEYS).map(new DfpBinder(errors, farmConfigs)::bind)
+        DfpConfig dfp = doc.section("dfp").map(new DfpBinder(errors, farmConfigs)::bind)
                 .orElse(DfpConfig.NONE);
         StaticNatConfig staticNat = doc.section("static-nat").map(new StaticNatBinder(farmConfigs, serverConfigs)::bind)
                 .orElse(StaticNatConfig.NONE);
@@ -365,7 +349,9 @@ final class ConfigBinder {
         foreign.forEach((key, services) -> error(s.pathOf(key), "only for service "
                 + String.join(" or ", services) + ", not " + service.name()));
         boolean foreignKeys = !foreign.isEmpty();
-        Optional<ServiceOptions> options = service.options().map(binder -> binder.bind(s))
+        // The binder reads its keys as its own declaration has them (the variant of its service).
+        Section own = s.as(s.schema().variant(service.name()));
+        Optional<ServiceOptions> options = service.options().map(binder -> binder.bind(own))
                 .orElse(Optional.of(ServiceOptions.NONE));
         return foreignKeys ? Optional.empty() : options;
     }
@@ -399,7 +385,7 @@ final class ConfigBinder {
         boolean clientNat = clientNat(s, service);
         RouteHealthBinder.advertise(s).ifPresent(when -> advertised.put(name, when));
         Optional<ServiceOptions> options = service.flatMap(kind -> options(kind, s));
-        Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload", OverloadBinder.KEYS)
+        Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload")
                 .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);
         Optional<List<ClientFarm>> clientFarms = new ClientFarmsBinder(errors).bind(s);
 

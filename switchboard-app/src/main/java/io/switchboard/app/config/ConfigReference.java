@@ -2,13 +2,18 @@ package io.switchboard.app.config;
 
 import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.bind.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The configuration reference, as Markdown, written from the declarations the loader reads the
  * document with ({@link CoreSchema}, and the plug-ins' keys through {@link
- * io.switchboard.director.spi.Plugins}): one table per section, with its YAML path. What {@code
- * switchboard config-reference} prints and docs/configuration-reference.md holds.
+ * io.switchboard.director.spi.Plugins}): one table per section, with its YAML path, and for a
+ * section whose keys depend on one of its values (a virtual server's {@code service}, a probe's
+ * {@code type}) one table per value. What {@code switchboard config-reference} prints and
+ * docs/configuration-reference.md holds.
  */
 public final class ConfigReference {
 
@@ -23,8 +28,7 @@ public final class ConfigReference {
                 .append("Every key of every section, from the declarations the loader reads the document with.")
                 .append(" How values are written (durations, addresses, endpoints, names, secrets) is in")
                 .append(" [Value types](configuration.md#value-types); what the sections are for, with examples,")
-                .append(" is in [configuration.md](configuration.md). A key whose type is `—` belongs to a section")
-                .append(" not declared in full yet: see the page of its director.\n");
+                .append(" is in [configuration.md](configuration.md) and the page of each director.\n");
         section(out, "", ROOT_TITLE, CoreSchema.ROOT);
         return out.toString();
     }
@@ -32,25 +36,51 @@ public final class ConfigReference {
     private static final String ROOT_TITLE = "(top level)";
 
     private static void section(StringBuilder out, String path, String heading, Schema schema) {
-        out.append("\n## ").append(heading).append("\n\n").append(capitalised(schema.title())).append(".\n\n")
+        section(out, path, heading, schema, "");
+    }
+
+    /** @param suffix what the headings of this section and those under it add: the variant they belong to */
+    private static void section(StringBuilder out, String path, String heading, Schema schema, String suffix) {
+        table(out, path, heading, suffix, schema.title(), schema.ownKeys());
+        // One table per variant, once for values sharing one (gtp and gtp-inspect); none for a variant
+        // without keys of its own (a ping probe).
+        Map<Schema, List<String>> values = new LinkedHashMap<>();
+        schema.variants().forEach((value, variant) -> values.computeIfAbsent(variant, v -> new ArrayList<>()).add(value));
+        values.forEach((variant, names) -> {
+            if (!variant.ownKeys().isEmpty()) {
+                String selector = schema.selector().orElseThrow();
+                String which = " (" + String.join(" or ", names.stream()
+                        .map(n -> "`" + selector + ": " + n + "`").toList()) + ")";
+                table(out, path, heading, suffix + which, variant.title(), variant.ownKeys());
+            }
+        });
+    }
+
+    private static void table(StringBuilder out, String path, String heading, String suffix, String title,
+            List<Key> keys) {
+        out.append("\n## ").append(heading).append(suffix).append("\n\n").append(capitalised(title)).append(".\n\n")
                 .append("| Key | Type | Default | Allowed / notes |\n|-----|------|---------|-----------------|\n");
-        for (Key key : schema.keys()) {
+        for (Key key : keys) {
             out.append("| `").append(key.name()).append("` | ").append(key.type()).append(" | ")
-                    .append(key.kind() == Key.Kind.UNDECLARED ? "—" : key.byDefault()).append(" | ")
-                    .append(key.note()).append(" |\n");
+                    .append(cell(key.byDefault())).append(" | ").append(cell(key.note())).append(" |\n");
         }
-        for (Key key : schema.keys()) {
-            if (key.child() == null) {
-                continue;
+        for (Key key : keys) {
+            if (key.child() != null) {
+                String child = childPath(path, key);
+                section(out, child, "`" + child + "`", key.child(), suffix);
             }
-            String child = path.isEmpty() ? key.name() : path + "." + key.name();
-            if (key.kind() == Key.Kind.NAMED) {
-                child += ".<name>";
-            } else if (key.kind() == Key.Kind.LIST) {
-                child += "[n]";
-            }
-            section(out, child, "`" + child + "`", key.child());
         }
+    }
+
+    /** Text as one Markdown table cell: a {@code |} of its own would end the cell. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
+    }
+
+    /** {@code farms.<name>}, {@code farms.<name>.reals[n]}: the schematic path of the sections under {@code key}. */
+    private static String childPath(String path, Key key) {
+        String child = path.isEmpty() ? key.name() : path + "." + key.name();
+        return child + (key.kind() == Key.Kind.NAMED ? ".<name>" : key.kind() == Key.Kind.LIST ? "[n]" : "");
     }
 
     private static String capitalised(String text) {
@@ -59,18 +89,42 @@ public final class ConfigReference {
 
     /** Every declared YAML path of a key (for checks of example documents), {@code farms.<name>.reals[n].port}. */
     public static List<String> paths() {
-        List<String> paths = new java.util.ArrayList<>();
+        List<String> paths = new ArrayList<>();
         collect("", CoreSchema.ROOT, paths);
         return paths;
     }
 
     private static void collect(String path, Schema schema, List<String> paths) {
-        for (Key key : schema.keys()) {
+        List<Key> keys = new ArrayList<>(schema.ownKeys());
+        schema.variants().values().forEach(v -> keys.addAll(v.ownKeys()));
+        for (Key key : keys) {
             String child = path.isEmpty() ? key.name() : path + "." + key.name();
-            paths.add(child);
+            if (!paths.contains(child)) {
+                paths.add(child);
+            }
             if (key.child() != null) {
-                collect(child + (key.kind() == Key.Kind.NAMED ? ".<name>" : key.kind() == Key.Kind.LIST ? "[n]" : ""),
-                        key.child(), paths);
+                collect(childPath(path, key), key.child(), paths);
+            }
+        }
+    }
+
+    /**
+     * Every key of every section, own and of each variant, with its schematic path: what the test
+     * that no key goes undocumented walks.
+     */
+    public static List<Map.Entry<String, Key>> keys() {
+        List<Map.Entry<String, Key>> keys = new ArrayList<>();
+        walk("", CoreSchema.ROOT, keys);
+        return keys;
+    }
+
+    private static void walk(String path, Schema schema, List<Map.Entry<String, Key>> into) {
+        List<Key> keys = new ArrayList<>(schema.ownKeys());
+        schema.variants().values().stream().distinct().forEach(v -> keys.addAll(v.ownKeys()));
+        for (Key key : keys) {
+            into.add(Map.entry(path.isEmpty() ? key.name() : path + "." + key.name(), key));
+            if (key.child() != null) {
+                walk(childPath(path, key), key.child(), into);
             }
         }
     }

@@ -1,5 +1,7 @@
 package io.switchboard.app.config;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.DispatchedConfig;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
@@ -31,16 +33,50 @@ import java.util.regex.Pattern;
  */
 final class DispatchedBinder {
 
-    static final List<String> FIREWALL_FARM_KEYS = List.of("farm", "outside", "inside", "hash-ports", "sticky",
-            "firewalls", "framed-ip-group");
-    static final List<String> FIREWALL_KEYS = List.of("address", "outside", "inside");
-    static final List<String> VPN_FARM_KEYS = List.of("farm", "interface", "address", "protocols", "sticky-group",
-            "reals");
-    static final List<String> VPN_REAL_KEYS = List.of("address", "interface", "mac");
-    static final List<String> LINK_KEYS = List.of("interface", "mac");
     static final Duration DEFAULT_STICKY = Duration.ofMinutes(1);
     /** IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47. */
-    static final Map<String, Integer> PROTOCOLS = Map.of("esp", 50, "gre", 47);
+    static final Map<String, Integer> PROTOCOLS = new java.util.TreeMap<>(Map.of("esp", 50, "gre", 47));
+
+    private static final Key MAC_KEY = Key.string("mac").shownAs("MAC address").required()
+            .note("Six hex pairs separated by `:` (`02:00:5e:00:01:02`).");
+    private static final Key LINK_INTERFACE = Key.string("interface").shownAs("interface name").required()
+            .note("Linux interface name (1..15 characters) where frames for that leg go out.");
+
+    static final Schema LINK = Schema.of("one leg of a firewall", LINK_INTERFACE,
+            MAC_KEY.note("The firewall's MAC on that leg."));
+
+    static final Schema FIREWALL = Schema.of("a firewall: one real of the firewall farm's farm",
+            Key.address("address").required().note("IPv4: the firewall's real in `farm`."),
+            Key.mapping("outside", LINK).required().note("`{ interface, mac }` of the firewall's outside leg."),
+            Key.mapping("inside", LINK).required().note("`{ interface, mac }` of the firewall's inside leg."));
+
+    static final Schema FIREWALL_FARM = Schema.of("a firewall farm (dispatched mode)",
+            Key.name("farm").required().note("The farm of the firewalls; must have `predictor: hash` (both directions,"
+                    + " and both directors of a sandwich, choose alike)."),
+            Key.string("outside").shownAs("interface name").required().note("Linux interface name (1..15 characters)."),
+            Key.string("inside").shownAs("interface name").required().note("Not the same as `outside`."),
+            Key.bool("hash-ports").defaultValue(false).note("`true`: a flow is the addresses and the ports; an address"
+                    + " pair's new connections still stick to its firewall for `sticky`."),
+            Key.duration("sticky").defaultValue(DEFAULT_STICKY)
+                    .note("How long a flow keeps its firewall after its last frame."),
+            Key.listOf("firewalls", FIREWALL).required().note("One entry per real of `farm`, matched by `address`."),
+            Key.name("framed-ip-group").byDefault("none").note("A sticky group holding `framed-ip` bindings: a flow"
+                    + " whose inside address is bound there goes through the firewall of the bound real's address."));
+
+    static final Schema VPN_REAL = Schema.of("the link of a real of a VPN farm",
+            Key.address("address").required().note("IPv4: a real of the farm."),
+            LINK_INTERFACE.note("Where its frames go out."),
+            MAC_KEY.note("The real's MAC."));
+
+    static final Schema VPN_FARM = Schema.of("a VPN farm: ESP and GRE dispatched to the IKE/PPTP real (dispatched mode)",
+            Key.name("farm").required().note("The farm whose reals terminate the tunnels."),
+            Key.string("interface").shownAs("interface name").required().note("Where the clients' ESP/GRE arrive."),
+            Key.address("address").required().note("IPv4: the virtual address the tunnel packets are sent to."),
+            Key.list("protocols", String.join(", ", PROTOCOLS.keySet().stream().map(p -> "`" + p + "`").toList()))
+                    .defaultValue(PROTOCOLS.keySet())
+                    .note("The IP protocols dispatched."),
+            Key.name("sticky-group").required().note("The sticky group of the IKE and PPTP virtual servers."),
+            Key.listOf("reals", VPN_REAL).required().note("One entry per real of `farm`."));
 
     private static final Pattern MAC = Pattern.compile("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
     /** Linux interface names: at most 15 octets (IFNAMSIZ - 1), no '/', ':' or blanks. */
@@ -61,22 +97,12 @@ final class DispatchedBinder {
 
     DispatchedConfig bind(Section doc) {
         Map<String, DispatchedConfig.FirewallFarm> firewallFarms = new LinkedHashMap<>();
-        named(doc, "firewall-farms", FIREWALL_FARM_KEYS).forEach((name, s) -> firewallFarm(name, s)
+        doc.named("firewall-farms").forEach((name, s) -> firewallFarm(name, s)
                 .ifPresent(f -> firewallFarms.put(name, f)));
         Map<String, DispatchedConfig.VpnFarm> vpnFarms = new LinkedHashMap<>();
-        named(doc, "vpn-farms", VPN_FARM_KEYS).forEach((name, s) -> vpnFarm(name, s)
+        doc.named("vpn-farms").forEach((name, s) -> vpnFarm(name, s)
                 .ifPresent(f -> vpnFarms.put(name, f)));
         return new DispatchedConfig(firewallFarms, vpnFarms);
-    }
-
-    private Map<String, Section> named(Section doc, String key, List<String> known) {
-        Map<String, Section> sections = new LinkedHashMap<>();
-        if (!doc.has(key)) {
-            return sections;
-        }
-        doc.namedEntries(key).ifPresent(entries -> entries.entries().forEach((name, node) ->
-                Section.open(node, ConfigPath.child(key, name), errors, known).ifPresent(s -> sections.put(name, s))));
-        return sections;
     }
 
     private Optional<DispatchedConfig.FirewallFarm> firewallFarm(String name, Section s) {
@@ -97,8 +123,7 @@ final class DispatchedBinder {
         if (s.require("firewalls", "required: the links of each firewall")) {
             s.list("firewalls").ifPresent(items -> {
                 for (int i = 0; i < items.size(); i++) {
-                    String path = ConfigPath.index(s.pathOf("firewalls"), i);
-                    Section.open(items.get(i), path, errors, FIREWALL_KEYS).flatMap(f -> firewall(f, addresses))
+                    s.item("firewalls", items, i).flatMap(f -> firewall(f, addresses))
                             .ifPresent(firewalls::add);
                 }
             });
@@ -116,8 +141,8 @@ final class DispatchedBinder {
     private Optional<DispatchedConfig.Firewall> firewall(Section s, List<InetAddress> addresses) {
         Optional<InetAddress> address = ipv4(s, "address");
         address.ifPresent(addresses::add);
-        Optional<DispatchedConfig.Link> outside = s.section("outside", LINK_KEYS).flatMap(this::link);
-        Optional<DispatchedConfig.Link> inside = s.section("inside", LINK_KEYS).flatMap(this::link);
+        Optional<DispatchedConfig.Link> outside = s.section("outside").flatMap(this::link);
+        Optional<DispatchedConfig.Link> inside = s.section("inside").flatMap(this::link);
         s.require("outside", "required: { interface, mac } of the firewall's outside leg");
         s.require("inside", "required: { interface, mac } of the firewall's inside leg");
         if (address.isEmpty() || outside.isEmpty() || inside.isEmpty()) {
@@ -145,7 +170,8 @@ final class DispatchedBinder {
                 Section.string(items.get(i), path, errors).ifPresent(text -> {
                     Integer number = PROTOCOLS.get(text);
                     if (number == null) {
-                        s.error(path, "unknown protocol '" + text + "' (known: esp, gre)");
+                        s.error(path, "unknown protocol '" + text + "' (known: "
+                                + String.join(", ", PROTOCOLS.keySet()) + ")");
                     } else if (!protocols.add(number)) {
                         s.error(path, "'" + text + "' listed twice");
                     }
@@ -163,8 +189,7 @@ final class DispatchedBinder {
         if (s.require("reals", "required: the link of each real")) {
             s.list("reals").ifPresent(items -> {
                 for (int i = 0; i < items.size(); i++) {
-                    String path = ConfigPath.index(s.pathOf("reals"), i);
-                    Section.open(items.get(i), path, errors, VPN_REAL_KEYS).ifPresent(r -> {
+                    s.item("reals", items, i).ifPresent(r -> {
                         Optional<InetAddress> a = ipv4(r, "address");
                         a.ifPresent(addresses::add);
                         Optional<String> i2 = iface(r, "interface");

@@ -2,12 +2,15 @@ package io.switchboard.app.config;
 
 import io.switchboard.director.config.ProbeCheck;
 import io.switchboard.director.config.ProbeConfig;
+import io.switchboard.director.config.bind.Key;
+import io.switchboard.director.config.bind.Schema;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.spi.Plugins;
 import io.switchboard.director.spi.ProbeType;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -19,15 +22,28 @@ import java.util.OptionalInt;
  */
 final class ProbeBinder {
 
-    static final List<String> COMMON_KEYS = List.of("type", "interval", "timeout", "failures", "port");
+    /**
+     * A probe section: the common keys, with each type's own keys as the variant of its {@code type}
+     * (declared by the type, the plug-ins' by the plug-in), in {@link Plugins}' order.
+     */
+    static final Schema PROBE = schema(Plugins.installed().probeTypes());
 
     private final List<ProbeType> types = Plugins.installed().probeTypes();
 
-    /** The keys a probe section may have: the common ones, then each type's in {@link Plugins}' order. */
-    static List<String> keys() {
-        List<String> keys = new ArrayList<>(COMMON_KEYS);
-        Plugins.installed().probeTypes().forEach(type -> keys.addAll(type.keys()));
-        return List.copyOf(keys);
+    private static Schema schema(List<ProbeType> types) {
+        Schema common = Schema.of("a health check of every real of the farms naming it",
+                Key.oneOf("type", types.stream().map(ProbeType::name).toList()).required()
+                        .note("What the check does; each type's own keys are listed below it."),
+                Key.duration("interval").defaultValue(ProbeConfig.DEFAULT_INTERVAL)
+                        .note("Time between the end of one check and the start of the next."),
+                Key.duration("timeout").defaultValue(ProbeConfig.DEFAULT_TIMEOUT).note("How long one check may take."),
+                Key.integer("failures", 1, 100).defaultValue(ProbeConfig.DEFAULT_FAILURES)
+                        .note("Failed checks in a row before the real is failed (`PROBE_FAILED`)."),
+                Key.integer("port", 1, 65535).byDefault("the real's port").note("The port checked."));
+        Map<String, Schema> variants = new LinkedHashMap<>();
+        types.forEach(type -> variants.put(type.name(),
+                Schema.of("the keys only probes of this type take, declared by the type", type.declaration())));
+        return common.withVariants("type", variants);
     }
 
     /** The probe of section {@code s}, or empty when it has errors (each added to the list). */
@@ -52,9 +68,9 @@ final class ProbeBinder {
         }
         Duration interval = s.positiveDuration("interval").orElse(ProbeConfig.DEFAULT_INTERVAL);
         Duration timeout = s.positiveDuration("timeout").orElse(ProbeConfig.DEFAULT_TIMEOUT);
-        int failures = s.integer("failures", 1, 100).orElse(ProbeConfig.DEFAULT_FAILURES);
+        int failures = s.integer("failures").orElse(ProbeConfig.DEFAULT_FAILURES);
         OptionalInt port = s.optionalInt("port", 1, 65535);
-        Optional<ProbeCheck> check = type.get().bind(s);
+        Optional<ProbeCheck> check = type.get().bind(s.as(s.schema().variant(type.get().name())));
         return check.map(c -> new ProbeConfig(name, c, interval, timeout, failures, port));
     }
 }

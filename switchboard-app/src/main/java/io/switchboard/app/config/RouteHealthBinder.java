@@ -1,6 +1,8 @@
 package io.switchboard.app.config;
 
 import io.switchboard.director.config.Advertise;
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.BgpConfig;
 import io.switchboard.director.config.RouteHealthConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -28,10 +30,40 @@ import java.util.regex.Pattern;
  */
 final class RouteHealthBinder {
 
-    static final List<String> KEYS = List.of("hook", "timeout", "bgp");
-    static final List<String> BGP_KEYS = List.of("daemon", "local-as", "router-id", "neighbours", "communities",
-            "bfd", "bfd-interval", "bfd-multiplier", "include-file", "socket");
-    static final List<String> NEIGHBOUR_KEYS = List.of("address", "as", "source");
+    private static final List<String> DAEMONS = java.util.Arrays.stream(BgpConfig.Daemon.values())
+            .map(d -> d.name().toLowerCase(Locale.ROOT)).toList();
+
+    static final Schema NEIGHBOUR = Schema.of("a router the node announces to",
+            Key.address("address").required()
+                    .note("The router's address; IPv4 neighbours carry the IPv4 VIPs, IPv6 ones the IPv6 VIPs."),
+            Key.string("as").shownAs("integer 1..4294967295").required().note("The router's AS, as `local-as`."),
+            Key.address("source").byDefault("the daemon's choice")
+                    .note("This node's address for the session, of the neighbour's family."));
+
+    static final Schema BGP = Schema.of("the BGP speaker Switchboard drives (deploying-a-cluster.md)",
+            Key.oneOf("daemon", DAEMONS).required().note("The speaker on this host."),
+            Key.string("local-as").shownAs("integer 1..4294967295").required()
+                    .note("Four-octet AS (RFC 6793), not 23456 (AS_TRANS)."),
+            Key.address("router-id").byDefault("the daemon's choice").note("IPv4: the BGP identifier (RFC 4271 §4.2)."),
+            Key.listOf("neighbours", NEIGHBOUR).required().note("At least one router."),
+            Key.list("communities", "strings").byDefault("none")
+                    .note("`AS:VALUE` (RFC 1997, each 0..65535) or `A:B:C` (RFC 8092), added to every announcement."),
+            Key.bool("bfd").defaultValue(true).note("BFD (RFC 5880) on every session."),
+            Key.duration("bfd-interval").defaultValue(BgpConfig.DEFAULT_BFD_INTERVAL).note("10ms..60s, whole"
+                    + " milliseconds: the desired transmit and required receive interval."),
+            Key.integer("bfd-multiplier", 2, 255).defaultValue(BgpConfig.DEFAULT_BFD_MULTIPLIER)
+                    .note("The session is down after this many intervals without a packet."),
+            Key.path("include-file").defaultValue(BgpConfig.DEFAULT_INCLUDE_FILE)
+                    .note("BIRD only: the file Switchboard writes; its directory must exist."),
+            Key.path("socket").byDefault("the daemon's").note("BIRD: its control socket (`birdc -s`); FRR: the vty"
+                    + " socket directory (`vtysh --vty_socket`)."));
+
+    static final Schema ROUTE_HEALTH = Schema.of("route health injection: announcing the virtual addresses",
+            Key.path("hook").byDefault("none").note("An executable run as `HOOK up|down VIP NAME`; **required** when a"
+                    + " virtual server has `advertise: true`, unless `bgp` is set; not with `bgp`."),
+            Key.duration("timeout").defaultValue(RouteHealthConfig.DEFAULT_TIMEOUT)
+                    .note("A hook still running then is killed and logged."),
+            Key.mapping("bgp", BGP).byDefault("none").note("Switchboard drives the node's BGP speaker."));
 
     /** RFC 6793: four-octet AS numbers. */
     private static final long MAX_AS = 0xFFFF_FFFFL;
@@ -51,7 +83,7 @@ final class RouteHealthBinder {
     RouteHealthConfig bind(Optional<Section> section, Map<String, Advertise> advertised) {
         Optional<java.nio.file.Path> hook = section.flatMap(r -> r.string("hook")).map(Path::of);
         Duration timeout = section.flatMap(r -> r.positiveDuration("timeout")).orElse(RouteHealthConfig.DEFAULT_TIMEOUT);
-        Optional<BgpConfig> bgp = section.flatMap(r -> r.section("bgp", BGP_KEYS)).flatMap(this::bgp);
+        Optional<BgpConfig> bgp = section.flatMap(r -> r.section("bgp")).flatMap(this::bgp);
         if (hook.isPresent() && section.get().has("bgp")) {
             error("route-health.bgp", "either a hook or bgp announces the virtual addresses, not both");
         }
@@ -90,7 +122,10 @@ final class RouteHealthBinder {
         Optional<BgpConfig.Daemon> daemon = !s.require("daemon", "required: bird or frr") ? Optional.empty()
                 : s.string("daemon").flatMap(text -> {
                     try {
-                        return Optional.of(BgpConfig.Daemon.valueOf(text.toUpperCase(Locale.ROOT)));
+                        if (DAEMONS.contains(text)) {
+                            return Optional.of(BgpConfig.Daemon.valueOf(text.toUpperCase(Locale.ROOT)));
+                        }
+                        throw new IllegalArgumentException(text);
                     } catch (IllegalArgumentException e) {
                         error(s.pathOf("daemon"), "must be bird or frr, not '" + text + "'");
                         return Optional.empty();
@@ -108,7 +143,7 @@ final class RouteHealthBinder {
                 || interval.toNanos() % 1_000_000 != 0) {
             error(s.pathOf("bfd-interval"), "must be whole milliseconds, 10ms..60s");
         }
-        int multiplier = s.integer("bfd-multiplier", 2, 255).orElse(BgpConfig.DEFAULT_BFD_MULTIPLIER);
+        int multiplier = s.integer("bfd-multiplier").orElse(BgpConfig.DEFAULT_BFD_MULTIPLIER);
         Path includeFile = BgpConfig.DEFAULT_INCLUDE_FILE;
         if (s.has("include-file") && daemon.orElse(null) == BgpConfig.Daemon.FRR) {
             error(s.pathOf("include-file"), "only for daemon: bird (FRR is configured through vtysh)");
@@ -139,8 +174,7 @@ final class RouteHealthBinder {
             error(s.pathOf("neighbours"), "must name at least one router");
         }
         for (int i = 0; i < items.size(); i++) {
-            String path = ConfigPath.index(s.pathOf("neighbours"), i);
-            Section.open(items.get(i), path, errors, NEIGHBOUR_KEYS).ifPresent(n -> {
+            s.item("neighbours", items, i).ifPresent(n -> {
                 Optional<InetAddress> address = n.require("address", "required") ? address(n, "address") : Optional.empty();
                 long as = n.require("as", "required: the router's AS") ? as(n, "as") : 0;
                 Optional<InetAddress> source = address(n, "source");

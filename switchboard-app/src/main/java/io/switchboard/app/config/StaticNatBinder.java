@@ -42,7 +42,8 @@ final class StaticNatBinder {
     static final Schema STATIC_NAT = Schema.of("static NAT of the reals' own traffic",
             Key.string("table").byDefault("`" + StaticNatConfig.DEFAULT_TABLE + "`")
                     .note("The nftables table (family ip) the director writes at start and deletes at stop."),
-            Key.listOf("entries", ENTRY).required());
+            Key.listOf("entries", ENTRY).required()
+                    .note("At least one: each a `nat` or `drop` of the traffic some reals open (IOS `ip slb static` blocks)."));
 
     private final Map<String, FarmConfig> farms;
     private final Map<String, VirtualServerConfig> servers;

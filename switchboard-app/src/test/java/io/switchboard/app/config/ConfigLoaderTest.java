@@ -417,7 +417,7 @@ class ConfigLoaderTest {
                             + " drain-deadline, rate, maxclients, bind-id, secret, require-message-authenticator, transport)",
                     // The list grows with each plug-in's own keys (its services' OptionsBinders).
                     "virtual-servers.gtp-c.stiky: unknown key (known: "
-                            + String.join(", ", ConfigBinder.VIRTUAL_SERVER_KEYS) + ")",
+                            + String.join(", ", CoreSchema.VIRTUAL_SERVER.names()) + ")",
                     "virtual-servers.gtp-c.sticky.ttl: unknown key (known: key, keys, idle, netmask, max-entries, group)");
         }
 

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/configuration-reference.md is what {@code switchboard config-reference} prints, so it cannot drift
  * from the declarations the loader reads with (a key a binder reads without declaring it fails every
- * binder test with an {@link IllegalStateException}); and the documents the project shows or ships use
- * only declared keys.
+ * binder test with an {@link IllegalStateException}); every declared key says what it does; no binder
+ * opens a section from a schema the reference does not reach; and the documents the project shows or
+ * ships use only declared keys.
  */
 class ConfigReferenceTest {
 
@@ -38,6 +39,47 @@ class ConfigReferenceTest {
         if (!written.equals(generated)) {
             fail("docs/configuration-reference.md is not current; " + REGENERATE + "\n" + diff(written, generated));
         }
+    }
+
+    /**
+     * A section accepts only the keys its schema declares, so a key a binder accepts is a declared key;
+     * this makes each of them say what it is (the reference's last column).
+     */
+    @Test
+    void everyKeyIsDeclaredWithADescription() {
+        List<String> undescribed = ConfigReference.keys().stream().filter(e -> e.getValue().note().isBlank())
+                .map(Map.Entry::getKey).toList();
+        assertThat(undescribed).as("keys declared without .note(...): add what each does").isEmpty();
+        assertThat(ConfigReference.keys()).extracting(Map.Entry::getKey)
+                .contains("probes.<name>.expect-status", "virtual-servers.<name>.gtp.apn-maps[n].priority",
+                        "virtual-servers.<name>.clients[n].dae-port", "dfp.agents[n].retry-interval",
+                        "route-health.bgp.neighbours[n].as", "firewall-farms.<name>.firewalls[n].outside.mac");
+    }
+
+    /**
+     * Sub-sections are opened from their key's declaration ({@code Section.section}, {@code item},
+     * {@code named}), which the reference walks; only the document itself (and its named farms, virtual
+     * servers and probes, from the root's declarations) is opened with {@code Section.open}. A binder
+     * opening a section from a schema of its own would accept keys the reference does not list.
+     */
+    @Test
+    void onlyTheDocumentIsOpenedFromAGivenSchema() throws IOException {
+        List<String> opened = new ArrayList<>();
+        try (var modules = Files.list(Path.of(".."))) {
+            for (Path module : modules.filter(m -> Files.isDirectory(m.resolve("src/main/java"))).toList()) {
+                try (var files = Files.walk(module.resolve("src/main/java"))) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        if (file.endsWith("ConfigBinder.java") || file.getParent().endsWith("config/bind")) {
+                            continue;
+                        }
+                        if (Files.readString(file).contains("Section.open(")) {
+                            opened.add(file.toString());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(opened).as("open sub-sections through their declaring key (section, item, named)").isEmpty();
     }
 
     @Test

@@ -89,7 +89,7 @@ class OverloadSectionTest {
     @Test
     void everyKeyIsDocumentedOnItsPage() throws IOException {
         String text = Files.readString(Path.of("..", "docs", "overload.md"));
-        for (String key : OverloadBinder.KEYS) {
+        for (String key : OverloadBinder.OVERLOAD.names()) {
             assertThat(text).as("documented overload key %s", key).contains("| `" + key + "` |");
         }
     }

@@ -18,9 +18,7 @@ public final class Key {
     public enum Kind {
         STRING("string"), INTEGER("integer"), BOOLEAN("boolean"), DURATION("duration"), ADDRESS("address"),
         ENDPOINT("endpoint"), NAME("name"), SECRET("secret"), PATH("path"), ENUM("one of"), MAPPING("mapping"),
-        LIST("list"), NAMED("mapping of name →"),
-        /** A key listed by a section not yet declared in full (a plug-in's, for now): any getter reads it. */
-        UNDECLARED("—");
+        LIST("list"), NAMED("mapping of name →");
 
         final String shown;
 
@@ -116,19 +114,53 @@ public final class Key {
         return new Key(name, Kind.LIST, "", List.of(), items, 0, 0, "none", "");
     }
 
+    /**
+     * A mapping whose keys are names chosen by the operator (farms'), each value a scalar, e.g.
+     * {@code "integer 0..65535"}.
+     */
+    public static Key namedValues(String name, String values) {
+        return new Key(name, Kind.NAMED, values, List.of(), null, 0, 0, "none", "");
+    }
+
     /** A mapping whose keys are names chosen by the operator, each value a section. */
     public static Key named(String name, Schema values) {
         return new Key(name, Kind.NAMED, "", List.of(), values, 0, 0, "none", "");
     }
 
-    /** A key of a section whose declaration is not written yet: shown as such in the reference. */
-    public static Key undeclared(String name) {
-        return of(name, Kind.UNDECLARED);
-    }
-
     /** The default, as the reference shows it ({@code 8}, {@code 60s}, "the cluster port"). */
     public Key byDefault(String text) {
         return new Key(name, kind, detail, allowed, child, min, max, text, note);
+    }
+
+    /**
+     * The default as the binder's own constant, so that the reference shows what the binder uses:
+     * a duration as written in the document ({@code 24h}), a collection as a YAML list, anything else
+     * as its text, each in backquotes.
+     */
+    public Key defaultValue(Object value) {
+        return byDefault("`" + shown(value) + "`");
+    }
+
+    private static String shown(Object value) {
+        if (value instanceof java.time.Duration d) {
+            return Durations.format(d);
+        }
+        if (value instanceof java.util.Collection<?> c) {
+            return "[" + String.join(", ", c.stream().map(Key::shown).sorted(Key::numbersFirst).toList()) + "]";
+        }
+        if (value instanceof java.util.Optional<?> o) {
+            return o.map(Key::shown).orElse("none");
+        }
+        return String.valueOf(value);
+    }
+
+    /** Set elements in a stable order: numbers by value, words alphabetically. */
+    private static int numbersFirst(String a, String b) {
+        try {
+            return Long.compare(Long.parseLong(a), Long.parseLong(b));
+        } catch (NumberFormatException e) {
+            return a.compareTo(b);
+        }
     }
 
     public Key required() {
@@ -179,7 +211,7 @@ public final class Key {
 
     /** The type column of the reference. */
     public String type() {
-        if (!detail.isEmpty() && kind != Kind.LIST) {
+        if (!detail.isEmpty() && kind != Kind.LIST && kind != Kind.NAMED) {
             return detail;
         }
         switch (kind) {
@@ -190,17 +222,14 @@ public final class Key {
             case LIST:
                 return child != null ? "list of mappings" : "list of " + detail;
             case NAMED:
-                return "mapping of name → mapping";
+                return "mapping of name → " + (child != null ? "mapping" : detail);
             default:
                 return kind.shown;
         }
     }
 
-    /** Refuses reading this key as {@code wanted}; an undeclared key takes any getter. */
+    /** Refuses reading this key as {@code wanted}. */
     void check(String path, Kind... wanted) {
-        if (kind == Kind.UNDECLARED) {
-            return;
-        }
         for (Kind k : wanted) {
             if (k == kind) {
                 return;

@@ -57,11 +57,12 @@ public final class Section {
     }
 
     /**
-     * Opens a section whose keys are not declared in full yet ({@link Schema#undeclared}): they are
-     * listed in the reference without type or default. New sections declare a {@link Schema}.
+     * This section read with {@code variant} ({@link Schema#variant} of its own schema): what a
+     * service's or a probe type's binder reads, with the keys as that variant declares them. Unknown
+     * keys were reported when the section was opened.
      */
-    public static Optional<Section> open(YamlNode node, String path, List<ConfigError> errors, List<String> known) {
-        return open(node, path, errors, Schema.undeclared(path, known));
+    public Section as(Schema variant) {
+        return new Section(entries, path, errors, variant);
     }
 
     /** The declaration of {@code key}; reading a key the section does not declare is a bug. */
@@ -120,12 +121,6 @@ public final class Section {
         return node(key).flatMap(n -> open(n, pathOf(key), errors, child));
     }
 
-    /** The mapping under a key of a section not declared in full yet ({@link #open(YamlNode, String, List, List)}). */
-    public Optional<Section> section(String key, List<String> known) {
-        declared(key, Key.Kind.MAPPING);
-        return node(key).flatMap(n -> open(n, pathOf(key), errors, known));
-    }
-
     /** Item {@code index} of the list under {@code key}, opened with the schema its declaration names. */
     public Optional<Section> item(String key, List<YamlNode> items, int index) {
         Schema child = declared(key, Key.Kind.LIST).child();
@@ -133,6 +128,21 @@ public final class Section {
             throw new IllegalStateException(pathOf(key) + " is not declared as a list of mappings");
         }
         return open(items.get(index), ConfigPath.index(pathOf(key), index), errors, child);
+    }
+
+    /**
+     * The sections under a mapping of names chosen by the operator, each opened with the schema its
+     * declaration names, by name in the document's order; empty when the key is absent or not a mapping.
+     */
+    public Map<String, Section> named(String key) {
+        Schema child = declared(key, Key.Kind.NAMED).child();
+        if (child == null) {
+            throw new IllegalStateException(pathOf(key) + " is not declared as a mapping of names to mappings");
+        }
+        Map<String, Section> sections = new java.util.LinkedHashMap<>();
+        namedEntries(key).ifPresent(m -> m.entries().forEach((name, node) ->
+                open(node, ConfigPath.child(pathOf(key), name), errors, child).ifPresent(s -> sections.put(name, s))));
+        return sections;
     }
 
     /** A mapping whose keys are names chosen by the operator (farms, virtual servers). */

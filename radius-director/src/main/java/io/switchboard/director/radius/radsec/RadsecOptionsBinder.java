@@ -1,5 +1,7 @@
 package io.switchboard.director.radius.radsec;
 
+import io.switchboard.director.config.bind.Schema;
+import io.switchboard.director.config.bind.Key;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.config.bind.Section;
 import io.switchboard.director.config.bind.YamlNode;
@@ -18,8 +20,20 @@ import javax.net.ssl.SSLException;
  */
 public final class RadsecOptionsBinder {
 
-    public static final List<String> KEYS = List.of("listen", "identify", "tls");
-    public static final List<String> TLS_KEYS = List.of("certificate", "key", "ca");
+    public static final Schema TLS = Schema.of("the TLS files of RadSec, PEM (RFC 6614 §2.3)",
+            Key.path("certificate").required().note("The director's certificate chain, shown to clients and reals."),
+            Key.path("key").required().note("Its private key."),
+            Key.path("ca").required().note("The CA that clients' and reals' certificates must chain to."));
+
+    private static final List<String> IDENTIFY = List.of("address", "certificate");
+
+    public static final Schema RADSEC = Schema.of("RADIUS over TLS of a `radius` virtual server",
+            Key.endpoint("listen").shownAs("endpoint or `off`").byDefault("the virtual address, port `2083`")
+                    .note("Where RadSec clients connect (RFC 6614 §2.2: port 2083); `off`: none, the block then"
+                            + " only serves the reals with `transport: radsec`."),
+            Key.oneOf("identify", IDENTIFY).defaultValue(IDENTIFY.get(0)).note("Which client a TLS peer is: by its"
+                    + " source address in `clients`, or by the `certificate-name` its certificate carries as well."),
+            Key.mapping("tls", TLS).required().note("`{ certificate, key, ca }`: PEM files; they must make a TLS context."));
 
     private RadsecOptionsBinder() {
     }
@@ -29,7 +43,7 @@ public final class RadsecOptionsBinder {
         if (!vs.has("radsec")) {
             return Optional.empty();
         }
-        Optional<Section> block = vs.section("radsec", KEYS);
+        Optional<Section> block = vs.section("radsec");
         if (block.isEmpty()) {
             return Optional.empty();
         }
@@ -51,14 +65,14 @@ public final class RadsecOptionsBinder {
         RadsecOptions.Identify identify = RadsecOptions.Identify.ADDRESS;
         Optional<String> how = r.string("identify");
         if (how.isPresent()) {
-            if (how.get().equals("certificate")) {
+            if (how.get().equals(IDENTIFY.get(1))) {
                 identify = RadsecOptions.Identify.CERTIFICATE;
-            } else if (!how.get().equals("address")) {
+            } else if (!how.get().equals(IDENTIFY.get(0))) {
                 r.error(r.pathOf("identify"), "must be address or certificate, not '" + how.get() + "'");
             }
         }
         Optional<RadsecOptions.TlsFiles> tls = r.require("tls", "required ({certificate, key, ca}: PEM files)")
-                ? r.section("tls", TLS_KEYS).flatMap(RadsecOptionsBinder::tls) : Optional.empty();
+                ? r.section("tls").flatMap(RadsecOptionsBinder::tls) : Optional.empty();
         if (tls.isEmpty() || r.errors().size() > before) {
             return Optional.empty();
         }
