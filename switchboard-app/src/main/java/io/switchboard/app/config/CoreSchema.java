@@ -138,7 +138,9 @@ final class CoreSchema {
             Key.listOf("client-farms", Schema.undeclared("a client-assigned farm", ClientFarmsBinder.KEYS))
                     .note("`{clients: [SUBNET...], farm: NAME}`: those clients go to that farm (longest prefix wins)."),
             Key.bool("client-nat").byDefault("`true`")
-                    .note("`false`: the reals see the client's own address (UDP services; transparent.md)."))));
+                    .note("`false`: the reals see the client's own address (UDP services; transparent.md)."),
+            Key.list("access", "interface names").byDefault("every interface")
+                    .note("Only datagrams arriving on these interfaces are served (IOS `access`; UDP services, Linux)."))));
 
     static final Schema PROBE = Schema.undeclared("a probe", ProbeBinder.keys());
 

@@ -126,8 +126,7 @@ final class IosVirtualServerReader {
                             + " virtual address through route-health.hook; add it and advertise: true by hand");
                 }
             }
-            case "access" -> ledger.unsupported(c, "interface awareness (access): Switchboard serves the virtual"
-                    + " address on whichever interface it arrives");
+            case "access" -> access(vs, c);
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
             case "gtp" -> gtp(vs, c);
             case "purge" -> purge(vs, c);
@@ -332,6 +331,37 @@ final class IosVirtualServerReader {
         }
         vs.purgeLines.add(c);
     }
+
+    /**
+     * {@code access INTERFACE [route framed-ip]} (interface awareness): only what arrives on the
+     * interface is served, several lines adding interfaces. The name is taken when it can be a Linux
+     * interface name ({@code Vlan20}, {@code eth1}; IOS's {@code GigabitEthernet1/1} cannot, and must be
+     * given as the director's interface by hand); {@code route framed-ip} (routing subscriber traffic by
+     * framed IP through the interface) Switchboard does not have.
+     */
+    private void access(IosVirtualServer vs, IosCommand c) {
+        if (c.negated()) {
+            ledger.implied(c, "the default: every interface");
+            return;
+        }
+        String name = IosValues.name(c, 0, "the interface");
+        if (c.hasArg(1)) {
+            ledger.unsupported(c, "access ... route framed-ip (framed-IP routing through the interface)");
+        } else if (!LINUX_INTERFACE.matcher(name).matches()) {
+            ledger.unsupported(c, "interface " + name + " is not a Linux interface name: write access: [NAME] with"
+                    + " the director's interface by hand");
+        } else if (vs.tcp()) {
+            ledger.unsupported(c, "access on a TCP virtual server (Switchboard binds datagram sockets to interfaces)");
+        } else {
+            if (!vs.access.contains(name)) {
+                vs.access.add(name);
+            }
+            vs.accessLines.add(c);
+        }
+    }
+
+    /** As the configuration's {@code access:} takes them: IFNAMSIZ - 1 octets, no '/', ':' or blanks. */
+    private static final java.util.regex.Pattern LINUX_INTERFACE = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,15}");
 
     /** A line only TCP virtual servers have: translated by the caller, implied (or unsupported) otherwise. */
     private void tcpOnly(IosVirtualServer vs, IosCommand c, Runnable read, String key, String impliedWhy) {
