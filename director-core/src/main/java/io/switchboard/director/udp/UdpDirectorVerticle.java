@@ -112,11 +112,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         EventLoop loop = slots.get(index).loop();
         String device = slots.get(index).device();
         UdpLane lane = new UdpLane(virtualServer, farms, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
-        Bootstrap bootstrap = newBootstrap(transport, loop, reusePort).handler(lane.virtualAddressHandler());
-        if (device != null) {
-            bootstrap.option(ChannelOption.SO_REUSEADDR, true).channelFactory(() -> AccessSockets.bindToDevice(
-                    (Channel) transport.datagramChannel(), device));
-        }
+        Bootstrap bootstrap = newBootstrap(transport, loop, reusePort, device).handler(lane.virtualAddressHandler());
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 done.fail(new IllegalStateException("virtual server " + virtualServer.name()
@@ -163,16 +159,25 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     }
 
     private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort) {
+        return newBootstrap(transport, loop, reusePort, null);
+    }
+
+    /** @param device the interface a virtual-address socket is bound to (access), or null */
+    private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort, String device) {
         int slot = slot(virtualServer.config().maxDatagram());
         Bootstrap b = new Bootstrap()
                 .group(loop)
-                .channelFactory(() -> (Channel) transport.datagramChannel())
+                .channelFactory(device == null ? () -> (Channel) transport.datagramChannel()
+                        : () -> AccessSockets.bindToDevice((Channel) transport.datagramChannel(), device))
                 .option(ChannelOption.SO_RCVBUF, 4 << 20)
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, allocator(slot, reusePort));
         if (reusePort) {
             b.option(EpollChannelOption.SO_REUSEPORT, true)
                     .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+        }
+        if (device != null) {
+            b.option(ChannelOption.SO_REUSEADDR, true); // beside the sockets of the other devices and the catch-all
         }
         return b;
     }
