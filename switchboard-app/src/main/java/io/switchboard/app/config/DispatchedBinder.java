@@ -35,12 +35,18 @@ final class DispatchedBinder {
             "firewalls", "framed-ip-group");
     static final List<String> FIREWALL_KEYS = List.of("address", "outside", "inside");
     static final List<String> VPN_FARM_KEYS = List.of("farm", "interface", "address", "protocols", "sticky-group",
-            "reals");
+            "sticky", "reals");
     static final List<String> VPN_REAL_KEYS = List.of("address", "interface", "mac");
     static final List<String> LINK_KEYS = List.of("interface", "mac");
     static final Duration DEFAULT_STICKY = Duration.ofMinutes(1);
-    /** IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47. */
-    static final Map<String, Integer> PROTOCOLS = Map.of("esp", 50, "gre", 47);
+    /**
+     * IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47, TCP
+     * (RFC 9293) 6, UDP (RFC 768) 17; {@code any}: every protocol (IOS {@code virtual ADDR any 0}).
+     */
+    static final Map<String, Integer> PROTOCOLS = Map.of("esp", 50, "gre", 47, "tcp", DispatchedConfig.VpnFarm.TCP,
+            "udp", DispatchedConfig.VpnFarm.UDP, "any", DispatchedConfig.VpnFarm.ANY);
+    /** The protocols whose packets belong to a client's IKE or PPTP binding: they need its sticky group. */
+    private static final Set<Integer> TUNNELS = Set.of(50, 47);
 
     private static final Pattern MAC = Pattern.compile("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
     /** Linux interface names: at most 15 octets (IFNAMSIZ - 1), no '/', ':' or blanks. */
@@ -145,19 +151,30 @@ final class DispatchedBinder {
                 Section.string(items.get(i), path, errors).ifPresent(text -> {
                     Integer number = PROTOCOLS.get(text);
                     if (number == null) {
-                        s.error(path, "unknown protocol '" + text + "' (known: esp, gre)");
+                        s.error(path, "unknown protocol '" + text + "' (known: esp, gre, tcp, udp, any)");
                     } else if (!protocols.add(number)) {
                         s.error(path, "'" + text + "' listed twice");
                     }
                 });
             }
             if (items.isEmpty()) {
-                s.error(s.pathOf("protocols"), "must list esp, gre or both");
+                s.error(s.pathOf("protocols"), "must list esp, gre, tcp, udp or any");
+            } else if (protocols.contains(DispatchedConfig.VpnFarm.ANY) && protocols.size() > 1) {
+                s.error(s.pathOf("protocols"), "any is every protocol: list it alone");
             }
         }, () -> protocols.addAll(List.of(50, 47)));
-        Optional<String> group = s.require("sticky-group", "required: the sticky group of the IKE and PPTP virtual servers")
+        // ESP and GRE follow the client's IKE or PPTP binding, so they need its group; an all-port
+        // farm (tcp, udp, any) may keep its clients in a table of its own instead.
+        boolean tunnels = protocols.stream().anyMatch(TUNNELS::contains);
+        Optional<String> group = !tunnels && !s.has("sticky-group") ? Optional.empty()
+                : s.require("sticky-group", "required with esp or gre: the sticky group of the IKE and PPTP virtual servers")
                 ? s.string("sticky-group") : Optional.empty();
         group.ifPresent(g -> requireGroup(s.pathOf("sticky-group"), g));
+        Duration sticky = s.positiveDuration("sticky").orElse(DispatchedConfig.VpnFarm.DEFAULT_STICKY);
+        if (s.has("sticky") && s.has("sticky-group")) {
+            s.error(s.pathOf("sticky"), "the sticky group's virtual servers set how long a client is kept");
+        }
+        address.ifPresent(a -> portBoundConflicts(s, a, protocols));
         List<DispatchedConfig.VpnReal> reals = new ArrayList<>();
         List<InetAddress> addresses = new ArrayList<>();
         if (s.require("reals", "required: the link of each real")) {
@@ -177,11 +194,38 @@ final class DispatchedBinder {
             });
         }
         farm.ifPresent(f -> matchReals(s, "reals", f, addresses));
-        if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty() || group.isEmpty()) {
+        if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty()
+                || (tunnels && group.isEmpty())) {
             return Optional.empty();
         }
         return Optional.of(new DispatchedConfig.VpnFarm(name, farm.get().name(), iface.get(), address.get(), protocols,
-                group.get(), reals));
+                group, sticky, reals));
+    }
+
+    /**
+     * An all-port farm captures every port of its protocols on the address, while a virtual server
+     * there has a socket the host's kernel also delivers to: both would serve one packet. So a TCP
+     * virtual server on the address is refused with tcp (or any), a datagram one with udp (or any)
+     * unless on a GTP port, which the all-port farm leaves to the host as IOS does.
+     */
+    private void portBoundConflicts(Section s, InetAddress address, Set<Integer> protocols) {
+        boolean tcp = protocols.contains(DispatchedConfig.VpnFarm.TCP) || protocols.contains(DispatchedConfig.VpnFarm.ANY);
+        boolean udp = protocols.contains(DispatchedConfig.VpnFarm.UDP) || protocols.contains(DispatchedConfig.VpnFarm.ANY);
+        for (VirtualServerConfig vs : servers.values()) {
+            if (!vs.listen().address().equals(address)) {
+                continue;
+            }
+            boolean vsTcp = io.switchboard.director.spi.Plugins.installed().service(vs.service())
+                    .map(service -> service.spec().transport() == io.switchboard.director.spi.ServiceSpec.Transport.TCP)
+                    .orElse(false);
+            int port = vs.listen().port();
+            if (vsTcp ? tcp : udp && !DispatchedConfig.VpnFarm.GTP_PORTS.contains(port)) {
+                s.error(s.pathOf("protocols"), "virtual server '" + vs.name() + "' listens on "
+                        + address.getHostAddress() + ":" + port + (vsTcp ? "/tcp" : "/udp")
+                        + ", a port this all-port farm dispatches (only the GTP ports 2123, 2152, 3386 are left to"
+                        + " the host)");
+            }
+        }
     }
 
     private Optional<FarmConfig> farm(Section s) {
