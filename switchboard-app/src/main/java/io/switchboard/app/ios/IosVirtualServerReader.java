@@ -44,6 +44,16 @@ final class IosVirtualServerReader {
         return Optional.of(vs);
     }
 
+    /**
+     * An all-port virtual server (port 0: every port; IOS leaves the GTP ports out). Switchboard serves
+     * it in dispatched mode, a vpn-farms entry with these protocols, which needs the interface and
+     * the reals' interfaces and MAC addresses; IOS holds none of them (it learns MACs by ARP), so the
+     * entry is written by hand.
+     */
+    static final String ALL_PORT = "an all-port virtual server: Switchboard dispatches it as vpn-farms.NAME with"
+            + " protocols: [%s], written by hand with the capture interface and the reals' interfaces and MAC"
+            + " addresses (docs/configuration.md, all-port virtual servers)";
+
     /** Address, port, service; a reason when Switchboard cannot serve the combination. */
     private Optional<String> virtual(IosVirtualServer vs, IosCommand c) {
         vs.virtual = c;
@@ -60,10 +70,14 @@ final class IosVirtualServerReader {
             return Optional.of("ESP/GRE virtual servers here: Switchboard balances them in dispatched mode"
                     + " (vpn-farms), which needs interfaces and MAC addresses IOS does not hold");
         }
-        if (!tcp && !c.isKeyword(i, "udp")) {
-            throw c.error(i, "expected tcp, udp, esp or gre");
+        if (c.isKeyword(i, "any") && (!c.hasArg(i + 1) || "0".equals(c.arg(i + 1)))) {
+            return Optional.of(ALL_PORT.formatted("any"));
         }
-        int port = IosValues.port(c, i + 1);
+        if (!tcp && !c.isKeyword(i, "udp")) {
+            throw c.error(i, "expected tcp, udp, any, esp or gre");
+        }
+        // "any" as the port is port 0, every port (IOS SLB command reference, virtual).
+        int port = c.isKeyword(i + 1, "any") ? 0 : IosValues.port(c, i + 1);
         String service = "";
         if (c.hasArg(i + 2)) {
             if (!c.isKeyword(i + 2, "service")) {
@@ -94,7 +108,7 @@ final class IosVirtualServerReader {
             default -> port;
         };
         if (vs.port == 0) {
-            return Optional.of("all-port virtual servers (port 0): give one virtual server per port");
+            return Optional.of(ALL_PORT.formatted(tcp ? "tcp" : "udp"));
         }
         return Optional.empty();
     }

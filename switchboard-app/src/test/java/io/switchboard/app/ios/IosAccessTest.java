@@ -55,4 +55,34 @@ class IosAccessTest {
         assertThat(new io.switchboard.app.config.ConfigLoader(io.switchboard.app.Services.discover().available())
                 .parse(yaml)).isEqualTo(t.config());
     }
+
+    @Test
+    void allPortVirtualServersAreNamedForDispatchedMode() {
+        // IOS SLB: port 0 (or "any") is every port; "virtual ADDR any 0" every protocol too.
+        IosTranslation t = translate("""
+                ip slb serverfarm F
+                 real 10.1.1.1
+                  inservice
+                ip slb vserver T
+                 virtual 10.0.0.1 tcp 0
+                 serverfarm F
+                ip slb vserver U
+                 virtual 10.0.0.1 udp any
+                 serverfarm F
+                ip slb vserver A
+                 virtual 10.0.0.2 any 0
+                 serverfarm F
+                ip slb vserver G
+                 virtual 10.0.0.3 udp 0 service gtp
+                 serverfarm F
+                """);
+
+        assertThat(t.report().entry(4).orElseThrow().outcome()).isEqualTo(IosReport.Outcome.UNSUPPORTED);
+        assertThat(t.report().entry(4).orElseThrow().detail()).contains("all-port").contains("protocols: [tcp]");
+        assertThat(t.report().entry(7).orElseThrow().detail()).contains("protocols: [udp]");
+        assertThat(t.report().entry(10).orElseThrow().detail()).contains("protocols: [any]");
+        // A GTP virtual server's port 0 is GTP's port, as before.
+        assertThat(t.config().virtualServers().get("G").listen().port()).isEqualTo(2123);
+        assertThat(t.config().virtualServers()).containsOnlyKeys("G");
+    }
 }
