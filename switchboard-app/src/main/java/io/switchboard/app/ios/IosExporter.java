@@ -229,6 +229,7 @@ public final class IosExporter {
         }
         options(vs);
         pluginLines.forEach(text -> line(1, text));
+        vs.access().forEach(device -> line(1, "access " + device)); // interface awareness, one line each
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
         // Client-assigned farms are, in IOS, more virtual servers on the same virtual line, each

@@ -58,4 +58,13 @@ class AccessKeyTest {
                         + " interface)",
                 "virtual-servers.web.access: access is for datagram services; service 'tcp' is not one");
     }
+
+    @Test
+    void aChangeOfAccessNeedsARestart() {
+        // The sockets are bound to the interfaces when the virtual server starts; a replacement in
+        // place keeps them.
+        var diff = io.switchboard.app.reload.ConfigDiff.between(LOADER.parse(document("", "")),
+                LOADER.parse(document(", access: [lo]", "")));
+        assertThat(diff.needsRestart()).containsExactly("virtual-servers.dns.access");
+    }
 }

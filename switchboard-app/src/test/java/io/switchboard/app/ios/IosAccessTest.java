@@ -50,6 +50,9 @@ class IosAccessTest {
         assertThat(t.report().entry(15).orElseThrow().detail()).contains("TCP virtual server");
         assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(3);
 
+        // export-ios writes the lines back.
+        assertThat(IosExporter.export(t.config())).contains(" access lo\n");
+
         String yaml = IosYamlWriter.write(t, "access");
         assertThat(yaml).containsPattern("access: \\[ *\"?lo\"? *\\] +# line 7: access lo|access:.*# line 7");
         assertThat(new io.switchboard.app.config.ConfigLoader(io.switchboard.app.Services.discover().available())
