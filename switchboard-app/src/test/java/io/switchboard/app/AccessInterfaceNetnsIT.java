@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * by three clients each over its own veth pair (ia, ib, ic); the virtual server has
  * {@code access: [ia, ib]}. Datagrams through ia and ib are answered by the real (a UDP echo); those
  * through ic are not, and each is counted in {@code switchboard_dropped_total{reason=
- * "not-access-interface"}}. A configuration naming an interface the host lacks is refused by
+ * "not-access-interface"}}. A TCP virtual server with {@code access: [ia]} splices connections
+ * through ia and the kernel refuses those through ic. A configuration naming an interface the host lacks is refused by
  * {@code check} with the key's path. Skipped unless root with ip netns and python3.
  */
 class AccessInterfaceNetnsIT {
@@ -52,14 +53,41 @@ class AccessInterfaceNetnsIT {
                     seen.add(data)
             print("answers=%%d" %% len(seen))
             """.formatted(BURST, VIP, PORT);
+    /** The reals: a UDP echo on 127.0.0.1:7001 and a TCP echo on 127.0.0.1:7101 (a thread per connection). */
     private static final String ECHO = """
-            import socket
+            import socket, threading
+            t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            t.bind(("127.0.0.1", 7101))
+            t.listen(16)
+            def serve(c):
+                with c:
+                    while True:
+                        data = c.recv(4096)
+                        if not data:
+                            return
+                        c.sendall(b"echo:" + data)
+            def accept():
+                while True:
+                    c, _ = t.accept()
+                    threading.Thread(target=serve, args=(c,), daemon=True).start()
+            threading.Thread(target=accept, daemon=True).start()
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             s.bind(("127.0.0.1", 7001))
             while True:
                 data, peer = s.recvfrom(4096)
                 s.sendto(b"echo:" + data, peer)
             """;
+    /** One TCP connection to the TCP virtual server: prints what came back, or "refused". */
+    private static final String TCP_CLIENT = """
+            import socket
+            try:
+                c = socket.create_connection(("%s", 7100), timeout=3)
+                c.sendall(b"hello")
+                print(c.recv(100).decode())
+            except ConnectionRefusedError:
+                print("refused")
+            """.formatted(VIP);
 
     @TempDir
     static Path dir;
@@ -87,7 +115,9 @@ class AccessInterfaceNetnsIT {
                 NetnsTopology.JAR.toString(), "run", "-c", config.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("director.log").toFile()).start();
         await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250)).until(() ->
-                Files.readString(dir.resolve("director.log")).contains("access [ia, ib]") && echo.isAlive());
+                Files.readString(dir.resolve("director.log")).contains("access [ia, ib]")
+                        && Files.readString(dir.resolve("director.log")).contains("(tcp) listening on /10.77.9.1:7100, access [ia]")
+                        && echo.isAlive());
     }
 
     private static String configWithAccess(String access) {
@@ -97,12 +127,20 @@ class AccessInterfaceNetnsIT {
                   echo:
                     reals:
                       - { address: 127.0.0.1, port: 7001 }
+                  tcp-echo:
+                    reals:
+                      - { address: 127.0.0.1, port: 7101 }
                 virtual-servers:
+                  tcp-inside:
+                    listen: %1$s:7100
+                    service: tcp
+                    farm: tcp-echo
+                    access: [ia]
                   inside-only:
-                    listen: %s:%d
+                    listen: %1$s:%2$d
                     service: udp
                     farm: echo
-                    access: %s
+                    access: %3$s
                 """.formatted(VIP, PORT, access);
     }
 
@@ -159,6 +197,15 @@ class AccessInterfaceNetnsIT {
         // The allowed clients are still served (the catch-all socket takes only the other interfaces').
         assertThat(answers("a")).isEqualTo(BURST);
         assertThat(refused() - before).isEqualTo(BURST);
+    }
+
+    @Test
+    void tcpConnectionsThroughAnotherInterfaceAreRefused() throws Exception {
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(NetnsTopology.run(List.of("ip", "netns",
+                "exec", ns("a"), "python3", "-c", TCP_CLIENT)).output().trim()).isEqualTo("echo:hello"));
+        // No listener is bound to ic: the kernel resets the connection.
+        assertThat(NetnsTopology.run(List.of("ip", "netns", "exec", ns("c"), "python3", "-c", TCP_CLIENT)).output()
+                .trim()).isEqualTo("refused");
     }
 
     @Test

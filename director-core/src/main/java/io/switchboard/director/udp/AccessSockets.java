@@ -5,7 +5,6 @@ import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.unix.RawUnixChannelOption;
 import io.switchboard.director.EngineDrops;
@@ -42,7 +41,7 @@ import java.util.function.Supplier;
  * (compute_score in net/ipv4/udp.c), so this catch-all receives only what no allowed interface
  * took, and counts it as {@code dropped{reason=not-access-interface}}.
  */
-final class AccessSockets {
+public final class AccessSockets {
 
     /** {@code SOL_SOCKET} and {@code SO_BINDTODEVICE} of asm-generic/socket.h (x86, arm64, ...). */
     private static final int SOL_SOCKET = 1;
@@ -56,13 +55,17 @@ final class AccessSockets {
     }
 
     /**
-     * Binds {@code channel} (not yet bound to an address) to {@code device}.
+     * Binds {@code channel} (a datagram or listening socket not yet bound to an address) to
+     * {@code device}. The TCP director's listeners use it too, one per interface; a connection
+     * through another interface finds no listener and the kernel answers it with a reset (no
+     * catch-all listener there: beside listening sockets it would need SO_REUSEPORT, and the
+     * kernel's listener lookup returns the first reuseport group that scores, which may be its).
      *
      * @throws ChannelException when the transport is not epoll, or the kernel refuses (no such
      *                          device, not permitted)
      */
-    static Channel bindToDevice(Channel channel, String device) {
-        if (!(channel instanceof EpollDatagramChannel)) {
+    public static <C extends Channel> C bindToDevice(C channel, String device) {
+        if (!(channel instanceof io.netty.channel.unix.UnixChannel)) {
             channel.unsafe().closeForcibly();
             throw new ChannelException("access: needs Linux with the native epoll transport (SO_BINDTODEVICE);"
                     + " the transport here is " + channel.getClass().getSimpleName());

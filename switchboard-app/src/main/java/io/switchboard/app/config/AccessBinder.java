@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * arrives on these interfaces is served). The UDP director binds one socket per interface with
  * {@code SO_BINDTODEVICE} (see {@code AccessSockets}), which only Linux has, so elsewhere the key is
  * refused here rather than ignored at run time; so is an interface this host does not have (a typo
- * would otherwise serve nobody), and a service with a listener of its own (TCP's splice).
+ * would otherwise serve nobody). The TCP director binds one listener per interface the same way.
  */
 final class AccessBinder {
 
@@ -54,10 +54,6 @@ final class AccessBinder {
         boolean ok = true;
         if (items.get().isEmpty()) {
             s.error(path, "must list at least one interface (leave the key out to serve every interface)");
-            ok = false;
-        }
-        if (service.isPresent() && service.get().transport() != ServiceSpec.Transport.UDP) {
-            s.error(path, "access is for datagram services; service '" + service.get().name() + "' is not one");
             ok = false;
         }
         if (!linux && !items.get().isEmpty()) {

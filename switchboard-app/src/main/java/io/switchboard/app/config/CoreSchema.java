@@ -140,7 +140,7 @@ final class CoreSchema {
             Key.bool("client-nat").byDefault("`true`")
                     .note("`false`: the reals see the client's own address (UDP services; transparent.md)."),
             Key.list("access", "interface names").byDefault("every interface")
-                    .note("Only datagrams arriving on these interfaces are served (IOS `access`; UDP services, Linux)."))));
+                    .note("Only what arrives on these interfaces is served (IOS `access`; Linux)."))));
 
     static final Schema PROBE = Schema.undeclared("a probe", ProbeBinder.keys());
 

@@ -351,7 +351,7 @@ final class IosVirtualServerReader {
      * interface is served, several lines adding interfaces. The name is taken when it can be a Linux
      * interface name ({@code Vlan20}, {@code eth1}; IOS's {@code GigabitEthernet1/1} cannot, and must be
      * given as the director's interface by hand); {@code route framed-ip} (routing subscriber traffic by
-     * framed IP through the interface) Switchboard does not have.
+     * framed IP through the interface) Switchboard does not have. TCP and datagram virtual servers alike.
      */
     private void access(IosVirtualServer vs, IosCommand c) {
         if (c.negated()) {
@@ -364,8 +364,6 @@ final class IosVirtualServerReader {
         } else if (!LINUX_INTERFACE.matcher(name).matches()) {
             ledger.unsupported(c, "interface " + name + " is not a Linux interface name: write access: [NAME] with"
                     + " the director's interface by hand");
-        } else if (vs.tcp()) {
-            ledger.unsupported(c, "access on a TCP virtual server (Switchboard binds datagram sockets to interfaces)");
         } else {
             if (!vs.access.contains(name)) {
                 vs.access.add(name);

@@ -52,11 +52,12 @@ class AccessKeyTest {
     }
 
     @Test
-    void notForTcpAndNotEmpty() {
+    void notEmptyAndTcpServersTakeItToo() {
         assertThat(Rejections.errors(LOADER, document(", access: []", ", access: [lo]"))).containsExactly(
                 "virtual-servers.dns.access: must list at least one interface (leave the key out to serve every"
-                        + " interface)",
-                "virtual-servers.web.access: access is for datagram services; service 'tcp' is not one");
+                        + " interface)");
+        assertThat(LOADER.parse(document("", ", access: [lo]")).virtualServers().get("web").access())
+                .containsExactly("lo");
     }
 
     @Test
