@@ -69,7 +69,8 @@ ip -n $D route add blackhole default table 100
 ip -n $D rule add iif cl lookup 100 pref 100
 ip -n $D rule add iif sv lookup 100 pref 101
 
-# Counters on each firewall (nftables): what it forwarded each way, and the VPN packets it got.
+# Counters on each firewall (nftables): what it forwarded each way, the VPN packets it got, and
+# (AllPortDispatchedNetnsIT) the all-port farm's TCP and UDP packets, and GTP ones it must not get.
 for f in $F1 $F2; do
   ip netns exec "$f" nft -f - <<'NFT'
 table ip sb {
@@ -80,6 +81,9 @@ table ip sb {
     udp dport 500 counter comment "ike"
     udp dport 4500 counter comment "natt"
     tcp dport 1723 tcp flags syn counter comment "pptp"
+    ip daddr 10.1.0.1 udp dport 9000-9099 counter comment "all-udp"
+    ip daddr 10.1.0.1 tcp dport 8000-8099 tcp flags syn counter comment "all-tcp"
+    udp dport { 2123, 2152 } counter comment "gtp"
   }
   chain forward {
     type filter hook forward priority 0;

@@ -33,6 +33,11 @@ public final class EngineDrops {
      * request, RFC 2865 §2; any session work); {@code switchboard_overload_refused_total} says which limit.
      */
     public static final DropReason OVERLOAD = DropReason.of("overload");
+    /**
+     * Sent to the virtual address through an interface not in its {@code access} list (IOS interface
+     * awareness): received by the catch-all socket of {@code AccessSockets} and not served.
+     */
+    public static final DropReason NOT_ACCESS_INTERFACE = DropReason.of("not-access-interface");
     /** Sending to the real or back to the client failed at the socket. */
     public static final DropReason SEND_FAILED = DropReason.of("send-failed");
 

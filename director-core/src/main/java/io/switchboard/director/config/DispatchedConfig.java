@@ -69,19 +69,53 @@ public record DispatchedConfig(Map<String, FirewallFarm> firewallFarms, Map<Stri
     }
 
     /**
-     * ESP and GRE balanced in dispatched mode by client address, tied to the client's IKE or PPTP
-     * binding through a sticky group.
+     * IP protocols sent to one virtual address balanced in dispatched mode by client address: ESP
+     * and GRE tied to the client's IKE or PPTP binding through a sticky group, and the all-port
+     * virtual servers of IOS ({@code virtual ADDR tcp 0}, {@code udp 0}, {@code any 0}: every port of
+     * the protocol, firewall and dispatched-mode balancing), whose clients are kept in a table of
+     * the farm's own when no group is named.
      *
-     * @param address     the virtual address the ESP/GRE packets are sent to
-     * @param protocols   the IP protocol numbers dispatched (50 ESP, 47 GRE)
-     * @param stickyGroup the sticky group of the IKE (UDP 500/4500) and PPTP (TCP 1723) virtual servers
+     * @param address     the virtual address the packets are sent to
+     * @param protocols   the IP protocol numbers dispatched (50 ESP, 47 GRE, 6 TCP, 17 UDP), or
+     *                    {@link #ANY}
+     * @param stickyGroup the sticky group of the IKE (UDP 500/4500) and PPTP (TCP 1723) virtual
+     *                    servers; empty: the farm's own table of client addresses
+     * @param sticky      how long the farm's own table keeps an idle client (unused with a group)
      */
     public record VpnFarm(String name, String farm, String interfaceName, InetAddress address,
-            Set<Integer> protocols, String stickyGroup, List<VpnReal> reals) {
+            Set<Integer> protocols, Optional<String> stickyGroup, Duration sticky, List<VpnReal> reals) {
+
+        /** Every IP protocol ({@code any}). */
+        public static final int ANY = -1;
+        public static final int TCP = 6;
+        public static final int UDP = 17;
+        /**
+         * The UDP ports an all-port virtual server leaves alone (IOS SLB: an all-port virtual server
+         * takes every port but the GTP ports, IOS SLB configuration guide, port-bound servers): the
+         * registered ports of GTPv1/v2-C 2123 (TS 29.060, TS 29.274), GTP-U 2152 (TS 29.281) and GTPv0
+         * 3386 (GSM 09.60). A director's own gtp virtual servers can listen on the same address.
+         */
+        public static final Set<Integer> GTP_PORTS = Set.of(2123, 2152, 3386);
+        public static final Duration DEFAULT_STICKY = Duration.ofMinutes(1);
 
         public VpnFarm {
             protocols = Set.copyOf(protocols);
             reals = List.copyOf(reals);
+        }
+
+        /** ESP/GRE tied to the IKE and PPTP virtual servers of {@code stickyGroup}. */
+        public VpnFarm(String name, String farm, String interfaceName, InetAddress address,
+                Set<Integer> protocols, String stickyGroup, List<VpnReal> reals) {
+            this(name, farm, interfaceName, address, protocols, Optional.of(stickyGroup), DEFAULT_STICKY, reals);
+        }
+
+        public boolean dispatches(int protocol) {
+            return protocols.contains(ANY) || protocols.contains(protocol);
+        }
+
+        /** A UDP datagram to this port is left to the host (all-port UDP, {@link #GTP_PORTS}). */
+        public boolean leavesUdpPort(int port) {
+            return dispatches(UDP) && GTP_PORTS.contains(port);
         }
     }
 }

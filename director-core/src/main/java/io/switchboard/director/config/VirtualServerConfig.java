@@ -22,14 +22,27 @@ import java.util.Optional;
  *                        false: from the client's own address and port, through sockets bound to it
  *                        with {@code IP_TRANSPARENT}, so that the reals see the client (IOS
  *                        {@code no nat client}; the host routing it needs: docs/transparent.md)
+ * @param access          the interfaces whose datagrams this virtual server serves (IOS
+ *                        {@code access INTERFACE}); empty: every interface. Datagrams to the virtual
+ *                        address arriving on another interface are counted and dropped
  */
 public record VirtualServerConfig(String name, Endpoint listen, String service, String farm,
         Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
         boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms,
-        boolean clientNat) {
+        boolean clientNat, List<String> access) {
 
     public VirtualServerConfig {
         clientFarms = List.copyOf(clientFarms);
+        access = List.copyOf(access);
+    }
+
+    /** A virtual server served on every interface. */
+    public VirtualServerConfig(String name, Endpoint listen, String service, String farm,
+            Optional<StickyConfig> sticky, Duration responseTimeout, Duration idle, int maxDatagram,
+            boolean inService, ServiceOptions options, OverloadConfig overload, List<ClientFarm> clientFarms,
+            boolean clientNat) {
+        this(name, listen, service, farm, sticky, responseTimeout, idle, maxDatagram, inService, options, overload,
+                clientFarms, clientNat, List.of());
     }
 
     /** A virtual server with client-assigned farms, its reals seeing the director's address. */

@@ -46,6 +46,8 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     private final Ticker ticker;
     private final List<UdpLane> lanes = new ArrayList<>();
     private volatile InetSocketAddress localAddress;
+    /** With access: the socket counting what other interfaces bring ({@link AccessSockets}). */
+    private volatile Channel catchAll;
 
     public UdpDirectorVerticle(VirtualServer virtualServer, Farms farms, Ticker ticker) {
         this.virtualServer = virtualServer;
@@ -68,6 +70,11 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         Transport transport = internal.transport();
         EventLoopGroup group = internal.nettyEventLoopGroup();
         boolean reusePort = vertx.isNativeTransportEnabled() && Epoll.isAvailable();
+        List<String> access = virtualServer.config().access();
+        if (!access.isEmpty() && !reusePort) {
+            return Future.failedFuture(new IllegalStateException("virtual server " + virtualServer.name()
+                    + ": access " + access + " needs Linux with the native epoll transport (SO_BINDTODEVICE)"));
+        }
         List<EventLoop> loops = new ArrayList<>();
         for (EventExecutor executor : group) {
             loops.add((EventLoop) executor);
@@ -75,27 +82,42 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
                 break;
             }
         }
+        // One lane per event loop, and with access, per interface of it (one device per socket).
+        List<Slot> slots = new ArrayList<>();
+        for (String device : access.isEmpty() ? java.util.Collections.<String>singletonList(null) : access) {
+            for (EventLoop loop : loops) {
+                slots.add(new Slot(loop, device));
+            }
+        }
         Promise<Void> bound = Promise.promise();
-        bindLane(transport, loops, 0, virtualServer.config().listen().socketAddress(), reusePort, bound);
-        return bound.future().onSuccess(v -> LOG.info("virtual server {} ({}) listening on {} with {} socket(s){}",
+        bindLane(transport, slots, 0, virtualServer.config().listen().socketAddress(), reusePort, bound);
+        Future<Void> ready = access.isEmpty() ? bound.future()
+                : bound.future().compose(v -> bindCatchAll(transport, loops.get(0)));
+        return ready.onSuccess(v -> LOG.info("virtual server {} ({}) listening on {} with {} socket(s){}{}",
                 virtualServer.name(), virtualServer.config().service(), localAddress, lanes.size(),
-                reusePort ? " (epoll, SO_REUSEPORT)" : ""));
+                reusePort ? " (epoll, SO_REUSEPORT)" : "", access.isEmpty() ? "" : ", access " + access));
+    }
+
+    /** An event loop and the interface its virtual-address socket is bound to (null: none). */
+    private record Slot(EventLoop loop, String device) {
     }
 
     /** Binds lane {@code index}; the first one fixes the port the others share. */
-    private void bindLane(Transport transport, List<EventLoop> loops, int index, InetSocketAddress address,
+    private void bindLane(Transport transport, List<Slot> slots, int index, InetSocketAddress address,
             boolean reusePort, Promise<Void> done) {
-        if (index == loops.size()) {
+        if (index == slots.size()) {
             done.complete();
             return;
         }
-        EventLoop loop = loops.get(index);
+        EventLoop loop = slots.get(index).loop();
+        String device = slots.get(index).device();
         UdpLane lane = new UdpLane(virtualServer, farms, loop, ticker, () -> newBootstrap(transport, loop, reusePort));
-        Bootstrap bootstrap = newBootstrap(transport, loop, reusePort).handler(lane.virtualAddressHandler());
+        Bootstrap bootstrap = newBootstrap(transport, loop, reusePort, device).handler(lane.virtualAddressHandler());
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
                 done.fail(new IllegalStateException("virtual server " + virtualServer.name()
-                        + ": cannot bind " + address + ": " + f.cause().getMessage(), f.cause()));
+                        + ": cannot bind " + address + (device == null ? "" : " on " + device) + ": "
+                        + f.cause().getMessage(), f.cause()));
                 return;
             }
             lanes.add(lane);
@@ -105,7 +127,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
             }
             lane.start(f.channel()).addListener(started -> {
                 if (started.isSuccess()) {
-                    bindLane(transport, loops, index + 1, localAddress, reusePort, done);
+                    bindLane(transport, slots, index + 1, localAddress, reusePort, done);
                 } else {
                     done.fail(started.cause());
                 }
@@ -113,17 +135,49 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         });
     }
 
+    /**
+     * The socket on no device that receives what arrives on the other interfaces, to count it
+     * ({@link AccessSockets}): without {@code SO_REUSEPORT}, so that it is never in a reuseport group
+     * the kernel would pick before scoring the device-bound sockets.
+     */
+    private Future<Void> bindCatchAll(Transport transport, EventLoop loop) {
+        Promise<Void> p = Promise.promise();
+        new Bootstrap().group(loop).channelFactory(() -> (Channel) transport.datagramChannel())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(AccessSockets.refusing(() -> virtualServer))
+                .bind(localAddress).addListener((ChannelFuture f) -> {
+                    if (f.isSuccess()) {
+                        catchAll = f.channel();
+                        p.complete();
+                    } else {
+                        p.fail(new IllegalStateException("virtual server " + virtualServer.name()
+                                + ": cannot bind the catch-all socket of access on " + localAddress + ": "
+                                + f.cause().getMessage(), f.cause()));
+                    }
+                });
+        return p.future();
+    }
+
     private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort) {
+        return newBootstrap(transport, loop, reusePort, null);
+    }
+
+    /** @param device the interface a virtual-address socket is bound to (access), or null */
+    private Bootstrap newBootstrap(Transport transport, EventLoop loop, boolean reusePort, String device) {
         int slot = slot(virtualServer.config().maxDatagram());
         Bootstrap b = new Bootstrap()
                 .group(loop)
-                .channelFactory(() -> (Channel) transport.datagramChannel())
+                .channelFactory(device == null ? () -> (Channel) transport.datagramChannel()
+                        : () -> AccessSockets.bindToDevice((Channel) transport.datagramChannel(), device))
                 .option(ChannelOption.SO_RCVBUF, 4 << 20)
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, allocator(slot, reusePort));
         if (reusePort) {
             b.option(EpollChannelOption.SO_REUSEPORT, true)
                     .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+        }
+        if (device != null) {
+            b.option(ChannelOption.SO_REUSEADDR, true); // beside the sockets of the other devices and the catch-all
         }
         return b;
     }
@@ -212,6 +266,11 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     @Override
     public Future<?> stop() {
         List<Future<Void>> closing = new ArrayList<>();
+        if (catchAll != null) {
+            Promise<Void> p = Promise.promise();
+            catchAll.close().addListener(f -> p.complete());
+            closing.add(p.future());
+        }
         for (UdpLane lane : lanes) {
             Promise<Void> p = Promise.promise();
             lane.close().addListener(f -> p.complete());

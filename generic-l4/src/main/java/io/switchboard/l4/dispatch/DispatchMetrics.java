@@ -23,6 +23,8 @@ final class DispatchMetrics {
         MALFORMED("malformed"),
         /** Not IPv4, or not a protocol or address this farm dispatches. */
         UNEXPECTED("unexpected"),
+        /** A UDP datagram to a GTP port, left to the host by an all-port farm (IOS all-port rule). */
+        GTP_PORT("gtp-port"),
         /** No real could take a new flow (all failed, or all at maxconns). */
         NO_REAL("no-real-available"),
         /** The interface refused the frame. */

@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.switchboard.director.Director;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.config.DispatchedConfig;
+import io.switchboard.director.sticky.InMemoryStickyTable;
+import io.switchboard.director.sticky.StickyTable;
 import io.switchboard.l4.dispatch.DispatchMetrics.Outcome;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -32,6 +34,9 @@ public final class DispatchedFarms implements AutoCloseable {
     private final List<CaptureLoop> loops = new ArrayList<>();
     private final PcapFrameOutput output = new PcapFrameOutput();
     private final List<FirewallDispatcher> firewalls = new ArrayList<>();
+    /** The client tables of the all-port farms without a sticky group. */
+    private final List<StickyTable> ownTables = new ArrayList<>();
+    private static final int OWN_TABLE_ENTRIES = 1_000_000;
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "dispatch-sweep");
         t.setDaemon(true);
@@ -78,8 +83,13 @@ public final class DispatchedFarms implements AutoCloseable {
         }
         for (DispatchedConfig.VpnFarm farm : config.vpnFarms().values()) {
             DispatchMetrics metrics = new DispatchMetrics(registry, farm.name(), "vpn");
-            VpnDispatcher dispatcher = new VpnDispatcher(farm, director.farms(), director.stickyGroup(farm.stickyGroup()),
-                    metrics, ticker);
+            StickyTable table = farm.stickyGroup().map(director::stickyGroup).orElseGet(() -> {
+                // An all-port farm without a group: its clients in a table of its own, swept below.
+                StickyTable own = new InMemoryStickyTable("vpn-farm " + farm.name(), farm.sticky(), OWN_TABLE_ENTRIES);
+                ownTables.add(own);
+                return own;
+            });
+            VpnDispatcher dispatcher = new VpnDispatcher(farm, director.farms(), table, metrics, ticker);
             for (DispatchedConfig.VpnReal real : farm.reals()) {
                 output.open(real.link().interfaceName());
             }
@@ -87,14 +97,17 @@ public final class DispatchedFarms implements AutoCloseable {
             for (int protocol : farm.protocols()) {
                 protocols.append(protocols.isEmpty() ? "" : " or ").append("ip proto ").append(protocol);
             }
-            String filter = "dst host " + farm.address().getHostAddress() + " and (" + protocols + ")";
+            String filter = "dst host " + farm.address().getHostAddress()
+                    + (farm.dispatches(DispatchedConfig.VpnFarm.ANY) ? "" : " and (" + protocols + ")");
             loops.add(new CaptureLoop(farm.name(), farm.interfaceName(), filter,
                     (frame, length, view) -> dispatcher.dispatch(frame, length, view, output),
                     () -> metrics.frame(Outcome.ERROR)));
         }
         loops.forEach(CaptureLoop::start);
-        sweeper.scheduleWithFixedDelay(() -> firewalls.forEach(f -> f.expire(ticker.nanos())),
-                SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(() -> {
+            firewalls.forEach(f -> f.expire(ticker.nanos()));
+            ownTables.forEach(t -> t.expire(ticker.nanos()));
+        }, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         LOG.info("dispatched mode: {} firewall farm(s), {} VPN farm(s), {} capture loop(s)",
                 config.firewallFarms().size(), config.vpnFarms().size(), loops.size());
     }

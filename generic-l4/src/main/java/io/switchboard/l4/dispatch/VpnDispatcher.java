@@ -20,7 +20,8 @@ import java.util.Map;
  * packets reach the concentrator that holds its IKE SA or PPTP control connection. A client without a
  * binding is given one by the farm, in the group, so its later IKE or PPTP traffic follows. The group
  * resolves bindings by IP address ({@link RealSelector} with {@code grouped}), so the IKE real's port
- * does not matter.
+ * does not matter. The same dispatcher serves IOS's all-port virtual servers (TCP, UDP or any
+ * protocol to every port of the address), with a table of its own when no group is named.
  */
 final class VpnDispatcher {
 
@@ -59,11 +60,17 @@ final class VpnDispatcher {
             metrics.frame(verdict == FrameView.Verdict.MALFORMED ? Outcome.MALFORMED : Outcome.UNEXPECTED);
             return;
         }
-        if (view.destination != virtualAddress || !config.protocols().contains(view.protocol)) {
+        if (view.destination != virtualAddress || !config.dispatches(view.protocol)) {
             metrics.frame(Outcome.UNEXPECTED);
             return;
         }
-        // The key the IKE (udp) and PPTP (tcp) virtual servers bind: the whole client address.
+        if (view.protocol == FrameView.UDP && view.hasPorts && config.leavesUdpPort(view.destinationPort)) {
+            metrics.frame(Outcome.GTP_PORT); // the host's own (a gtp virtual server), as IOS leaves them
+            return;
+        }
+        // The key the IKE (udp) and PPTP (tcp) virtual servers bind: the whole client address. An
+        // all-port farm keeps a client on one real for all its flows, also for later fragments,
+        // which carry no ports (RFC 791).
         Selection selection = selector.select(StickyKey.of(StickyKind.CLIENT_ADDRESS, Ipv4.bytes(view.source)),
                 ticker.nanos());
         if (selection == null || !macs.containsKey(selection.real())) {

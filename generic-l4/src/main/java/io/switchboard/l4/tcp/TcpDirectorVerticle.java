@@ -14,7 +14,9 @@ import io.vertx.core.spi.transport.Transport;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
+import io.switchboard.director.udp.AccessSockets;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +35,8 @@ public final class TcpDirectorVerticle extends VerticleBase implements VirtualSe
     private final Ticker ticker;
     private final AtomicLong synWindowStart = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong synInWindow = new AtomicLong();
-    private Channel server;
+    /** The listeners: one, or with access one per interface. */
+    private final List<Channel> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile InetSocketAddress localAddress;
 
     public TcpDirectorVerticle(VirtualServer virtualServer, TcpOptions options, Ticker ticker) {
@@ -51,9 +54,32 @@ public final class TcpDirectorVerticle extends VerticleBase implements VirtualSe
     public Future<?> start() {
         VertxInternal internal = (VertxInternal) vertx;
         Transport transport = internal.transport();
+        List<String> access = virtualServer.config().access();
+        if (!access.isEmpty() && !vertx.isNativeTransportEnabled()) {
+            return Future.failedFuture(new IllegalStateException("virtual server " + virtualServer.name()
+                    + ": access " + access + " needs Linux with the native epoll transport (SO_BINDTODEVICE)"));
+        }
+        // Interface awareness: one listener per interface (SO_BINDTODEVICE, see AccessSockets).
+        List<String> devices = access.isEmpty() ? java.util.Collections.singletonList(null) : access;
+        Promise<Void> bound = Promise.promise();
+        bind(internal, transport, devices, 0, virtualServer.config().listen().socketAddress(), bound);
+        return bound.future().onSuccess(v -> LOG.info("virtual server {} (tcp) listening on {}{}", virtualServer.name(),
+                localAddress, access.isEmpty() ? "" : ", access " + access));
+    }
+
+    private void bind(VertxInternal internal, Transport transport, List<String> devices, int index,
+            InetSocketAddress address, Promise<Void> done) {
+        if (index == devices.size()) {
+            done.complete();
+            return;
+        }
+        String device = devices.get(index);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(internal.acceptorEventLoopGroup(), internal.nettyEventLoopGroup())
-                .channelFactory(() -> (ServerChannel) transport.serverChannelFactory(false).newChannel())
+                .channelFactory(() -> {
+                    ServerChannel channel = (ServerChannel) transport.serverChannelFactory(false).newChannel();
+                    return device == null ? channel : AccessSockets.bindToDevice(channel, device);
+                })
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.AUTO_READ, false)
@@ -66,21 +92,20 @@ public final class TcpDirectorVerticle extends VerticleBase implements VirtualSe
                                 TcpDirectorVerticle.this::admitSyn));
                     }
                 });
-        Promise<Void> bound = Promise.promise();
-        InetSocketAddress address = virtualServer.config().listen().socketAddress();
         bootstrap.bind(address).addListener((ChannelFuture f) -> {
             if (!f.isSuccess()) {
-                bound.fail(new IllegalStateException("virtual server " + virtualServer.name() + ": cannot bind "
-                        + address + "/tcp: " + f.cause().getMessage(), f.cause()));
+                done.fail(new IllegalStateException("virtual server " + virtualServer.name() + ": cannot bind "
+                        + address + "/tcp" + (device == null ? "" : " on " + device) + ": " + f.cause().getMessage(),
+                        f.cause()));
                 return;
             }
-            server = f.channel();
-            localAddress = new InetSocketAddress(address.getAddress(),
-                    ((InetSocketAddress) server.localAddress()).getPort());
-            LOG.info("virtual server {} (tcp) listening on {}", virtualServer.name(), localAddress);
-            bound.complete();
+            servers.add(f.channel());
+            if (index == 0) {
+                localAddress = new InetSocketAddress(address.getAddress(),
+                        ((InetSocketAddress) f.channel().localAddress()).getPort());
+            }
+            bind(internal, transport, devices, index + 1, localAddress, done);
         });
-        return bound.future();
     }
 
     /** The SYN guard: at most {@code synLimit} new connections per interval (a fixed window). */
@@ -100,11 +125,12 @@ public final class TcpDirectorVerticle extends VerticleBase implements VirtualSe
 
     @Override
     public Future<?> stop() {
-        Promise<Void> closed = Promise.promise();
-        if (server == null) {
-            return Future.succeededFuture();
+        List<Future<Void>> closing = new java.util.ArrayList<>();
+        for (Channel server : servers) {
+            Promise<Void> closed = Promise.promise();
+            server.close().addListener(f -> closed.complete());
+            closing.add(closed.future());
         }
-        server.close().addListener(f -> closed.complete());
-        return closed.future();
+        return Future.all(closing);
     }
 }

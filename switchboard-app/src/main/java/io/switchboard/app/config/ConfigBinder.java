@@ -75,6 +75,7 @@ final class ConfigBinder {
     private final NodeBinder nodeBinder;
     private final RouteMapBinder routeMapBinder;
     private final StickyBinder stickyBinder;
+    private final AccessBinder accessBinder = new AccessBinder();
 
     /** Farms as far as they could be read, by name, for the cross-section checks. */
     private final Map<String, ConfigCrossChecks.FarmDraft> farms = new LinkedHashMap<>();
@@ -388,13 +389,14 @@ final class ConfigBinder {
         Optional<OverloadConfig> overload = s.has("overload") ? s.section("overload")
                 .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);
         Optional<List<ClientFarm>> clientFarms = new ClientFarmsBinder(errors).bind(s);
+        Optional<List<String>> access = accessBinder.bind(s, service);
 
         Optional<VirtualServerConfig> config = Optional.empty();
         if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()
-                && overload.isPresent() && clientFarms.isPresent()) {
+                && overload.isPresent() && clientFarms.isPresent() && access.isPresent()) {
             config = Optional.of(new VirtualServerConfig(name, listen.get(), service.get().name(), farm.get(), sticky,
                     responseTimeout, idle, maxDatagram, inService, options.get(), overload.get(), clientFarms.get(),
-                    clientNat));
+                    clientNat, access.get()));
         }
         servers.put(name, new ConfigCrossChecks.ServerDraft(name, listen, service, farm, config));
     }

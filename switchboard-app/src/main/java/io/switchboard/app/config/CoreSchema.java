@@ -167,7 +167,9 @@ final class CoreSchema {
             Key.listOf("client-farms", ClientFarmsBinder.CLIENT_FARM).byDefault("none (every client to `farm`)")
                     .note("`{clients: [SUBNET...], farm: NAME}`: those clients go to that farm (longest prefix wins)."),
             Key.bool("client-nat").byDefault("`true`")
-                    .note("`false`: the reals see the client's own address (UDP services; transparent.md)."))));
+                    .note("`false`: the reals see the client's own address (UDP services; transparent.md)."),
+            Key.list("access", "interface names").byDefault("every interface")
+                    .note("Only what arrives on these interfaces is served (IOS `access`; Linux)."))));
 
     static final Schema ROOT = Schema.of("the document",
             Key.mapping("cluster", CLUSTER).byDefault("single node").note("The nodes sharing bindings and sessions"

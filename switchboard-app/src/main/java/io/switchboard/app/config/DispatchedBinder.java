@@ -34,8 +34,24 @@ import java.util.regex.Pattern;
 final class DispatchedBinder {
 
     static final Duration DEFAULT_STICKY = Duration.ofMinutes(1);
-    /** IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47. */
-    static final Map<String, Integer> PROTOCOLS = new java.util.TreeMap<>(Map.of("esp", 50, "gre", 47));
+    /**
+     * IANA protocol numbers: ESP (RFC 4303) 50, GRE (RFC 2784; PPTP's enhanced GRE, RFC 2637) 47, TCP
+     * (RFC 9293) 6, UDP (RFC 768) 17; {@code any}: every protocol (IOS {@code virtual ADDR any 0}).
+     * In this order in messages and the reference.
+     */
+    static final Map<String, Integer> PROTOCOLS = orderedProtocols();
+    /** The protocols whose packets belong to a client's IKE or PPTP binding: they need its sticky group. */
+    private static final Set<Integer> TUNNELS = Set.of(50, 47);
+
+    private static Map<String, Integer> orderedProtocols() {
+        Map<String, Integer> p = new java.util.LinkedHashMap<>();
+        p.put("esp", 50);
+        p.put("gre", 47);
+        p.put("tcp", DispatchedConfig.VpnFarm.TCP);
+        p.put("udp", DispatchedConfig.VpnFarm.UDP);
+        p.put("any", DispatchedConfig.VpnFarm.ANY);
+        return java.util.Collections.unmodifiableMap(p);
+    }
 
     private static final Key MAC_KEY = Key.string("mac").shownAs("MAC address").required()
             .note("Six hex pairs separated by `:` (`02:00:5e:00:01:02`).");
@@ -73,9 +89,13 @@ final class DispatchedBinder {
             Key.string("interface").shownAs("interface name").required().note("Where the clients' ESP/GRE arrive."),
             Key.address("address").required().note("IPv4: the virtual address the tunnel packets are sent to."),
             Key.list("protocols", String.join(", ", PROTOCOLS.keySet().stream().map(p -> "`" + p + "`").toList()))
-                    .defaultValue(PROTOCOLS.keySet())
-                    .note("The IP protocols dispatched."),
-            Key.name("sticky-group").required().note("The sticky group of the IKE and PPTP virtual servers."),
+                    .defaultValue(List.of("esp", "gre"))
+                    .note("The IP protocols dispatched; `tcp`, `udp` or `any` (alone) make an all-port farm (IOS"
+                            + " `virtual ADDR tcp|udp|any 0`), which leaves UDP to the GTP ports 2123, 2152, 3386 to the host."),
+            Key.name("sticky-group").byDefault("**required** with `esp` or `gre`")
+                    .note("The sticky group of the IKE and PPTP virtual servers."),
+            Key.duration("sticky").defaultValue(DispatchedConfig.VpnFarm.DEFAULT_STICKY)
+                    .note("Without `sticky-group` (an all-port farm): how long a client keeps its real after its last packet."),
             Key.listOf("reals", VPN_REAL).required().note("One entry per real of `farm`."));
 
     private static final Pattern MAC = Pattern.compile("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
@@ -178,12 +198,23 @@ final class DispatchedBinder {
                 });
             }
             if (items.isEmpty()) {
-                s.error(s.pathOf("protocols"), "must list esp, gre or both");
+                s.error(s.pathOf("protocols"), "must list esp, gre, tcp, udp or any");
+            } else if (protocols.contains(DispatchedConfig.VpnFarm.ANY) && protocols.size() > 1) {
+                s.error(s.pathOf("protocols"), "any is every protocol: list it alone");
             }
         }, () -> protocols.addAll(List.of(50, 47)));
-        Optional<String> group = s.require("sticky-group", "required: the sticky group of the IKE and PPTP virtual servers")
+        // ESP and GRE follow the client's IKE or PPTP binding, so they need its group; an all-port
+        // farm (tcp, udp, any) may keep its clients in a table of its own instead.
+        boolean tunnels = protocols.stream().anyMatch(TUNNELS::contains);
+        Optional<String> group = !tunnels && !s.has("sticky-group") ? Optional.empty()
+                : s.require("sticky-group", "required with esp or gre: the sticky group of the IKE and PPTP virtual servers")
                 ? s.string("sticky-group") : Optional.empty();
         group.ifPresent(g -> requireGroup(s.pathOf("sticky-group"), g));
+        Duration sticky = s.positiveDuration("sticky").orElse(DispatchedConfig.VpnFarm.DEFAULT_STICKY);
+        if (s.has("sticky") && s.has("sticky-group")) {
+            s.error(s.pathOf("sticky"), "the sticky group's virtual servers set how long a client is kept");
+        }
+        address.ifPresent(a -> portBoundConflicts(s, a, protocols));
         List<DispatchedConfig.VpnReal> reals = new ArrayList<>();
         List<InetAddress> addresses = new ArrayList<>();
         if (s.require("reals", "required: the link of each real")) {
@@ -202,11 +233,38 @@ final class DispatchedBinder {
             });
         }
         farm.ifPresent(f -> matchReals(s, "reals", f, addresses));
-        if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty() || group.isEmpty()) {
+        if (errors.size() != before || farm.isEmpty() || iface.isEmpty() || address.isEmpty()
+                || (tunnels && group.isEmpty())) {
             return Optional.empty();
         }
         return Optional.of(new DispatchedConfig.VpnFarm(name, farm.get().name(), iface.get(), address.get(), protocols,
-                group.get(), reals));
+                group, sticky, reals));
+    }
+
+    /**
+     * An all-port farm captures every port of its protocols on the address, while a virtual server
+     * there has a socket the host's kernel also delivers to: both would serve one packet. So a TCP
+     * virtual server on the address is refused with tcp (or any), a datagram one with udp (or any)
+     * unless on a GTP port, which the all-port farm leaves to the host as IOS does.
+     */
+    private void portBoundConflicts(Section s, InetAddress address, Set<Integer> protocols) {
+        boolean tcp = protocols.contains(DispatchedConfig.VpnFarm.TCP) || protocols.contains(DispatchedConfig.VpnFarm.ANY);
+        boolean udp = protocols.contains(DispatchedConfig.VpnFarm.UDP) || protocols.contains(DispatchedConfig.VpnFarm.ANY);
+        for (VirtualServerConfig vs : servers.values()) {
+            if (!vs.listen().address().equals(address)) {
+                continue;
+            }
+            boolean vsTcp = io.switchboard.director.spi.Plugins.installed().service(vs.service())
+                    .map(service -> service.spec().transport() == io.switchboard.director.spi.ServiceSpec.Transport.TCP)
+                    .orElse(false);
+            int port = vs.listen().port();
+            if (vsTcp ? tcp : udp && !DispatchedConfig.VpnFarm.GTP_PORTS.contains(port)) {
+                s.error(s.pathOf("protocols"), "virtual server '" + vs.name() + "' listens on "
+                        + address.getHostAddress() + ":" + port + (vsTcp ? "/tcp" : "/udp")
+                        + ", a port this all-port farm dispatches (only the GTP ports 2123, 2152, 3386 are left to"
+                        + " the host)");
+            }
+        }
     }
 
     private Optional<FarmConfig> farm(Section s) {

@@ -253,6 +253,7 @@ public final class IosExporter {
         line(1, config.routeHealth().advertise(vs.name())
                 .map(when -> when == io.switchboard.director.config.Advertise.ACTIVE ? "advertise active" : "advertise")
                 .orElse("no advertise"));
+        vs.access().forEach(device -> line(1, "access " + device)); // interface awareness, one line each
         line(1, vs.inService() ? "inservice" : "no inservice");
         line(0, "!");
         // Client-assigned farms are, in IOS, more virtual servers on the same virtual line, each

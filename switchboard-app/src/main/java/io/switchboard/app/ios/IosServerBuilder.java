@@ -80,10 +80,14 @@ final class IosServerBuilder {
         if (!clientNat) {
             farms.cite(noClientNat, vs.path("client-nat"));
         }
+        for (IosCommand line : vs.accessLines) {
+            ledger.translated(line, vs.path("access"));
+        }
         return new VirtualServerConfig(vs.name, new Endpoint(vs.address, vs.port), vs.service, farm, sticky(vs),
                 vs.requestIdle.orElse(VirtualServerConfig.DEFAULT_RESPONSE_TIMEOUT), idle,
                 VirtualServerConfig.DEFAULT_MAX_DATAGRAM,
-                vs.inService, options(vs), io.switchboard.director.config.OverloadConfig.NONE, clientNat);
+                vs.inService, options(vs), io.switchboard.director.config.OverloadConfig.NONE, List.of(), clientNat,
+                vs.access);
     }
 
     private Optional<StickyConfig> sticky(IosVirtualServer vs) {

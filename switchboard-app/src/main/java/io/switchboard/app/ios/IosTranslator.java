@@ -123,7 +123,7 @@ public final class IosTranslator {
             if (!entries.isEmpty()) {
                 built = new VirtualServerConfig(built.name(), built.listen(), built.service(), built.farm(),
                         built.sticky(), built.responseTimeout(), built.idle(), built.maxDatagram(), built.inService(),
-                        built.options(), built.overload(), entries);
+                        built.options(), built.overload(), entries, built.clientNat(), built.access());
             }
             if (servers.putIfAbsent(vs.name, built) != null) {
                 throw vs.command.error(0, "a second ip slb vserver " + vs.name);

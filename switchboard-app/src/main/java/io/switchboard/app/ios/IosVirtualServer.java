@@ -98,6 +98,9 @@ final class IosVirtualServer {
     Optional<Duration> synInterval = Optional.empty();
     IosCommand synLine;
     final List<Subnet> clients = new ArrayList<>();
+    /** {@code access INTERFACE} lines: the interfaces served, in order, once each. */
+    final List<String> access = new ArrayList<>();
+    final List<IosCommand> accessLines = new ArrayList<>();
     final List<IosCommand> clientLines = new ArrayList<>();
     boolean inService;
     IosCommand inServiceLine;

@@ -44,6 +44,16 @@ final class IosVirtualServerReader {
         return Optional.of(vs);
     }
 
+    /**
+     * An all-port virtual server (port 0: every port; IOS leaves the GTP ports out). Switchboard serves
+     * it in dispatched mode, a vpn-farms entry with these protocols, which needs the interface and
+     * the reals' interfaces and MAC addresses; IOS holds none of them (it learns MACs by ARP), so the
+     * entry is written by hand.
+     */
+    static final String ALL_PORT = "an all-port virtual server: Switchboard dispatches it as vpn-farms.NAME with"
+            + " protocols: [%s], written by hand with the capture interface and the reals' interfaces and MAC"
+            + " addresses (docs/configuration.md, all-port virtual servers)";
+
     /** Address, port, service; a reason when Switchboard cannot serve the combination. */
     private Optional<String> virtual(IosVirtualServer vs, IosCommand c) {
         vs.virtual = c;
@@ -60,10 +70,14 @@ final class IosVirtualServerReader {
             return Optional.of("ESP/GRE virtual servers here: Switchboard balances them in dispatched mode"
                     + " (vpn-farms), which needs interfaces and MAC addresses IOS does not hold");
         }
-        if (!tcp && !c.isKeyword(i, "udp")) {
-            throw c.error(i, "expected tcp, udp, esp or gre");
+        if (c.isKeyword(i, "any") && (!c.hasArg(i + 1) || "0".equals(c.arg(i + 1)))) {
+            return Optional.of(ALL_PORT.formatted("any"));
         }
-        int port = IosValues.port(c, i + 1);
+        if (!tcp && !c.isKeyword(i, "udp")) {
+            throw c.error(i, "expected tcp, udp, any, esp or gre");
+        }
+        // "any" as the port is port 0, every port (IOS SLB command reference, virtual).
+        int port = c.isKeyword(i + 1, "any") ? 0 : IosValues.port(c, i + 1);
         String service = "";
         if (c.hasArg(i + 2)) {
             if (!c.isKeyword(i + 2, "service")) {
@@ -94,7 +108,7 @@ final class IosVirtualServerReader {
             default -> port;
         };
         if (vs.port == 0) {
-            return Optional.of("all-port virtual servers (port 0): give one virtual server per port");
+            return Optional.of(ALL_PORT.formatted(tcp ? "tcp" : "udp"));
         }
         return Optional.empty();
     }
@@ -119,8 +133,7 @@ final class IosVirtualServerReader {
             case "client" -> client(vs, c);
             case "inservice" -> inservice(vs, c);
             case "advertise" -> advertise(vs, c);
-            case "access" -> ledger.unsupported(c, "interface awareness (access): Switchboard serves the virtual"
-                    + " address on whichever interface it arrives");
+            case "access" -> access(vs, c);
             case "replicate" -> ledger.implied(c, "the cluster replicates sticky tables to every node (cluster:)");
             case "gtp" -> gtp(vs, c);
             case "purge" -> purge(vs, c);
@@ -359,6 +372,35 @@ final class IosVirtualServerReader {
         }
         vs.purgeLines.add(c);
     }
+
+    /**
+     * {@code access INTERFACE [route framed-ip]} (interface awareness): only what arrives on the
+     * interface is served, several lines adding interfaces. The name is taken when it can be a Linux
+     * interface name ({@code Vlan20}, {@code eth1}; IOS's {@code GigabitEthernet1/1} cannot, and must be
+     * given as the director's interface by hand); {@code route framed-ip} (routing subscriber traffic by
+     * framed IP through the interface) Switchboard does not have. TCP and datagram virtual servers alike.
+     */
+    private void access(IosVirtualServer vs, IosCommand c) {
+        if (c.negated()) {
+            ledger.implied(c, "the default: every interface");
+            return;
+        }
+        String name = IosValues.name(c, 0, "the interface");
+        if (c.hasArg(1)) {
+            ledger.unsupported(c, "access ... route framed-ip (framed-IP routing through the interface)");
+        } else if (!LINUX_INTERFACE.matcher(name).matches()) {
+            ledger.unsupported(c, "interface " + name + " is not a Linux interface name: write access: [NAME] with"
+                    + " the director's interface by hand");
+        } else {
+            if (!vs.access.contains(name)) {
+                vs.access.add(name);
+            }
+            vs.accessLines.add(c);
+        }
+    }
+
+    /** As the configuration's {@code access:} takes them: IFNAMSIZ - 1 octets, no '/', ':' or blanks. */
+    private static final java.util.regex.Pattern LINUX_INTERFACE = java.util.regex.Pattern.compile("[A-Za-z0-9_.@-]{1,15}");
 
     /** A line only TCP virtual servers have: translated by the caller, implied (or unsupported) otherwise. */
     private void tcpOnly(IosVirtualServer vs, IosCommand c, Runnable read, String key, String impliedWhy) {

@@ -243,6 +243,10 @@ public final class IosYamlWriter {
         if (!vs.clientNat()) {
             put(m, path, "client-nat", YamlOut.bool(false));
         }
+        if (!vs.access().isEmpty()) {
+            put(m, path, "access", new YamlOut.Sequence(vs.access().stream()
+                    .map(name -> (YamlOut.Node) YamlOut.string(name)).toList()));
+        }
         put(m, path, "inservice", YamlOut.bool(vs.inService()));
         options(m, vs.service(), vs.options(), path);
     }

@@ -359,6 +359,9 @@ public final class ConfigDiff {
             InPlace replace = at(Phase.SERVERS, d -> d.replaceVirtualServer(v.next()));
             changes.subList(first, changes.size()).forEach(change -> inPlace.put(change, replace));
         }
+        // The sockets are bound to the interfaces (SO_BINDTODEVICE) when the listener starts, and a
+        // replacement in place keeps the sockets: a change of access needs a restart.
+        field(ConfigPath.child(path, "access"), v.old().access().toString(), v.next().access().toString());
         boolean inService = v.next().inService();
         field(ConfigPath.child(path, "inservice"), v.old().inService(), inService,
                 Action.now(d -> d.virtualServers().get(name).inService(inService)));

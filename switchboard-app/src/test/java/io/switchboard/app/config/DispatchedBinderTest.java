@@ -115,7 +115,7 @@ class DispatchedBinderTest {
                 "firewall-farms.edge.framed-ip-group: no virtual server has sticky group 'nobody'",
                 "vpn-farms.ipsec.farm: no farm named 'none'",
                 "vpn-farms.ipsec.address: dispatched mode is IPv4 only",
-                "vpn-farms.ipsec.protocols[1]: unknown protocol 'ah' (known: esp, gre)",
-                "vpn-farms.ipsec.sticky-group: required: the sticky group of the IKE and PPTP virtual servers");
+                "vpn-farms.ipsec.protocols[1]: unknown protocol 'ah' (known: esp, gre, tcp, udp, any)",
+                "vpn-farms.ipsec.sticky-group: required with esp or gre: the sticky group of the IKE and PPTP virtual servers");
     }
 }

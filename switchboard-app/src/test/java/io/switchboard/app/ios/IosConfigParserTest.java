@@ -151,7 +151,7 @@ class IosConfigParserTest {
         IosSyntaxException e = catchThrowableOfType(IosSyntaxException.class, () -> new IosTranslator(
                 IosTranslator.Options.NONE).translate("ip slb vserver V\n virtual 10.0.0.1 sctp 53\n serverfarm F\n"));
 
-        assertThat(e.getMessage()).isEqualTo("line 2, column 19: expected tcp, udp, esp or gre");
+        assertThat(e.getMessage()).isEqualTo("line 2, column 19: expected tcp, udp, any, esp or gre");
     }
 
     @Test

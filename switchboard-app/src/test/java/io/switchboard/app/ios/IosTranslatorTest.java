@@ -169,7 +169,7 @@ class IosTranslatorTest {
                 ip slb vserver V
                  virtual 10.0.0.1 udp 53
                  serverfarm F
-                 access Vlan10
+                 access GigabitEthernet1/1
                  replicate casa 10.0.0.1 10.0.0.2 4231
                  advertise active
                  inservice
@@ -177,7 +177,7 @@ class IosTranslatorTest {
 
         assertThat(line(t, 2).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
         assertThat(line(t, 3).detail()).contains("KAL-AP");
-        assertThat(line(t, 11).detail()).contains("interface awareness");
+        assertThat(line(t, 11).detail()).contains("not a Linux interface name");
         assertThat(line(t, 12).outcome()).isEqualTo(IosReport.Outcome.IMPLIED);
         assertThat(line(t, 13).detail()).contains("route-health.hook");
         assertThat(t.report().count(IosReport.Outcome.UNSUPPORTED)).isEqualTo(3);
