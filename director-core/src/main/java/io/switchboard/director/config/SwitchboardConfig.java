@@ -3,11 +3,16 @@ package io.switchboard.director.config;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
-/** One whole, validated configuration document. Maps keep the document's order. */
+/**
+ * One whole, validated configuration document. Maps keep the document's order. {@code transport}
+ * is empty without the key: epoll where available, else NIO ({@link TransportKind}).
+ */
 public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
         Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes, RouteHealthConfig routeHealth,
-        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence, DfpConfig dfp) {
+        DebugCaptureConfig debugCapture, DispatchedConfig dispatched, PersistenceConfig persistence, DfpConfig dfp,
+        Optional<TransportKind> transport) {
 
     public SwitchboardConfig {
         farms = Collections.unmodifiableMap(new LinkedHashMap<>(farms));
@@ -16,6 +21,22 @@ public record SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<St
         dispatched = dispatched == null ? DispatchedConfig.NONE : dispatched;
         persistence = persistence == null ? PersistenceConfig.NONE : persistence;
         dfp = dfp == null ? DfpConfig.NONE : dfp;
+        transport = transport == null ? Optional.empty() : transport;
+    }
+
+    /** A configuration without a {@code transport} key. */
+    public SwitchboardConfig(ClusterConfig cluster, AdminConfig admin, Map<String, FarmConfig> farms,
+            Map<String, VirtualServerConfig> virtualServers, Map<String, ProbeConfig> probes,
+            RouteHealthConfig routeHealth, DebugCaptureConfig debugCapture, DispatchedConfig dispatched,
+            PersistenceConfig persistence, DfpConfig dfp) {
+        this(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture, dispatched, persistence, dfp,
+                Optional.empty());
+    }
+
+    /** This configuration on {@code kind}. */
+    public SwitchboardConfig withTransport(TransportKind kind) {
+        return new SwitchboardConfig(cluster, admin, farms, virtualServers, probes, routeHealth, debugCapture,
+                dispatched, persistence, dfp, Optional.of(kind));
     }
 
     /** A configuration without DFP. */

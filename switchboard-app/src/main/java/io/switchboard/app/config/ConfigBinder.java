@@ -20,6 +20,7 @@ import io.switchboard.director.config.ServiceOptions;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.TransportKind;
 import io.switchboard.director.config.OverloadConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -100,6 +101,8 @@ final class ConfigBinder {
     private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ConfigCrossChecks.ServerDraft> servers = new LinkedHashMap<>();
+    /** The top-level {@code transport}, read before the virtual servers (it limits {@code client-nat}). */
+    private Optional<TransportKind> transport = Optional.empty();
 
     ConfigBinder(Set<String> availableServices, List<ConfigError> errors) {
         this.availableServices = availableServices;
@@ -117,6 +120,13 @@ final class ConfigBinder {
             return Optional.empty();
         }
         Section doc = document.get();
+        transport = doc.string("transport").flatMap(text -> {
+            Optional<TransportKind> kind = TransportKind.fromConfigName(text);
+            if (kind.isEmpty()) {
+                error(doc.pathOf("transport"), "unknown transport '" + text + "' (known: epoll, io_uring, nio)");
+            }
+            return kind;
+        });
         ClusterConfig cluster = doc.section("cluster").map(nodeBinder::cluster)
                 .orElse(ClusterConfig.SINGLE_NODE);
         AdminConfig admin = doc.section("admin").map(nodeBinder::admin).orElse(AdminConfig.DEFAULT);
@@ -142,7 +152,7 @@ final class ConfigBinder {
         DfpConfig dfp = doc.section("dfp", DfpBinder.KEYS).map(new DfpBinder(errors, farmConfigs)::bind)
                 .orElse(DfpConfig.NONE);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture, dispatched, persistence, dfp));
+                debugCapture, dispatched, persistence, dfp, transport));
     }
 
     private void readNamed(Section doc, String key, String whenNone, BiConsumer<String, Section> reader) {
@@ -422,6 +432,11 @@ final class ConfigBinder {
         if (!clientNat && service.isPresent() && service.get().transport() != ServiceSpec.Transport.UDP) {
             error(s.pathOf("client-nat"), "client-nat: false is for datagram services; service '"
                     + service.get().name() + "' is not one");
+        }
+        if (!clientNat && transport.equals(Optional.of(TransportKind.NIO))) {
+            // ip(7) IP_TRANSPARENT is a Linux socket option that Java NIO cannot set (epoll and io_uring can).
+            error(s.pathOf("client-nat"), "client-nat: false needs IP_TRANSPARENT, which transport: nio"
+                    + " cannot set; write transport: epoll or io_uring");
         }
         return clientNat;
     }

@@ -27,6 +27,9 @@ final class CoreSchema {
     /** The services of every plug-in on the class path, built in or not. */
     private static final List<String> SERVICES = Plugins.installed().services().stream()
             .map(service -> service.spec().name()).toList();
+    private static final List<String> TRANSPORTS = java.util.Arrays.stream(
+            io.switchboard.director.config.TransportKind.values())
+            .map(io.switchboard.director.config.TransportKind::configName).toList();
     private static final List<String> EXPOSURES = List.of("private", "public-acknowledged");
 
     static final Schema KUBERNETES = Schema.of("Kubernetes discovery of the cluster's members",
@@ -143,6 +146,9 @@ final class CoreSchema {
     static final Schema PROBE = Schema.undeclared("a probe", ProbeBinder.keys());
 
     static final Schema ROOT = Schema.of("the document",
+            Key.oneOf("transport", TRANSPORTS).byDefault("`epoll` where available, else `nio`")
+                    .note("Netty transport of every socket; given, the node refuses to start where it is not"
+                            + " available. `nio` cannot do `client-nat: false`. See operations.md."),
             Key.mapping("cluster", CLUSTER).byDefault("single node"),
             Key.mapping("admin", ADMIN).byDefault("enabled on `127.0.0.1:8080`, no token"),
             Key.mapping("persistence", PERSISTENCE).byDefault("none: in memory only"),
