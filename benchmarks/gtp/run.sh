@@ -24,8 +24,14 @@
 # middle box (and of the responders, direct).
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons).
+# TRANSPORT=epoll|io_uring|nio sets the director's `transport` (default: the key left out, epoll);
+# AB_TRANSPORT=io_uring adds a second director from the same jar on that transport (NET.14), measured
+# in the same run, closed and open loop, for a transport A/B with the same load and the same noise.
+# SYSCALLS=RATE (e.g. 20000) then counts, with `perf trace -s`, each director's system calls per
+# answered request over SECONDS of open loop at RATE/s (lib.sh `syscalls`), after the timed runs.
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
-# echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12. replay's sockets are on 127.0.0.1.
+# echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12, the
+# AB_TRANSPORT director NET.14. replay's sockets are on 127.0.0.1.
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
 # the nginx rows are skipped. Every process the script starts is stopped by pid.
 #
@@ -50,8 +56,9 @@ for a in $net.2 $net.3; do
   wait_udp $a $port
 done
 
-director() { # JAR ADDRESS NAME
+director() { # JAR ADDRESS NAME [TRANSPORT]
   cat > "$work/$3.yaml" <<YAML
+${4:+transport: $4}
 admin: { enabled: false }
 farms:
   pgw:
@@ -74,12 +81,18 @@ YAML
   director_pid=$!
   wait_udp $2 $port
 }
-director "$app_jar" $net.10 switchboard
+director "$app_jar" $net.10 switchboard "${TRANSPORT:-}"
 # name|target|pids: the target is one HOST:PORT or a comma-separated pair (one replay process per
 # target, half the sockets each); the pids are the processes whose CPU time the path costs (the
 # responders for "direct", the middle box otherwise).
 targets=("direct to the responders|$net.2:$port,$net.3:$port|${pids[1]} ${pids[2]}"
          "through Switchboard gtp-inspect|$net.10:$port|$director_pid")
+directors=("through Switchboard gtp-inspect|$net.10:$port|$director_pid")
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  director "$app_jar" $net.14 ab "$AB_TRANSPORT"
+  targets+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
+  directors+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
+fi
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
   targets+=("through the baseline director|$net.12:$port|$director_pid")
@@ -198,6 +211,17 @@ done
 printf '  CPU per request, %-40s %s us\n' "UDP echo (one datagram in, one out):" "$echo_cpu"
 ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
 ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  ab="through Switchboard gtp-inspect on $AB_TRANSPORT"
+  ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} rate (closed loop)" "${rates[$ab]}" "$sb"
+  ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} CPU per request (closed loop)" "${cpu[$ab]}" "${cpu["through Switchboard gtp-inspect"]}"
+  echo "p99 at $rate/s on $AB_TRANSPORT: ${p99s[$ab]} ms"
+fi
+if [ -n "${SYSCALLS:-}" ]; then
+  for t in "${directors[@]}"; do
+    syscalls "$(name "$t")" "$(target_pids "$t")" "$(target "$t")" "$seconds" "$SYSCALLS"
+  done
+fi
 echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms," \
   "generator alone: $(cut -d' ' -f3 <<< "$echo_open") ms)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

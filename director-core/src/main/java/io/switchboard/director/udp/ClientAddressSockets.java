@@ -114,7 +114,7 @@ final class ClientAddressSockets {
             socket.waiting = null;
             if (!f.isSuccess()) {
                 lane.log.warn("virtual server {}: cannot bind the client's address {} (client-nat: false needs"
-                        + " CAP_NET_ADMIN and the epoll transport): {}", lane.virtualServer.name(), client,
+                        + " CAP_NET_ADMIN and the epoll or io_uring transport): {}", lane.virtualServer.name(), client,
                         f.cause().toString());
                 waiting.forEach(p -> {
                     p.release();
