@@ -66,7 +66,7 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         VertxInternal internal = (VertxInternal) vertx;
         Transport transport = internal.transport();
         EventLoopGroup group = internal.nettyEventLoopGroup();
-        Transports kind = Transports.of((EventLoop) group.next());
+        Transports kind = Transports.of((EventLoop) group.iterator().next()); // next() would move the chooser
         boolean reusePort = kind.reusePort();
         List<EventLoop> loops = new ArrayList<>();
         for (EventExecutor executor : group) {
