@@ -126,3 +126,34 @@ cpu_us() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%
 ratio() { # LABEL A B
   awk -v a="$2" -v b="$3" -v label="$1" 'BEGIN { printf "%s = %.2f\n", label, (b > 0 ? a / b : 0) }'
 }
+# System calls per answered request of one process (the director): NAME PID TARGET SECONDS RATE
+# [REPLAY OPTIONS...].
+# `perf trace -s` (raw_syscalls tracepoints: far cheaper than strace's ptrace stops, which would
+# slow the director to the tracer's pace) counts every thread's calls while TARGET gets an open loop
+# of RATE requests/s for SECONDS; printed per answered request, for the whole process and for its
+# Vert.x event loops (the packet path: reads, writes, waits), with the event loops' calls by name.
+# Without perf (apt-get install linux-perf) or without the permission to trace, says so and goes on.
+syscalls() {
+  local name=$1 pid=$2 target=$3 s=$4 r=$5 trace="$work/trace-${1// /_}.txt" tracer result answered
+  shift 5
+  if ! command -v perf > /dev/null; then echo "  syscalls, $name: perf not installed, not counted"; return; fi
+  perf trace -s -p "$pid" -o "$trace" > /dev/null 2>&1 & tracer=$!
+  sleep 2 # perf attaches to every thread
+  local saved_rate=$rate; rate=$r
+  result=$(path "$target" "$s" open "$@")
+  rate=$saved_rate
+  kill -INT "$tracer" 2>/dev/null || true; wait "$tracer" 2>/dev/null || true
+  answered=$(cut -d' ' -f5 <<< "$result")
+  if [ ! -s "$trace" ] || [ "${answered:-0}" -eq 0 ]; then
+    echo "  syscalls, $name: not counted (perf trace failed or nothing answered)"; return
+  fi
+  # perf trace -s: a "comm (tid), N events" line per thread, then rows "syscall calls errors ...".
+  awk -v n="$answered" -v name="$name" -v r="$r" '
+    /^ .* \([0-9]+\), [0-9]+ events/ { loop = ($0 ~ /vert\.x-eventlo/); next }
+    $1 ~ /^[a-z_0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 8 { all += $2; if (loop) { ev += $2; by[$1] += $2 } }
+    END {
+      printf "  syscalls per request, %s (open loop %d/s, %d answered): %.2f in all, %.2f on the event loops:", name, r, n, all / n, ev / n
+      for (s in by) printf " %s %.3f", s, by[s] / n
+      printf "\n"
+    }' "$trace"
+}

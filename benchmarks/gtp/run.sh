@@ -24,9 +24,15 @@
 # middle box (and of the responders, direct).
 # With BASELINE_JAR=path/to/an/older/switchboard.jar a second director from that jar is measured in
 # the same run (before/after comparisons). With CLUSTER=1 a member of a two-node cluster is measured
-# beside the director alone (NET.14, its partner NET.15).
+# beside the director alone (NET.15, its partner NET.16).
+# TRANSPORT=epoll|io_uring|nio sets the director's `transport` (default: the key left out, epoll);
+# AB_TRANSPORT=io_uring adds a second director from the same jar on that transport (NET.14), measured
+# in the same run, closed and open loop, for a transport A/B with the same load and the same noise.
+# SYSCALLS=RATE (e.g. 20000) then counts, with `perf trace -s`, each director's system calls per
+# answered request over SECONDS of open loop at RATE/s (lib.sh `syscalls`), after the timed runs.
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
-# echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12. replay's sockets are on 127.0.0.1.
+# echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12, the
+# AB_TRANSPORT director NET.14, the CLUSTER=1 members NET.15 and NET.16. replay's sockets are on 127.0.0.1.
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
 # the nginx rows are skipped. Every process the script starts is stopped by pid.
 #
@@ -51,10 +57,11 @@ for a in $net.2 $net.3; do
   wait_udp $a $port
 done
 
-director() { # JAR ADDRESS NAME [CLUSTER_YAML]
+director() { # JAR ADDRESS NAME [TRANSPORT] [CLUSTER_YAML]
   cat > "$work/$3.yaml" <<YAML
+${4:+transport: $4}
 admin: { enabled: false }
-${4:-}
+${5:-}
 farms:
   pgw:
     # A loaded machine drops datagrams; the benchmark measures forwarding, so that in-band failure
@@ -74,20 +81,26 @@ YAML
   $(pin middle) java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
   director_pid=$!
-  wait_udp $2 $port ${4:+120} # a cluster member serves once it has joined and caught up
+  wait_udp $2 $port ${5:+120} # a cluster member serves once it has joined and caught up
 }
-director "$app_jar" $net.10 switchboard
+director "$app_jar" $net.10 switchboard "${TRANSPORT:-}"
 # name|target|pids: the target is one HOST:PORT or a comma-separated pair (one replay process per
 # target, half the sockets each); the pids are the processes whose CPU time the path costs (the
 # responders for "direct", the middle box otherwise).
 targets=("direct to the responders|$net.2:$port,$net.3:$port|${pids[1]} ${pids[2]}"
          "through Switchboard gtp-inspect|$net.10:$port|$director_pid")
+directors=("through Switchboard gtp-inspect|$net.10:$port|$director_pid")
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  director "$app_jar" $net.14 ab "$AB_TRANSPORT"
+  targets+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
+  directors+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
+fi
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
   targets+=("through the baseline director|$net.12:$port|$director_pid")
 fi
-# CLUSTER=1: a two-member cluster of the same build (virtual servers on NET.14 and NET.15),
-# driven through NET.14 only, so that every new IMSI binding and session it makes is replicated to
+# CLUSTER=1: a two-member cluster of the same build (virtual servers on NET.15 and NET.16),
+# driven through NET.15 only, so that every new IMSI binding and session it makes is replicated to
 # the other member while it forwards: the packet path's cost of the cluster (issue 23's "a node's
 # GTP packet path with the cluster on: >= 0.9x the same node alone"), against NET.10 alone in the
 # same run. The second member's CPU is not counted in the path's CPU per request (it is the
@@ -96,13 +109,14 @@ if [ -n "${CLUSTER:-}" ]; then
   # Hazelcast binds only addresses of an interface: both members on 127.0.0.1, ports of their own
   # per NET so that two runs do not meet.
   hz=$((20000 + ${net##*.} * 10))
-  members="[127.0.0.1:$((hz + 4)), 127.0.0.1:$((hz + 5))]"
+  members="[127.0.0.1:$((hz + 5)), 127.0.0.1:$((hz + 6))]"
   # One after the other, each once it serves (after its join): the second finds the first at its
   # join instead of forming a cluster of its own.
-  for m in 15 14; do
-    director "$app_jar" $net.$m member-$m "cluster: { enabled: true, name: gtp-bench-$$, bind: 127.0.0.1, port: $((hz + m - 10)), members: $members }"
+  for m in 16 15; do
+    director "$app_jar" $net.$m member-$m "${TRANSPORT:-}" \
+      "cluster: { enabled: true, name: gtp-bench-$$, bind: 127.0.0.1, port: $((hz + m - 10)), members: $members }"
   done
-  targets+=("through a member of a 2-node cluster|$net.14:$port|$director_pid")
+  targets+=("through a member of a 2-node cluster|$net.15:$port|$director_pid")
 fi
 
 nginx_bin=$(command -v nginx || true)
@@ -219,6 +233,17 @@ done
 printf '  CPU per request, %-40s %s us\n' "UDP echo (one datagram in, one out):" "$echo_cpu"
 ratio "generator ceiling/director" "${ceiling%% *}" "$sb"
 ratio "generator ceiling/direct" "${ceiling%% *}" "$direct"
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  ab="through Switchboard gtp-inspect on $AB_TRANSPORT"
+  ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} rate (closed loop)" "${rates[$ab]}" "$sb"
+  ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} CPU per request (closed loop)" "${cpu[$ab]}" "${cpu["through Switchboard gtp-inspect"]}"
+  echo "p99 at $rate/s on $AB_TRANSPORT: ${p99s[$ab]} ms"
+fi
+if [ -n "${SYSCALLS:-}" ]; then
+  for t in "${directors[@]}"; do
+    syscalls "$(name "$t")" "$(target_pids "$t")" "$(target "$t")" "$seconds" "$SYSCALLS"
+  done
+fi
 echo "p99 at $rate/s through the director: ${p99s["through Switchboard gtp-inspect"]} ms (direct: ${p99s["direct to the responders"]} ms," \
   "generator alone: $(cut -d' ' -f3 <<< "$echo_open") ms)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -18,6 +18,10 @@
 # NET.11 (NET default 127.0.0); replay's sockets are on 127.0.0.1. With BASELINE_JAR=path/to/an/older/
 # switchboard.jar a second director from that jar (NET.12) is measured in the same run (before/after). Every process it starts is stopped
 # by pid. Needs freeradius (apt-get install freeradius).
+# TRANSPORT=epoll|io_uring|nio sets the director's `transport` (default: the key left out, epoll);
+# AB_TRANSPORT=io_uring adds a second director from the same jar on that transport (NET.14), measured
+# in the same run, for a transport A/B with the same load and noise; SYSCALLS=RATE then counts each
+# director's system calls per answered request at RATE/s open loop (lib.sh `syscalls`, perf trace).
 #
 # usage: benchmarks/radius/run.sh [SECONDS] [SUBSCRIBERS] [SOCKETS] [WINDOW]
 set -euo pipefail
@@ -44,9 +48,10 @@ for a in $net.2 $net.3; do
   wait_udp $a $port
 done
 
-# Switchboard: DIRECTOR JAR ADDRESS NAME; the pid is in director_pid.
+# Switchboard: DIRECTOR JAR ADDRESS NAME [TRANSPORT]; the pid is in director_pid.
 director() {
   cat > "$work/$3.yaml" <<YAML
+${4:+transport: $4}
 admin: { enabled: false }
 farms:
   aaa:
@@ -66,8 +71,12 @@ YAML
   pids+=($director_pid)
   wait_udp $2 $port
 }
-director "$app_jar" $net.10 switchboard
+director "$app_jar" $net.10 switchboard "${TRANSPORT:-}"
 switchboard_pid=$director_pid
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  director "$app_jar" $net.14 ab "$AB_TRANSPORT"
+  ab_pid=$director_pid
+fi
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
   baseline_pid=$director_pid
@@ -148,10 +157,12 @@ direct_path="$net.2:$port,$net.3:$port --secret $real_secret"
 director_path="$net.10:$port --secret $client_secret"
 proxy_path="$net.11:$port --secret $client_secret"
 baseline_path="$net.12:$port --secret $client_secret"
+ab_path="$net.14:$port --secret $client_secret"
 # Every path gets the same $warmup s of load first, discarded (the JVMs' JIT compilers warm up; the
 # director's sticky table fills with the subscribers).
 warm=("$echo_path" "$direct_path" "$director_path" "$proxy_path")
 if [ -n "${BASELINE_JAR:-}" ]; then warm+=("$baseline_path"); fi
+if [ -n "${AB_TRANSPORT:-}" ]; then warm+=("$ab_path"); fi
 for p in "${warm[@]}"; do
   path ${p%% *} "$warmup" closed ${p#* } > /dev/null
 done
@@ -171,6 +182,12 @@ if [ -n "${BASELINE_JAR:-}" ]; then
   baseline=$(path ${baseline_path%% *} "$seconds" closed ${baseline_path#* })
   b1=$(ticks "$baseline_pid")
   show "through the baseline director" "$baseline"
+fi
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  a0=$(ticks "$ab_pid")
+  ab=$(path ${ab_path%% *} "$seconds" closed ${ab_path#* })
+  a1=$(ticks "$ab_pid")
+  show "through the director on $AB_TRANSPORT" "$ab"
 fi
 f0=$(ticks "$freeradius_pid")
 proxy=$(path ${proxy_path%% *} "$seconds" closed ${proxy_path#* })
@@ -194,4 +211,19 @@ awk -v hz="$(getconf CLK_TCK)" -v r="$((t1 - t0))" -v s="$((s1 - s0))" -v f="$((
   'BEGIN { us = 1e6 / hz
            printf "CPU per request: both responders %.1f us (direct run), director %.1f us, FreeRADIUS %.1f us;" \
                   " FreeRADIUS/director = %.2f\n", r * us / nd, s * us / ns, f * us / nf, (f / nf) / (s / ns) }'
+if [ -n "${AB_TRANSPORT:-}" ]; then
+  ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} rate" "${ab%% *}" "${director%% *}"
+  awk -v hz="$(getconf CLK_TCK)" -v a="$((a1 - a0))" -v na="$(answered "$ab")" -v s="$((s1 - s0))" \
+      -v ns="$(answered "$director")" -v t="$AB_TRANSPORT" -v e="${TRANSPORT:-epoll}" \
+    'BEGIN { printf "CPU per request: director on %s %.1f us, on %s %.1f us; %s/%s = %.2f\n", t, a * 1e6 / hz / na,
+             e, s * 1e6 / hz / ns, t, e, (a / na) / (s / ns) }'
+fi
+if [ -n "${SYSCALLS:-}" ]; then
+  rate=0
+  syscalls "director (${TRANSPORT:-epoll})" "$switchboard_pid" "${director_path%% *}" "$seconds" "$SYSCALLS" \
+    ${director_path#* }
+  if [ -n "${AB_TRANSPORT:-}" ]; then
+    syscalls "director ($AB_TRANSPORT)" "$ab_pid" "${ab_path%% *}" "$seconds" "$SYSCALLS" ${ab_path#* }
+  fi
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -57,7 +57,11 @@ public final class HaDirectorRate {
             run(direct, 1, clients, window); // warm-up
             double directRate = run(direct, seconds, clients, window);
 
-            Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+            // -Dtransport=epoll|io_uring|nio as the node's `transport` key (refused where unavailable).
+            Vertx vertx = io.switchboard.director.transport.Transports.forNode(
+                    Optional.ofNullable(System.getProperty("transport"))
+                            .flatMap(io.switchboard.director.config.TransportKind::fromConfigName))
+                    .newVertx(new VertxOptions());
             FarmConfig farm = new FarmConfig("ha", PredictorKind.ROUNDROBIN,
                     new FailureDetection(1_000_000, 1, Duration.ofMinutes(1)),
                     List.of(new RealConfig(InetAddress.getByName("127.0.0.1"), direct.getPort(), 1,

@@ -22,6 +22,7 @@ import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTableFactory;
 import io.switchboard.director.spi.DatagramPlugin;
 import io.switchboard.director.spi.DatagramService;
+import io.switchboard.director.transport.Transports;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -109,7 +110,7 @@ public final class LiveWhatIf extends WhatIfRun implements AutoCloseable {
             }
             checkFailures();
             // One event loop: one lane per virtual server, whose housekeeping the run can wait for.
-            this.vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(1));
+            this.vertx = Transports.preferred(config.transport()).newVertx(new VertxOptions().setEventLoopPoolSize(1));
             await(director.start(vertx));
         } catch (IOException | RuntimeException e) {
             close();

@@ -22,6 +22,7 @@ import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.dfp.Dfp;
 import io.switchboard.director.staticnat.StaticNat;
 import io.switchboard.director.persist.Persistence;
+import io.switchboard.director.transport.Transports;
 import io.switchboard.l4.dispatch.DispatchedFarms;
 import io.switchboard.pcap.DebugCaptures;
 import io.vertx.core.Future;
@@ -46,6 +47,8 @@ public final class Node implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ClusterMember member;
     private final Vertx vertx;
+    /** The transport every socket of the node uses ({@code transport}). */
+    private final Transports transport;
     private final Director director;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ClusterStatus clusterStatus;
@@ -89,15 +92,18 @@ public final class Node implements AutoCloseable {
      */
     public Node(SwitchboardConfig config, String yaml, Services services) {
         this.config = config;
-        VertxOptions options = new VertxOptions().setPreferNativeTransport(true);
+        // The one transport choice (transport key): Vert.x's loops, and so every channel the directors
+        // open on them (Transports.of(loop)). A configured transport this host lacks is refused here.
+        this.transport = Transports.forNode(config.transport());
+        VertxOptions options = new VertxOptions().setPreferNativeTransport(transport != Transports.NIO);
         RunningConfig running = new RunningConfig(config, yaml);
         String digest = running.digest();
         if (config.cluster().enabled()) {
             this.member = ClusterMember.start(config.cluster(),
                     config.cluster().bind().map(java.net.InetAddress::getHostAddress).orElse(null),
                     ClusterStatus.attributes(digest));
-            this.vertx = await(Vertx.builder().with(options).withClusterManager(member.vertxClusterManager())
-                    .buildClustered());
+            this.vertx = await(Vertx.builder().with(options).withTransport(transport.vertx())
+                    .withClusterManager(member.vertxClusterManager()).buildClustered());
             if (!member.awaitSafe(JOIN_SAFE_WAIT)) {
                 LOG.warn("the cluster was not safe {} after joining (partitions still migrating): bindings and"
                         + " sessions in motion may be missing from this node's copy until used", JOIN_SAFE_WAIT);
@@ -112,7 +118,7 @@ public final class Node implements AutoCloseable {
         } else {
             this.member = null;
             this.unlisted = null;
-            this.vertx = Vertx.vertx(options);
+            this.vertx = Vertx.builder().with(options).withTransport(transport.vertx()).build();
             this.realState = null;
             if (config.persistence().enabled()) {
                 // The tables are filled from the snapshot as the director makes them, before anything binds.
@@ -150,10 +156,12 @@ public final class Node implements AutoCloseable {
                 .register(registry);
         mergeOutcomes(registry, "bindings", CountedPutIfAbsent.BINDINGS);
         mergeOutcomes(registry, "sessions", CountedPutIfAbsent.SESSIONS);
-        if (!vertx.isNativeTransportEnabled()) {
+        if (transport == Transports.NIO && config.transport().isEmpty()) {
             LOG.info("native transport unavailable ({}); using NIO with one socket per virtual server",
-                    vertx.unavailableNativeTransportCause() == null ? "not Linux"
-                            : vertx.unavailableNativeTransportCause().getMessage());
+                    Transports.EPOLL.unavailabilityCause() == null ? "not Linux"
+                            : Transports.EPOLL.unavailabilityCause().getMessage());
+        } else {
+            LOG.info("transport {}", transport.configName());
         }
     }
 

@@ -2,7 +2,9 @@ package io.switchboard.app;
 
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.bind.Durations;
+import io.switchboard.director.transport.Transports;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,14 @@ final class RunCommand implements Callable<Integer> {
         SwitchboardConfig loaded = config.load(services, spec.commandLine().getErr());
         if (loaded == null) {
             return 2;
+        }
+        // Checked before anything binds: a configured transport this host lacks (io_uring disabled by
+        // the kernel or a seccomp profile) is refused with the host's reason, not silently replaced.
+        Optional<String> transportProblem = Transports.problem(loaded.transport());
+        if (transportProblem.isPresent()) {
+            LOG.error("{}", transportProblem.get());
+            spec.commandLine().getErr().println("switchboard: cannot start: " + transportProblem.get());
+            return 1;
         }
         Node node = new Node(loaded, config.loadedYaml(), services);
         try {

@@ -11,11 +11,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code client-nat: false} in a real network (docs/transparent.md): a NAS (radclient) in one
@@ -25,8 +28,17 @@ import org.junit.jupiter.api.io.TempDir;
  * the Access-Accept must still reach the NAS from the virtual address (radclient takes a reply only
  * from where it sent the request); with client NAT (the default, a second virtual server) it sees
  * the director's. Skipped unless root with ip netns, nft, freeradius and radclient.
+ *
+ * <p>Run on {@code transport: epoll} and on {@code transport: io_uring}, a topology and a director
+ * each: both set {@code IP_TRANSPARENT} (docs/operations.md "Transport").
  */
+@ParameterizedClass(name = "transport {0}")
+@ValueSource(strings = {"epoll", "io_uring"})
 class ClientNatNetnsIT {
+
+    /** The transport of this run (the lifecycle methods take it as their argument). */
+    @Parameter
+    String transport;
 
     private static final Path SCRIPT = Path.of("src", "test", "resources", "netns", "transparent-topology.sh");
     private static final Path FREERADIUS_INSTANCE = Path.of("..", "radius-director", "src", "test", "resources",
@@ -42,8 +54,9 @@ class ClientNatNetnsIT {
     private static Process director;
     private static final List<Process> servers = new ArrayList<>();
 
-    @BeforeAll
-    static void setUp() throws Exception {
+    @BeforeParameterizedClassInvocation
+    static void setUp(String transport) throws Exception {
+        servers.clear();
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "network namespaces need root");
         for (String tool : List.of("ip", "nft", "freeradius", "radclient")) {
             Assumptions.assumeTrue(run(List.of("sh", "-c", "command -v " + tool)).exit() == 0,
@@ -57,7 +70,7 @@ class ClientNatNetnsIT {
         // Two FreeRADIUS instances on the real, one per virtual server; each names in its reply the
         // source address it saw. Both know the 10/8 clients with the secret the director signs with.
         for (int port : List.of(1812, 1822)) {
-            Path instance = dir.resolve("aaa-" + port);
+            Path instance = dir.resolve(transport).resolve("aaa-" + port);
             Result made = run(List.of("bash", FREERADIUS_INSTANCE.toString(), instance.toString(),
                     "%{Packet-Src-IP-Address}", REAL, Integer.toString(port), Integer.toString(port + 1),
                     "director-to-aaa", "10.0.0.0/8"));
@@ -67,7 +80,7 @@ class ClientNatNetnsIT {
                     .redirectErrorStream(true).redirectOutput(instance.resolve("log/stdout.log").toFile()).start());
         }
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, """
+        Files.writeString(config, "transport: " + transport + "\n" + """
                 admin: { listen: 127.0.0.1:8080 }
                 farms:
                   aaa:
@@ -98,17 +111,20 @@ class ClientNatNetnsIT {
                         && servers.stream().allMatch(Process::isAlive));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void tearDown() throws Exception {
         if (director != null) {
             NetnsTopology.stop(director, dir.resolve("director.log"));
+            director = null;
         }
         for (Process server : servers) {
             server.destroy();
             server.waitFor();
         }
+        servers.clear();
         if (suffix != null) {
             run(List.of("bash", SCRIPT.toString(), "down", suffix));
+            suffix = null;
         }
     }
 

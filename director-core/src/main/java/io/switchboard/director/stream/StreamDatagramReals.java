@@ -1,21 +1,18 @@
 package io.switchboard.director.stream;
 
-import java.net.InetSocketAddress;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
-import io.netty.channel.IoEventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.epoll.EpollDatagramChannel;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.transaction.RealSide;
+import io.switchboard.director.transport.Transports;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,9 +44,8 @@ final class StreamDatagramReals implements RealSide {
         }
         List<DatagramPacket> waiting = new ArrayList<>();
         binding.set(index, waiting);
-        boolean epoll = loop instanceof IoEventLoop io && io.isIoType(EpollIoHandler.class);
         ChannelFuture f = new Bootstrap().group(loop)
-                .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                .channel(Transports.of(loop).datagramChannel())
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {

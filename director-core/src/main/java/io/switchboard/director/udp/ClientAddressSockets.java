@@ -1,14 +1,15 @@
 package io.switchboard.director.udp;
 
+import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
 import io.switchboard.director.EngineDrops;
+import io.switchboard.director.transport.Transports;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,10 +80,12 @@ final class ClientAddressSockets {
     }
 
     private ClientSocket open(InetSocketAddress client) {
-        ChannelFuture bound = lane.bootstrap.get()
-                // ip(7) IP_TRANSPARENT: bind to an address that is not the host's and receive what is
-                // routed locally to it. The lane bootstrap's 4 MiB buffers are for the shared sockets.
-                .option(EpollChannelOption.IP_TRANSPARENT, true)
+        Bootstrap bootstrap = lane.bootstrap.get();
+        // ip(7) IP_TRANSPARENT: bind to an address that is not the host's and receive what is routed
+        // locally to it (epoll or io_uring; ConfigBinder refuses client-nat: false on NIO).
+        Transports.of(lane.loop).ipTransparent().ifPresent(o -> bootstrap.option(o, true));
+        ChannelFuture bound = bootstrap
+                // The lane bootstrap's 4 MiB buffers are for the shared sockets.
                 .option(ChannelOption.SO_RCVBUF, 256 << 10)
                 .option(ChannelOption.SO_SNDBUF, 256 << 10)
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
@@ -111,7 +114,7 @@ final class ClientAddressSockets {
             socket.waiting = null;
             if (!f.isSuccess()) {
                 lane.log.warn("virtual server {}: cannot bind the client's address {} (client-nat: false needs"
-                        + " CAP_NET_ADMIN and the epoll transport): {}", lane.virtualServer.name(), client,
+                        + " CAP_NET_ADMIN and the epoll or io_uring transport): {}", lane.virtualServer.name(), client,
                         f.cause().toString());
                 waiting.forEach(p -> {
                     p.release();

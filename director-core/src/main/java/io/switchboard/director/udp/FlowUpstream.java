@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.util.concurrent.Future;
 import io.switchboard.director.spi.Decision;
@@ -14,6 +13,7 @@ import io.switchboard.director.transaction.EngineEvents;
 import io.switchboard.director.transaction.EngineScope;
 import io.switchboard.director.transaction.Flow;
 import io.switchboard.director.transaction.FlowEngine;
+import io.switchboard.director.transport.Transports;
 import java.net.InetSocketAddress;
 
 /**
@@ -50,7 +50,8 @@ final class FlowUpstream implements Upstream, FlowEngine.FlowSide<ChannelFuture>
     public ChannelFuture open(Flow<ChannelFuture> flow) {
         Bootstrap bootstrap = lane.bootstrap.get();
         if (!lane.virtualServer.config().clientNat()) {
-            bootstrap.option(EpollChannelOption.IP_TRANSPARENT, true);
+            // ConfigBinder refuses client-nat: false on NIO, which has no IP_TRANSPARENT.
+            Transports.of(lane.loop).ipTransparent().ifPresent(o -> bootstrap.option(o, true));
         }
         return bootstrap
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {

@@ -7,8 +7,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -19,6 +17,7 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.VirtualServer;
 import io.switchboard.director.VirtualServerListener;
 import io.switchboard.director.real.Farms;
+import io.switchboard.director.transport.Transports;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,16 +27,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The generic UDP director: runs one virtual server's protocol plug-in over Netty on Vert.x's own
- * event loops. With the native epoll transport it binds one {@code SO_REUSEPORT} socket on the
- * virtual address per event loop, so the kernel spreads clients over every core; each socket and
- * everything it touches (flows, pending requests) stays on its own loop (a {@link UdpLane}).
- * Elsewhere (NIO) one socket serves.
+ * event loops. With a native transport (epoll or io_uring, the node's {@code transport}) it binds one
+ * {@code SO_REUSEPORT} socket on the virtual address per event loop, so the kernel spreads clients
+ * over every core; each socket and everything it touches (flows, pending requests) stays on its own
+ * loop (a {@link UdpLane}). On NIO one socket serves.
  */
 public final class UdpDirectorVerticle extends VerticleBase implements VirtualServerListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(UdpDirectorVerticle.class);
 
-    /** Datagrams read per recvmmsg call. */
+    /** Datagrams read per recvmmsg call (epoll) or recvmsg submissions per read (io_uring). */
     static final int RECVMMSG_BATCH = 32;
 
     /** The virtual server served; a reload may replace it on the same sockets ({@link #replace}). */
@@ -69,11 +68,12 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
         VertxInternal internal = (VertxInternal) vertx;
         Transport transport = internal.transport();
         EventLoopGroup group = internal.nettyEventLoopGroup();
-        boolean reusePort = vertx.isNativeTransportEnabled() && Epoll.isAvailable();
+        Transports kind = Transports.of((EventLoop) group.iterator().next()); // next() would move the chooser
+        boolean reusePort = kind.reusePort();
         List<String> access = virtualServer.config().access();
-        if (!access.isEmpty() && !reusePort) {
+        if (!access.isEmpty() && kind != Transports.EPOLL) {
             return Future.failedFuture(new IllegalStateException("virtual server " + virtualServer.name()
-                    + ": access " + access + " needs Linux with the native epoll transport (SO_BINDTODEVICE)"));
+                    + ": access " + access + " needs Linux with the epoll transport (SO_BINDTODEVICE)"));
         }
         List<EventLoop> loops = new ArrayList<>();
         for (EventExecutor executor : group) {
@@ -95,7 +95,8 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
                 : bound.future().compose(v -> bindCatchAll(transport, loops.get(0)));
         return ready.onSuccess(v -> LOG.info("virtual server {} ({}) listening on {} with {} socket(s){}{}",
                 virtualServer.name(), virtualServer.config().service(), localAddress, lanes.size(),
-                reusePort ? " (epoll, SO_REUSEPORT)" : "", access.isEmpty() ? "" : ", access " + access));
+                reusePort ? " (" + kind.configName() + ", SO_REUSEPORT)" : " (" + kind.configName() + ")",
+                access.isEmpty() ? "" : ", access " + access));
     }
 
     /** An event loop and the interface its virtual-address socket is bound to (null: none). */
@@ -173,8 +174,8 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
                 .option(ChannelOption.SO_SNDBUF, 4 << 20)
                 .option(ChannelOption.RCVBUF_ALLOCATOR, allocator(slot, reusePort));
         if (reusePort) {
-            b.option(EpollChannelOption.SO_REUSEPORT, true)
-                    .option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+            b.option(Transports.soReusePort(), true);
+            Transports.of(loop).maxDatagramPayloadSize().ifPresent(o -> b.option(o, slot));
         }
         if (device != null) {
             b.option(ChannelOption.SO_REUSEADDR, true); // beside the sockets of the other devices and the catch-all
@@ -189,7 +190,8 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
 
     /**
      * With recvmmsg (epoll), one system call reads up to RECVMMSG_BATCH datagrams, each into its own
-     * slot of one buffer (docs/architecture.md: datagram batching is the lever past the bare relay).
+     * slot of one buffer (docs/architecture.md: datagram batching is the lever past the bare relay);
+     * io_uring cuts the same buffer into as many recvmsg submissions, completed in one ring pass.
      */
     private static FixedRecvByteBufAllocator allocator(int slot, boolean reusePort) {
         return new FixedRecvByteBufAllocator(reusePort ? slot * RECVMMSG_BATCH : slot);
@@ -198,9 +200,10 @@ public final class UdpDirectorVerticle extends VerticleBase implements VirtualSe
     /** A virtual-address socket's receive buffers made for another maximum datagram. */
     private static void resize(Channel socket, int maxDatagram) {
         int slot = slot(maxDatagram);
-        boolean reusePort = socket.config().getOptions().containsKey(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE);
+        var payload = Transports.of((EventLoop) socket.eventLoop()).maxDatagramPayloadSize();
+        boolean reusePort = payload.isPresent(); // native: newBootstrap set it
         if (reusePort) {
-            socket.config().setOption(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
+            socket.config().setOption(payload.get(), slot);
         }
         socket.config().setRecvByteBufAllocator(allocator(slot, reusePort));
     }

@@ -12,6 +12,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.SwitchboardConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.spi.DatagramService;
+import io.switchboard.director.transport.Transports;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.net.InetAddress;
@@ -61,7 +62,8 @@ public final class RunningDirector implements AutoCloseable {
     public static RunningDirector start(SwitchboardConfig config, DatagramService service, MeterRegistry registry)
             throws Exception {
         Director director = new Director(config, v -> service, registry, Ticker.SYSTEM);
-        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        // The configuration's transport (refused where unavailable), else epoll where available, as a node.
+        Vertx vertx = Transports.forNode(config.transport()).newVertx(new VertxOptions());
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         return new RunningDirector(director, vertx);
     }

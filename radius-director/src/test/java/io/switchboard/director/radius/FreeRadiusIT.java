@@ -22,6 +22,7 @@ import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.TransportKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.metrics.VirtualServerMetrics;
 import io.switchboard.director.real.RealServer;
@@ -29,7 +30,10 @@ import io.switchboard.director.real.RealState;
 import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.sticky.StickyTable;
+import io.netty.channel.EventLoop;
+import io.switchboard.director.transport.Transports;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -52,13 +56,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The director in front of two real FreeRADIUS 3.2 servers (Debian {@code freeradius}, one copied
@@ -67,9 +74,20 @@ import org.junit.jupiter.api.io.TempDir;
  * Client and real secrets all differ. Which server handled what is read from the servers' own
  * logs (authentication log with the Calling-Station-Id, accounting detail files), not from the
  * director's counters. {@code .ci/run} installs both packages; this test installs nothing.
+ *
+ * <p>Every test runs twice, the servers and the director started afresh for each: on {@code transport:
+ * epoll} and on {@code transport: io_uring} (SO_REUSEPORT lanes, batched reads, the Accounting-Start
+ * grown past its read slot on both). io_uring needs {@code /proc/sys/kernel/io_uring_disabled} 0;
+ * elsewhere its run fails with the host's reason rather than passing on another transport.
  */
+@ParameterizedClass(name = "transport {0}")
+@EnumSource(value = TransportKind.class, names = {"EPOLL", "IO_URING"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FreeRadiusIT {
+
+    /** The transport of this run (the lifecycle methods take it as their argument). */
+    @Parameter
+    TransportKind transport;
 
     static final String CLIENT_SECRET = "nas-to-director";
     static final String[] REAL_SECRETS = {"director-to-aaa1", "director-to-aaa2"};
@@ -87,14 +105,18 @@ class FreeRadiusIT {
     static Director director;
     static InetSocketAddress authVip;
     static InetSocketAddress acctVip;
-    static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** New for each run (a subclass runs the same tests on another transport in the same JVM). */
+    static SimpleMeterRegistry registry;
 
-    @BeforeAll
-    static void start() throws Exception {
+    /** The servers and the director on {@code transport}. */
+    @BeforeParameterizedClassInvocation
+    static void start(TransportKind transport) throws Exception {
+        registry = new SimpleMeterRegistry();
+        servers.clear();
         for (int i = 0; i < 2; i++) {
             authPorts[i] = freePort(ADDRESSES[i]);
             acctPorts[i] = freePort(ADDRESSES[i]);
-            dirs[i] = work.resolve("aaa" + (i + 1));
+            dirs[i] = work.resolve(transport.configName()).resolve("aaa" + (i + 1));
             run(List.of("bash", script().toString(), dirs[i].toString(), "aaa" + (i + 1), ADDRESSES[i],
                     String.valueOf(authPorts[i]), String.valueOf(acctPorts[i]), REAL_SECRETS[i]), 60);
             servers.add(null);
@@ -135,12 +157,15 @@ class FreeRadiusIT {
                 "aaa-auth", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
         vservers.put("radius-acct", new VirtualServerConfig("radius-acct", new Endpoint(vip, 0), "radius",
                 "aaa-acct", Optional.of(sticky), Duration.ofMillis(700), Duration.ofMinutes(1), 4096, true, options));
-        director = new Director(new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farms, vservers),
-                vs -> new RadiusService(), registry, Ticker.SYSTEM);
-        // The native transport where there is one, as `switchboard run` uses it: with epoll the director
-        // reads with recvmmsg, whose datagrams cannot grow in place (the VSA added to the Start below).
-        vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setPreferNativeTransport(true));
-        assertThat(vertx.isNativeTransportEnabled()).as("epoll available on Linux").isTrue();
+        SwitchboardConfig config = new SwitchboardConfig(ClusterConfig.SINGLE_NODE, AdminConfig.DEFAULT, farms,
+                vservers).withTransport(transport);
+        director = new Director(config, vs -> new RadiusService(), registry, Ticker.SYSTEM);
+        // A native transport, as `switchboard run` uses it: with epoll the director reads with recvmmsg
+        // and with io_uring with batched recvmsg submissions, whose datagrams (slots of one buffer) cannot
+        // grow in place (the VSA added to the Start below). Refused, not replaced, where unavailable.
+        vertx = Transports.forNode(config.transport()).newVertx(new io.vertx.core.VertxOptions());
+        assertThat(Transports.of((EventLoop) ((VertxInternal) vertx).nettyEventLoopGroup().next()))
+                .as("the event loops run the transport asked for").isEqualTo(Transports.of(transport));
         director.start(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         authVip = director.localAddress("radius-auth");
         acctVip = director.localAddress("radius-acct");
@@ -150,16 +175,24 @@ class FreeRadiusIT {
         return new Subnet(InetAddress.getByName(network), bits);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() throws Exception {
-        if (director != null) {
-            director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        if (vertx != null) {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
-        for (int i = 0; i < servers.size(); i++) {
-            stopServer(i);
+        try {
+            if (director != null) {
+                director.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+            if (vertx != null) {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            director = null;
+            vertx = null;
+            for (int i = 0; i < servers.size(); i++) {
+                if (servers.get(i) != null) {
+                    stopServer(i);
+                }
+            }
+            servers.clear();
         }
     }
 

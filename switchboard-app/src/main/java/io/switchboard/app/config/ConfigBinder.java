@@ -21,6 +21,7 @@ import io.switchboard.director.config.StaticNatConfig;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.TransportKind;
 import io.switchboard.director.config.OverloadConfig;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.AddressLiterals;
@@ -86,6 +87,8 @@ final class ConfigBinder {
     private final Map<String, List<String>> farmProbeRefs = new LinkedHashMap<>();
     private final Map<String, ProbeConfig> probes = new LinkedHashMap<>();
     private final Map<String, ConfigCrossChecks.ServerDraft> servers = new LinkedHashMap<>();
+    /** The top-level {@code transport}, read before the virtual servers (it limits {@code client-nat}). */
+    private Optional<TransportKind> transport = Optional.empty();
 
     ConfigBinder(Set<String> availableServices, List<ConfigError> errors) {
         this.availableServices = availableServices;
@@ -103,6 +106,13 @@ final class ConfigBinder {
             return Optional.empty();
         }
         Section doc = document.get();
+        transport = doc.string("transport").flatMap(text -> {
+            Optional<TransportKind> kind = TransportKind.fromConfigName(text);
+            if (kind.isEmpty()) {
+                error(doc.pathOf("transport"), "unknown transport '" + text + "' (known: epoll, io_uring, nio)");
+            }
+            return kind;
+        });
         ClusterConfig cluster = doc.section("cluster").map(nodeBinder::cluster)
                 .orElse(ClusterConfig.SINGLE_NODE);
         AdminConfig admin = doc.section("admin").map(nodeBinder::admin).orElse(AdminConfig.DEFAULT);
@@ -130,7 +140,7 @@ final class ConfigBinder {
         StaticNatConfig staticNat = doc.section("static-nat").map(new StaticNatBinder(farmConfigs, serverConfigs)::bind)
                 .orElse(StaticNatConfig.NONE);
         return Optional.of(new SwitchboardConfig(cluster, admin, farmConfigs, serverConfigs, probes, routeHealth,
-                debugCapture, dispatched, persistence, dfp, staticNat));
+                debugCapture, dispatched, persistence, dfp, staticNat, transport));
     }
 
     private void readNamed(Section doc, String key, String whenNone, BiConsumer<String, Section> reader) {
@@ -390,6 +400,13 @@ final class ConfigBinder {
                 .flatMap(o -> new OverloadBinder(errors).bind(o, service)) : Optional.of(OverloadConfig.NONE);
         Optional<List<ClientFarm>> clientFarms = new ClientFarmsBinder(errors).bind(s);
         Optional<List<String>> access = accessBinder.bind(s, service);
+        if (access.isPresent() && !access.get().isEmpty() && transport.isPresent()
+                && transport.get() != TransportKind.EPOLL) {
+            // SO_BINDTODEVICE is set through epoll's raw socket option (AccessSockets); the other transports
+            // are not known to pass it on.
+            error(s.pathOf("access"), "access needs transport: epoll (SO_BINDTODEVICE), not "
+                    + transport.get().configName());
+        }
 
         Optional<VirtualServerConfig> config = Optional.empty();
         if (listen.isPresent() && service.isPresent() && farm.isPresent() && stickyValid && options.isPresent()
@@ -411,6 +428,11 @@ final class ConfigBinder {
         if (!clientNat && service.isPresent() && service.get().transport() != ServiceSpec.Transport.UDP) {
             error(s.pathOf("client-nat"), "client-nat: false is for datagram services; service '"
                     + service.get().name() + "' is not one");
+        }
+        if (!clientNat && transport.equals(Optional.of(TransportKind.NIO))) {
+            // ip(7) IP_TRANSPARENT is a Linux socket option that Java NIO cannot set (epoll and io_uring can).
+            error(s.pathOf("client-nat"), "client-nat: false needs IP_TRANSPARENT, which transport: nio"
+                    + " cannot set; write transport: epoll or io_uring");
         }
         return clientNat;
     }

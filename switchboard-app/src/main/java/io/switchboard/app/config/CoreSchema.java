@@ -31,6 +31,9 @@ final class CoreSchema {
     /** The services of every plug-in on the class path, built in or not. */
     private static final List<String> SERVICES = Plugins.installed().services().stream()
             .map(service -> service.spec().name()).toList();
+    private static final List<String> TRANSPORTS = java.util.Arrays.stream(
+            io.switchboard.director.config.TransportKind.values())
+            .map(io.switchboard.director.config.TransportKind::configName).toList();
     private static final List<String> EXPOSURES = java.util.Arrays.stream(
             io.switchboard.director.config.Exposure.values())
             .map(io.switchboard.director.config.Exposure::configName).toList();
@@ -172,6 +175,9 @@ final class CoreSchema {
                     .note("Only what arrives on these interfaces is served (IOS `access`; Linux)."))));
 
     static final Schema ROOT = Schema.of("the document",
+            Key.oneOf("transport", TRANSPORTS).byDefault("`epoll` where available, else `nio`")
+                    .note("Netty transport of every socket; given, the node refuses to start where it is not"
+                            + " available. `nio` cannot do `client-nat: false`. See operations.md."),
             Key.mapping("cluster", CLUSTER).byDefault("single node").note("The nodes sharing bindings and sessions"
                     + " (cluster.md)."),
             Key.mapping("admin", ADMIN).byDefault("enabled on `127.0.0.1:8080`, no token")

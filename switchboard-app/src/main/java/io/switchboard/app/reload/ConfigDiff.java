@@ -10,6 +10,7 @@ import io.switchboard.director.config.ProbeConfig;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
 import io.switchboard.director.config.SwitchboardConfig;
+import io.switchboard.director.config.TransportKind;
 import io.switchboard.director.config.VirtualServerConfig;
 import io.switchboard.director.config.bind.ConfigError;
 import io.switchboard.director.config.bind.ConfigPath;
@@ -109,6 +110,9 @@ public final class ConfigDiff {
             c.dispatched().vpnFarms().values().forEach(f -> diff.dispatchedFarms.add(f.farm()));
         }
         diff.cluster(running.cluster(), next.cluster());
+        // The event loops are built with the transport: a change is a restart.
+        diff.field("transport", running.transport().map(TransportKind::configName).orElse(null),
+                next.transport().map(TransportKind::configName).orElse(null));
         diff.field("admin.enabled", running.admin().enabled(), next.admin().enabled());
         diff.field("admin.listen", running.admin().listen().toString(), next.admin().listen().toString());
         diff.field("admin.exposure", running.admin().exposure().configName(), next.admin().exposure().configName());

@@ -61,6 +61,14 @@ class AccessKeyTest {
     }
 
     @Test
+    void onlyTheEpollTransportBindsToADevice() {
+        assertThat(Rejections.errors(LOADER, "transport: io_uring\n" + document(", access: [lo]", "")))
+                .containsExactly("virtual-servers.dns.access: access needs transport: epoll (SO_BINDTODEVICE), not io_uring");
+        assertThat(LOADER.parse("transport: epoll\n" + document(", access: [lo]", "")).virtualServers()
+                .get("dns").access()).containsExactly("lo");
+    }
+
+    @Test
     void aChangeOfAccessNeedsARestart() {
         // The sockets are bound to the interfaces when the virtual server starts; a replacement in
         // place keeps them.

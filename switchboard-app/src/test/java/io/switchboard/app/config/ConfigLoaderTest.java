@@ -294,7 +294,7 @@ class ConfigLoaderTest {
                 () -> ALL_SERVICES.load(resource("many-errors.yaml")));
 
         List<String> expected = List.of(
-                "clustr: unknown key (known: cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp, static-nat)",
+                "clustr: unknown key (known: transport, cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp, static-nat)",
                 "admin.listen: 'localhost' is not an IPv4 or IPv6 address (host names are not resolved)",
                 "farms.ggsn.realz: unknown key (known: predictor, failure, reals, backup, probes, slow-start, route-map)",
                 "farms.ggsn.failure.numclients: must not exceed numconns (2)",
@@ -408,7 +408,7 @@ class ConfigLoaderTest {
                         sticky: { key: imsi, idle: 1h, ttl: 5m }
                         stiky: {}
                     """)).containsExactly(
-                    "clustr: unknown key (known: cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp, static-nat)",
+                    "clustr: unknown key (known: transport, cluster, admin, persistence, route-health, debug-capture, probes, farms, virtual-servers, firewall-farms, vpn-farms, dfp, static-nat)",
                     "cluster.enable: unknown key (known: enabled, name, members, port, bind, kubernetes, exposure,"
                             + " unlisted-member)",
                     "admin.listne: unknown key (known: listen, token, enabled, exposure, tls)",

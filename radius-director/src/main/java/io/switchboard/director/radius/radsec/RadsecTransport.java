@@ -3,16 +3,13 @@ package io.switchboard.director.radius.radsec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.switchboard.director.config.Endpoint;
 import io.switchboard.director.spi.ClientStreams;
 import io.switchboard.director.spi.FarmView;
 import io.switchboard.director.spi.RealStreams;
 import io.switchboard.director.spi.RealView;
+import io.switchboard.director.transport.Transports;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -140,9 +137,8 @@ public final class RadsecTransport implements RealStreams, ClientStreams {
         return peers;
     }
 
-    /** The TCP channel type that registers on {@code loop} (Vert.x's loops are epoll or NIO). */
+    /** The TCP channel type that registers on {@code loop} (the node's {@code transport}). */
     static Class<? extends SocketChannel> socketChannel(EventLoop loop) {
-        return loop instanceof IoEventLoop io && io.isIoType(EpollIoHandler.class) ? EpollSocketChannel.class
-                : NioSocketChannel.class;
+        return Transports.of(loop).socketChannel();
     }
 }
