@@ -38,7 +38,7 @@ while read -r name module package class method; do
   # The kept inputs are the fuzzer's start: one file each, named by content, in its corpus directory.
   if [ -f "$hex" ]; then
     mkdir -p "$corpus"
-    grep -v '^#' "$hex" | while read -r line; do
+    grep -v '^#' "$hex" | sed 's/ *#.*//' | while read -r line; do
       f="$corpus/seed-$(printf '%s' "$line" | sha1sum | cut -c1-16)"
       [ -f "$f" ] || printf '%s' "$line" | xxd -r -p >"$f"
     done
@@ -64,7 +64,8 @@ while read -r name module package class method; do
   for f in "$inputs"/crash-* ; do
     [ -f "$f" ] || continue
     findings=$((findings + 1))
-    printf '# finding %s (%s)\n%s\n' "$(basename "$f")" "$(date -u +%F)" "$(od -An -v -tx1 "$f" | tr -d ' \n')" >>"$hex"
+    # On the input's own line (FuzzCorpus reads hex up to a '#'), so that sorting the corpus keeps them together.
+    printf '%s # finding %s (%s)\n' "$(od -An -v -tx1 "$f" | tr -d ' \n')" "$(basename "$f")" "$(date -u +%F)" >>"$hex"
     rm -f "$f"
   done
   if [ -d "$corpus" ]; then
@@ -75,7 +76,8 @@ while read -r name module package class method; do
     rm -f "$tmp"
     echo "   corpus: $(grep -vc '^#' "$hex") inputs in $hex"
   fi
-  rm -f "$log"
+  # Jazzer's own output (the stack of a finding, its statistics), kept until the next run.
+  mkdir -p "$module/target" && mv "$log" "$module/target/fuzz-$name.log"
 done <<<"$TARGETS"
 
 [ "$findings" = 0 ] || { echo "$findings finding(s): see the marked lines in src/test/resources/fuzz/*.hex"; exit 1; }

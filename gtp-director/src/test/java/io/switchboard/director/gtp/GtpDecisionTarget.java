@@ -111,6 +111,14 @@ final class GtpDecisionTarget {
             check(sameBut(sent.bytes(), datagram, o), "only the sequence number changes");
         }
         for (EngineHarness.ToClient local : outcome.toClients()) {
+            int version = (datagram[0] & 0xff) >>> 5;
+            if (version > 2 || !o.serves(version)) {
+                // TS 29.060 §7.2.3, TS 29.274 §7.1.3: Version Not Supported (type 3), in a version served.
+                GtpMessageView answer = view(o, local.bytes());
+                check(answer.messageTypeValue() == 3 && o.serves(answer.version()),
+                        "a version not served is answered by Version Not Supported in one that is");
+                continue;
+            }
             GtpMessageView asked = view(o, datagram);
             if (asked.isEchoRequest()) {
                 echoed++;
