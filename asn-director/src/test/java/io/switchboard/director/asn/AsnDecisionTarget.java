@@ -33,8 +33,8 @@ import java.util.Set;
 
 /**
  * The ASN director's decisions as a fuzz target ({@link AsnFuzzTest}, replayed by {@link AsnFuzzFindingsTest}): a
- * virtual ASN gateway over two gateways, sticky by MSID, through the engine ({@link EngineHarness}, a lane and a
- * sticky table of its own per input, so that a finding replays alone). An input's first octet chooses: bit 0 the
+ * virtual ASN gateway over two gateways, sticky by MSID, through the engine ({@link EngineHarness}, one per release,
+ * whose pending requests expire between inputs: {@link DecisionFuzz#settle}; the MSID bindings stay). An input's first octet chooses: bit 0 the
  * path (0: a datagram from the base station; 1: a gateway's answer to a valid MS_PreAttachment_Req pending
  * there), bits 1-2 the NWG release (modulo their number), bits 5-6 the reader index; the rest is the datagram.
  * Besides {@link DecisionFuzz}'s rules: what is forwarded is the datagram unchanged, under the director id the
@@ -49,6 +49,8 @@ final class AsnDecisionTarget {
     private static final NwgRelease[] RELEASES = NwgRelease.values();
 
     private final AsnPlugin[] plugins = new AsnPlugin[RELEASES.length];
+    private final EngineHarness[] engines = new EngineHarness[RELEASES.length];
+    private final ManualTicker ticker = new ManualTicker();
     final List<List<byte[]>> requests = new ArrayList<>();
     final List<List<byte[]>> answers = new ArrayList<>();
     int forwarded;
@@ -58,6 +60,7 @@ final class AsnDecisionTarget {
         for (int r = 0; r < RELEASES.length; r++) {
             NwgRelease release = RELEASES[r];
             plugins[r] = new AsnPlugin(new AsnOptions(release, true), new AsnCounters(new SimpleMeterRegistry(), "asn"));
+            engines[r] = engine(plugins[r], release, ticker);
             byte[] other = R6Messages.message(1, 9, 2, 2, MSID + 3, 0x0301, R6Messages.BS_INFO);
             byte[] headerOnly = R6Messages.message(1, 3, 4, 1, MSID + 4, 0x0401); // an indication without TLVs
             requests.add(List.of(R6Messages.preAttachment(release, R6PreAttachment.REQUEST, MSID, 0x0101),
@@ -67,16 +70,16 @@ final class AsnDecisionTarget {
         }
     }
 
-    private static EngineHarness engine(AsnPlugin plugin, NwgRelease release) {
+    private static EngineHarness engine(AsnPlugin plugin, NwgRelease release, ManualTicker ticker) {
         Farms farms = new Farms(Map.of("gateways", TestFarms.farm("gateways", PredictorKind.ROUNDROBIN,
-                TestFarms.FAIL_AT_ONCE, new RealConfig(TestFarms.ip("127.0.2.30"), 2231, 1, OptionalInt.empty(), true),
+                DecisionFuzz.NO_INBAND, new RealConfig(TestFarms.ip("127.0.2.30"), 2231, 1, OptionalInt.empty(), true),
                 new RealConfig(TestFarms.ip("127.0.2.31"), 2231, 1, OptionalInt.empty(), true))));
         VirtualServerConfig vs = new VirtualServerConfig("asn", new Endpoint(TestFarms.ip("127.0.2.10"), 2231), "asn",
                 "gateways", Optional.of(new StickyConfig(List.of(AsnModule.MSID), Duration.ofMinutes(30),
                         OptionalInt.empty(), 1000)), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true,
                 new AsnOptions(release, true));
         return new EngineHarness(vs, farms, new InMemoryStickyTable("asn", Duration.ofMinutes(30), 1000), plugin,
-                new ManualTicker());
+                ticker);
     }
 
     void run(byte[] input) throws DecodeException {
@@ -85,7 +88,7 @@ final class AsnDecisionTarget {
         }
         int control = input[0] & 0xff;
         int r = ((control >>> 1) & 3) % RELEASES.length;
-        EngineHarness engine = engine(plugins[r], RELEASES[r]);
+        EngineHarness engine = engines[r];
         byte[] datagram = Arrays.copyOfRange(input, 1, input.length);
         int offset = (control >>> 5) & 3;
         ByteBuf buf = Unpooled.buffer(offset + datagram.length);
@@ -99,6 +102,7 @@ final class AsnDecisionTarget {
             check(buf.readerIndex() == offset && buf.refCnt() == 1, "the datagram's reader index or count moved");
         } finally {
             buf.release();
+            DecisionFuzz.settle(engine, () -> ticker.advance(Duration.ofSeconds(3)));
         }
     }
 

@@ -23,6 +23,25 @@ public final class DecisionFuzz {
     private DecisionFuzz() {
     }
 
+    /**
+     * The farms' failure detection in a target that reuses its engine: in-band detection off, since the requests each
+     * input leaves pending expire unanswered ({@link #settle}) and would otherwise fail every real within a few inputs
+     * (in-band detection has tests of its own).
+     */
+    public static final io.switchboard.director.config.FailureDetection NO_INBAND =
+            new io.switchboard.director.config.FailureDetection(8, 2, java.time.Duration.ofSeconds(60), false, false);
+
+    /**
+     * After an input of a target that reuses its engine (one per set-up: building one per input made the targets
+     * run at a few hundred inputs a second): the clock past every response timeout and the lane's housekeeping, so
+     * that what this input left pending has expired before the next, then the records forgotten.
+     */
+    public static void settle(EngineHarness engine, Runnable advancePastTimeouts) {
+        advancePastTimeouts.run();
+        engine.housekeep();
+        engine.forget();
+    }
+
     /** What one datagram caused: the engine's records after it (new entries from these indexes on). */
     public record Outcome(EngineHarness engine, int toRealsFrom, int toClientsFrom, int dropsFrom) {
 

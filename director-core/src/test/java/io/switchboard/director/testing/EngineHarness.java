@@ -138,6 +138,20 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
         virtualServer.plugin().housekeep(now);
     }
 
+    /**
+     * Forgets what was recorded (sent, dropped, forwarded, sockets), not the engine's state: a fuzz target that
+     * reuses one engine for millions of inputs (building one costs more than the input) calls it after each.
+     */
+    public void forget() {
+        toReals.clear();
+        toClients.clear();
+        drops.clear();
+        answersRefused.clear();
+        forwarded.clear();
+        opened.clear();
+        closed.clear();
+    }
+
     /** Lets go of every pending request, as a lane that closes. */
     public void close() {
         engine.close();

@@ -64,16 +64,16 @@ final class GtpDecisionTarget {
     int forwarded;
     int relayed;
     int echoed;
+    private final ManualTicker ticker = new ManualTicker();
 
     private EngineHarness engine(GtpOptions o) {
-        Farms farms = TestFarms.farms(TestFarms.farm("ggsn", PredictorKind.ROUNDROBIN, TestFarms.FAIL_AT_ONCE,
+        Farms farms = TestFarms.farms(TestFarms.farm("ggsn", PredictorKind.ROUNDROBIN, DecisionFuzz.NO_INBAND,
                 new RealConfig(TestFarms.ip("127.0.1.30"), 2123, 1, OptionalInt.empty(), true),
                 new RealConfig(TestFarms.ip("127.0.1.31"), 2123, 1, OptionalInt.empty(), true)));
         VirtualServerConfig vs = new VirtualServerConfig("gtp", new Endpoint(TestFarms.ip("127.0.1.10"), 2123), "gtp",
                 "ggsn", Optional.of(new StickyConfig(List.of(GtpModule.IMSI), Duration.ofHours(1), OptionalInt.empty(),
                         1000)), Duration.ofSeconds(5), Duration.ofMinutes(1), 4096, true, o);
         InMemoryStickyTable table = new InMemoryStickyTable("gtp", Duration.ofHours(1), 1000);
-        ManualTicker ticker = new ManualTicker();
         GtpPlugin<Void> plugin = new GtpPlugin<>(o);
         plugin.attach(new PluginContext(vs, table, farms, ticker, new SimpleMeterRegistry()));
         return new EngineHarness(vs, farms, table, plugin, ticker);
@@ -86,6 +86,8 @@ final class GtpDecisionTarget {
         int control = input[0] & 0xff;
         boolean v0 = (control & 2) != 0;
         GtpOptions o = options[v0 ? 1 : 0];
+        // An engine of its own per input: reusing one per set-up (as the other decision targets do) forwarded only
+        // the first valid create of the seeds — not understood yet, so not done here (slower: ~700 inputs/s).
         EngineHarness engine = engine(o);
         byte[] datagram = Arrays.copyOfRange(input, 1, input.length);
         ByteBuf buf = Unpooled.wrappedBuffer(datagram.clone());
@@ -98,6 +100,7 @@ final class GtpDecisionTarget {
             check(buf.readerIndex() == 0 && buf.refCnt() == 1, "the datagram's reader index or count moved");
         } finally {
             buf.release();
+            DecisionFuzz.settle(engine, () -> ticker.advance(Duration.ofSeconds(6)));
         }
     }
 

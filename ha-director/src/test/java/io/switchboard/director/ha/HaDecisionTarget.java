@@ -11,7 +11,6 @@ import io.switchboard.codec.mip.MipFlags;
 import io.switchboard.codec.mip.MipHeaderView;
 import io.switchboard.codec.mip.MipReplyCode;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -33,8 +32,8 @@ import java.util.Set;
 
 /**
  * The Home Agent Director's decisions as a fuzz target ({@link HaFuzzTest}, replayed by {@link HaFuzzFindingsTest}):
- * a virtual home agent 127.0.0.10:434 over one agent 10.30.0.3, through the engine ({@link EngineHarness}, a lane
- * of its own per input, so that a finding replays alone). An input's first octet chooses: bit 0 the path (0: a
+ * a virtual home agent 127.0.0.10:434 over one agent 10.30.0.3, through the engine ({@link EngineHarness}, one per
+ * set-up, whose pending requests expire between inputs: {@link DecisionFuzz#settle}). An input's first octet chooses: bit 0 the path (0: a
  * datagram from the foreign agent to the virtual address; 1: the agent's answer to a valid request pending there),
  * bit 1 {@code rewrite-home-agent}, bits 2-4 which valid request is pending, bits 5-6 the reader index the
  * datagram starts at; the rest is the datagram. Besides {@link DecisionFuzz}'s rules: a request forwarded is the
@@ -60,6 +59,8 @@ final class HaDecisionTarget {
     final List<byte[]> replies = new ArrayList<>();
     final List<Integer> answered = new ArrayList<>();
     private final HaPlugin[] plugins = {plugin(false), plugin(true)};
+    private final ManualTicker ticker = new ManualTicker();
+    private final EngineHarness[] engines = {engine(plugins[0], ticker), engine(plugins[1], ticker)};
     int forwarded;
     int relayed;
 
@@ -94,13 +95,13 @@ final class HaDecisionTarget {
         return new HaPlugin(new HaOptions(true, rewrite), new HaCounters(new SimpleMeterRegistry(), "ha"));
     }
 
-    private static EngineHarness engine(HaPlugin plugin) {
+    private static EngineHarness engine(HaPlugin plugin, ManualTicker ticker) {
         RealConfig agent = new RealConfig(TestFarms.ip("10.30.0.3"), 434, 1, OptionalInt.empty(), true);
-        Farms farms = new Farms(Map.of("ha", TestFarms.farm("ha", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT,
+        Farms farms = new Farms(Map.of("ha", TestFarms.farm("ha", PredictorKind.ROUNDROBIN, DecisionFuzz.NO_INBAND,
                 agent)));
         VirtualServerConfig vs = new VirtualServerConfig("ha", new Endpoint(TestFarms.ip("127.0.0.10"), 434),
                 "ipmobile", "ha", Optional.empty(), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true);
-        return new EngineHarness(vs, farms, null, plugin, new ManualTicker());
+        return new EngineHarness(vs, farms, null, plugin, ticker);
     }
 
     void run(byte[] input) throws DecodeException {
@@ -109,8 +110,7 @@ final class HaDecisionTarget {
         }
         int control = input[0] & 0xff;
         boolean rewrite = (control & 2) != 0;
-        HaPlugin plugin = plugins[rewrite ? 1 : 0];
-        EngineHarness engine = engine(plugin);
+        EngineHarness engine = engines[rewrite ? 1 : 0];
         byte[] datagram = Arrays.copyOfRange(input, 1, input.length);
         int offset = (control >>> 5) & 3;
         ByteBuf buf = Unpooled.buffer(offset + datagram.length);
@@ -124,6 +124,7 @@ final class HaDecisionTarget {
             check(buf.readerIndex() == offset && buf.refCnt() == 1, "the datagram's reader index or count moved");
         } finally {
             buf.release();
+            DecisionFuzz.settle(engine, () -> ticker.advance(Duration.ofSeconds(3)));
         }
     }
 

@@ -76,6 +76,11 @@ final class GtpIeDecoders {
         } catch (DecodeException e) {
             return;
         }
+        if (!header.messageType().isKnown()) {
+            // The model keeps an unknown message's body opaque, no IEs: such a message is discarded (TS 29.274
+            // §7.7.4), so what the view would read in it is nobody's sender (the fuzzer's second input of 2026-12-02).
+            return;
+        }
         GtpV2Message message;
         try {
             message = GtpV2Codec.decode(buf.duplicate());

@@ -21,7 +21,6 @@ import io.switchboard.codec.radius.RadiusCode;
 import io.switchboard.codec.radius.RadiusView;
 import io.switchboard.director.NodeSlot;
 import io.switchboard.director.config.Endpoint;
-import io.switchboard.director.config.FailureDetection;
 import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
@@ -51,8 +50,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The RADIUS plug-in's decisions as a fuzz target ({@link RadiusDecisionFuzzTest}, replayed by {@link RadiusDecisionFuzzFindingsTest}):
  * a virtual server for the NAS 127.0.0.20 (client 127.0.0.0/8, its secret) over one real with a secret of its own,
  * as {@code RadiusPluginTest}'s mutation test sets it up (plain, and with VSA correlation and a route map), through
- * the engine ({@link EngineHarness}, a lane of its own per input; the clock moves past the duplicate cache time
- * before each, so that no input answers another). An input's first octet chooses: bit 0 the path (0: a datagram from
+ * the engine ({@link EngineHarness}, one per set-up, whose pending requests expire between inputs,
+ * {@link DecisionFuzz#settle}; the clock moves past the duplicate cache time before each, so that no input is
+ * answered from another's cache). An input's first octet chooses: bit 0 the path (0: a datagram from
  * the NAS, answered by the real if forwarded; 1: the real's answer to a valid request pending there), bit 1 re-sign
  * it first (with the NAS's secret as a request, with the real's and the forwarded request's identifier and
  * authenticator as an answer: a peer holding the secret signs whatever its bug produced, so that inputs get past the
@@ -79,6 +79,7 @@ final class RadiusDecisionTarget {
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private final Node[] nodes = {node(false), node(true)};
+    private final EngineHarness[] engines = {engine(nodes[0]), engine(nodes[1])};
     final List<byte[]> requests;
     private final List<AnswerTo> answers;
     int forwarded;
@@ -136,6 +137,10 @@ final class RadiusDecisionTarget {
                 new AnswerTo(interim, RadiusCode.ACCOUNTING_RESPONSE, List.of(messageAuthenticator())));
     }
 
+    private EngineHarness engine(Node node) {
+        return new EngineHarness(node.config(), node.farms(), node.table(), node.plugin(), now::get);
+    }
+
     /** A first round as "anonymous" through {@code node}, answered by an Access-Challenge with {@code state}. */
     private static void challenge(Node node, String state) {
         try {
@@ -159,10 +164,10 @@ final class RadiusDecisionTarget {
                 .with(RadiusModule.SECRET, REAL_SECRET);
         Map<String, FarmConfig> farms = new LinkedHashMap<>();
         farms.put("aaa", correlatingAndRouting
-                ? new FarmConfig("aaa", PredictorKind.ROUTE_MAP, FailureDetection.DEFAULT, List.of(rc), Optional.empty(),
+                ? new FarmConfig("aaa", PredictorKind.ROUTE_MAP, DecisionFuzz.NO_INBAND, List.of(rc), Optional.empty(),
                         List.of(), Optional.empty(), Map.of(new Subnet(RadiusPluginTest.addr("10.0.0.0"), 8),
                                 rc.endpoint()))
-                : new FarmConfig("aaa", PredictorKind.ROUNDROBIN, FailureDetection.DEFAULT, List.of(rc),
+                : new FarmConfig("aaa", PredictorKind.ROUNDROBIN, DecisionFuzz.NO_INBAND, List.of(rc),
                         Optional.empty()));
         Farms f = new Farms(farms);
         List<RadiusOptions.Client> clients = List.of(
@@ -189,8 +194,7 @@ final class RadiusDecisionTarget {
             return;
         }
         int control = input[0] & 0xff;
-        Node node = nodes[(control >>> 3) & 1];
-        EngineHarness engine = new EngineHarness(node.config(), node.farms(), node.table(), node.plugin(), now::get);
+        EngineHarness engine = engines[(control >>> 3) & 1];
         // The same request again, once its cache time has passed, is a new one (RFC 5080 §2.2.2).
         now.addAndGet(RadiusOptions.Duplicates.DEFAULT_CACHE_TIME.toNanos() + 1);
         byte[] datagram = Arrays.copyOfRange(input, 1, input.length);
@@ -203,6 +207,7 @@ final class RadiusDecisionTarget {
                 engine.drops().forEach(d -> refused.add(d.toString()));
                 engine.answersRefused().forEach(d -> refused.add("answer " + d));
             }
+            DecisionFuzz.settle(engine, () -> now.addAndGet(Duration.ofSeconds(3).toNanos()));
         }
     }
 
