@@ -50,6 +50,7 @@ final class AsnDecisionTarget {
 
     private final AsnPlugin[] plugins = new AsnPlugin[RELEASES.length];
     private final EngineHarness[] engines = new EngineHarness[RELEASES.length];
+    private final InMemoryStickyTable[] tables = new InMemoryStickyTable[RELEASES.length];
     private final ManualTicker ticker = new ManualTicker();
     final List<List<byte[]>> requests = new ArrayList<>();
     final List<List<byte[]>> answers = new ArrayList<>();
@@ -60,7 +61,8 @@ final class AsnDecisionTarget {
         for (int r = 0; r < RELEASES.length; r++) {
             NwgRelease release = RELEASES[r];
             plugins[r] = new AsnPlugin(new AsnOptions(release, true), new AsnCounters(new SimpleMeterRegistry(), "asn"));
-            engines[r] = engine(plugins[r], release, ticker);
+            tables[r] = new InMemoryStickyTable("asn", Duration.ofMinutes(30), 1000);
+            engines[r] = engine(plugins[r], release, ticker, tables[r]);
             byte[] other = R6Messages.message(1, 9, 2, 2, MSID + 3, 0x0301, R6Messages.BS_INFO);
             byte[] headerOnly = R6Messages.message(1, 3, 4, 1, MSID + 4, 0x0401); // an indication without TLVs
             requests.add(List.of(R6Messages.preAttachment(release, R6PreAttachment.REQUEST, MSID, 0x0101),
@@ -70,7 +72,8 @@ final class AsnDecisionTarget {
         }
     }
 
-    private static EngineHarness engine(AsnPlugin plugin, NwgRelease release, ManualTicker ticker) {
+    private static EngineHarness engine(AsnPlugin plugin, NwgRelease release, ManualTicker ticker,
+            InMemoryStickyTable table) {
         Farms farms = new Farms(Map.of("gateways", TestFarms.farm("gateways", PredictorKind.ROUNDROBIN,
                 DecisionFuzz.NO_INBAND, new RealConfig(TestFarms.ip("127.0.2.30"), 2231, 1, OptionalInt.empty(), true),
                 new RealConfig(TestFarms.ip("127.0.2.31"), 2231, 1, OptionalInt.empty(), true))));
@@ -78,8 +81,7 @@ final class AsnDecisionTarget {
                 "gateways", Optional.of(new StickyConfig(List.of(AsnModule.MSID), Duration.ofMinutes(30),
                         OptionalInt.empty(), 1000)), Duration.ofSeconds(2), Duration.ofMinutes(1), 4096, true,
                 new AsnOptions(release, true));
-        return new EngineHarness(vs, farms, new InMemoryStickyTable("asn", Duration.ofMinutes(30), 1000), plugin,
-                ticker);
+        return new EngineHarness(vs, farms, table, plugin, ticker);
     }
 
     void run(byte[] input) throws DecodeException {
@@ -95,7 +97,7 @@ final class AsnDecisionTarget {
         buf.writeZero(offset).writeBytes(datagram).readerIndex(offset);
         try {
             if ((control & 1) == 0) {
-                request(engine, buf, datagram, RELEASES[r]);
+                request(engine, buf, datagram, RELEASES[r], tables[r]);
             } else {
                 answer(engine, buf, datagram, RELEASES[r]);
             }
@@ -106,8 +108,9 @@ final class AsnDecisionTarget {
         }
     }
 
-    private void request(EngineHarness engine, ByteBuf buf, byte[] datagram, NwgRelease release)
-            throws DecodeException {
+    private void request(EngineHarness engine, ByteBuf buf, byte[] datagram, NwgRelease release,
+            InMemoryStickyTable table) throws DecodeException {
+        long refusedFull = table.stats().refusedFull();
         DecisionFuzz.Outcome outcome = DecisionFuzz.fromClient(engine, buf, BS, Set.of(), 40);
         if (outcome.toReals().isEmpty()) {
             return;
@@ -125,7 +128,10 @@ final class AsnDecisionTarget {
         // The MSID's binding: its Ack follows to the same gateway (NWG Stage 3 §4.2: one ASN-GW per MS).
         engine.fromClient(R6Messages.preAttachment(release, R6PreAttachment.ACK, view.msid(), view.transactionId() + 1),
                 BS);
-        check(engine.lastToReal().real() == sent.real(), "a later message of the MSID goes to the same gateway");
+        // Unless the table was full and refused the binding (counted: switchboard.sticky.refused.full), as a fuzz
+        // run's thousands of MSIDs make it (the first finding of 2026-12-02 was this, not a defect).
+        check(table.stats().refusedFull() != refusedFull || engine.lastToReal().real() == sent.real(),
+                "a later message of the MSID goes to the same gateway");
     }
 
     private void answer(EngineHarness engine, ByteBuf buf, byte[] datagram, NwgRelease release)
