@@ -60,6 +60,7 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
     }
 
     private final Ticker ticker;
+    private final Farms farms;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final VirtualServer virtualServer;
     private final Intake intake;
@@ -78,6 +79,7 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
     public EngineHarness(VirtualServerConfig config, Farms farms, StickyTable sticky, TransactionPlugin plugin,
             Ticker ticker) {
         this.ticker = ticker;
+        this.farms = farms;
         VirtualServerMetrics metrics = new VirtualServerMetrics(registry, config.name(), config.service());
         // A plug-in that relays its reals' requests gets the engine's table of them, as Director gives it.
         RelayedRequests relayed = plugin.realRequests() == null ? null : new RelayedRequests(plugin.realRequests(),
@@ -136,9 +138,28 @@ public final class EngineHarness implements RealSide, ClientSide, EngineEvents {
         virtualServer.plugin().housekeep(now);
     }
 
+    /**
+     * Forgets what was recorded (sent, dropped, forwarded, sockets), not the engine's state: a fuzz target that
+     * reuses one engine for millions of inputs (building one costs more than the input) calls it after each.
+     */
+    public void forget() {
+        toReals.clear();
+        toClients.clear();
+        drops.clear();
+        answersRefused.clear();
+        forwarded.clear();
+        opened.clear();
+        closed.clear();
+    }
+
     /** Lets go of every pending request, as a lane that closes. */
     public void close() {
         engine.close();
+    }
+
+    /** The farms the engine selects reals in. */
+    public Farms farms() {
+        return farms;
     }
 
     public VirtualServer virtualServer() {

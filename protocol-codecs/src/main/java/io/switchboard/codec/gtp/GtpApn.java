@@ -10,6 +10,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class GtpApn {
 
+    /** RFC 1035 §2.3.4: labels are 63 octets or less. */
+    private static final int MAX_LABEL = 63;
+
     private GtpApn() {
     }
 
@@ -19,7 +22,10 @@ public final class GtpApn {
         int i = 0;
         while (i < value.length) {
             int labelLength = value[i] & 0xFF;
-            if (labelLength == 0 || i + 1 + labelLength > value.length) {
+            // A label is 1 to 63 octets (TS 23.003 §9.1 encodes the APN as DNS labels, RFC 1035 §2.3.4); a longer
+            // one is no label sequence, and encode would refuse the name (the gtp-ies fuzz target's rule: an APN
+            // that decodes re-encodes to its bytes; the GTPv2 model threw IllegalArgumentException on one).
+            if (labelLength == 0 || labelLength > MAX_LABEL || i + 1 + labelLength > value.length) {
                 return null;
             }
             for (int j = i + 1; j <= i + labelLength; j++) {
@@ -44,7 +50,7 @@ public final class GtpApn {
         String[] labels = dotted.split("\\.", -1);
         int size = 0;
         for (String label : labels) {
-            if (label.isEmpty() || label.length() > 63) {
+            if (label.isEmpty() || label.length() > MAX_LABEL) {
                 throw new IllegalArgumentException("bad APN label in " + dotted);
             }
             size += 1 + label.length();

@@ -59,6 +59,23 @@ public final class RadiusCode extends OctetCode implements Comparable<RadiusCode
         return code == 2 || code == 3 || code == 11;
     }
 
+    /**
+     * Whether {@code answer} is a code that answers {@code request}: an Access-Request gets Access-Accept, -Reject
+     * or -Challenge (RFC 2865 §4.1), an Accounting-Request an Accounting-Response (RFC 2866 §4.1), a Status-Server
+     * either of Access-Accept and Accounting-Response (RFC 5997 §3), a Disconnect- or CoA-Request its ACK or NAK (RFC
+     * 5176 §3.1, §3.2); any code for requests of other codes, which this cannot judge.
+     */
+    public static boolean answers(int request, int answer) {
+        return switch (request) {
+            case 1 -> isAccessAnswer(answer);
+            case 4 -> answer == 5;
+            case 12 -> answer == 2 || answer == 5;
+            case 40 -> answer == 41 || answer == 42;
+            case 43 -> answer == 44 || answer == 45;
+            default -> true;
+        };
+    }
+
     /** Whether packets with this code are requests (their authenticator is not a response authenticator). */
     public static boolean isRequest(int code) {
         return code == 1 || code == 4 || code == 12 || code == 13 || code == 40 || code == 43;

@@ -44,4 +44,27 @@ class GtpTbcdAndApnTest {
         assertThat(m.ies()).containsExactly(new GtpV1Ie.Raw(131, "inet".getBytes(StandardCharsets.US_ASCII)));
         assertThat(GtpVectors.encoded(out -> GtpV1Codec.encode(m, out))).isEqualTo(bytes);
     }
+
+    /**
+     * A label of 64 octets is no APN label (RFC 1035 §2.3.4, TS 23.003 §9.1): decode keeps the bytes raw (null)
+     * rather than giving a name encode refuses. It made the GTPv2 model throw IllegalArgumentException instead of
+     * keeping the IE raw (found by the gtp-ies fuzz target's APN rule, vector in fuzz/gtp-ies.hex).
+     */
+    @org.junit.jupiter.api.Test
+    void aLabelLongerThanSixtyThreeOctetsIsNoApnAndTheModelKeepsItRaw() throws Exception {
+        byte[] label = new byte[65];
+        label[0] = 64;
+        java.util.Arrays.fill(label, 1, 65, (byte) 'a');
+        assertThat(GtpApn.decode(label)).isNull();
+        byte[] sixtyThree = java.util.Arrays.copyOf(label, 64);
+        sixtyThree[0] = 63;
+        assertThat(GtpApn.encode(GtpApn.decode(sixtyThree))).isEqualTo(sixtyThree);
+        // A GTPv2 Echo Request (TS 29.274 §7.1.1) carrying an APN IE (type 71, TS 29.274 §8.6) with that label.
+        byte[] message = io.switchboard.codec.testing.Hex.bytes("40 01 0049 000001 00 47 0041 00"
+                + io.switchboard.codec.testing.Hex.of(label));
+        io.netty.buffer.ByteBuf out = io.netty.buffer.Unpooled.buffer();
+        io.switchboard.codec.gtp.v2.GtpV2Codec.encode(
+                io.switchboard.codec.gtp.v2.GtpV2Codec.decode(io.netty.buffer.Unpooled.wrappedBuffer(message)), out);
+        assertThat(io.netty.buffer.ByteBufUtil.getBytes(out)).as("decoded and re-encoded losslessly").isEqualTo(message);
+    }
 }

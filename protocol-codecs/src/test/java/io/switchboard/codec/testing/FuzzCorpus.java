@@ -34,6 +34,34 @@ public final class FuzzCorpus {
         }
     }
 
+    /**
+     * With {@code -Dfuzz.seeds.write=DIR} (a module's {@code src/test/resources/fuzz}): adds the target's seeds that
+     * are not there yet to {@code DIR/NAME.hex}, so that {@code benchmarks/fuzz/run.sh} starts the fuzzer from them
+     * (it copies the file's inputs into the fuzzer's corpus). Does nothing otherwise.
+     */
+    public static void writeSeedsIfAsked(String name, String header, List<byte[]> seeds) {
+        String dir = System.getProperty("fuzz.seeds.write");
+        if (dir == null) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(dir, name + ".hex");
+        try {
+            java.util.Set<String> lines = new java.util.LinkedHashSet<>();
+            if (java.nio.file.Files.exists(file)) {
+                lines.addAll(java.nio.file.Files.readAllLines(file, StandardCharsets.US_ASCII));
+            } else {
+                header.lines().forEach(l -> lines.add("# " + l));
+            }
+            for (byte[] seed : seeds) {
+                lines.add(Hex.of(seed));
+            }
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Files.write(file, lines, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Runs {@code check} on every input of {@code fuzz/NAME.hex}, naming the input that fails it. */
     public static void replay(String name, Consumer<byte[]> check) {
         List<byte[]> inputs = inputs(name);

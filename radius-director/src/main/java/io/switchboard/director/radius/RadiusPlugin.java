@@ -401,6 +401,10 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     @Override
     public void prepareResponse(ByteBuf response, long clientTransactionId, Context request) throws DecodeException {
         RadiusView view = RadiusView.wrap(response);
+        if (!RadiusCode.answers(request.code, view.code())) { // found by the fuzz target: relayed, unsigned (BlastRADIUS)
+            throw new DecodeException(DropReason.UNEXPECTED_MESSAGE, RadiusCode.valueOf(view.code()) + " answers no "
+                    + RadiusCode.valueOf(request.code));
+        }
         if (!RadiusAuthenticators.verifyResponse(view, request.forwardedAuthenticator, request.realSecret)) {
             throw new DecodeException(BAD_ANSWER, RadiusCode.valueOf(view.code())
                     + " does not verify with the secret of " + request.real.id());

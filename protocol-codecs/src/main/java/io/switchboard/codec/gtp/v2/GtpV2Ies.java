@@ -157,6 +157,18 @@ public final class GtpV2Ies {
         }
     }
 
+    /**
+     * The F-TEID of the leading octets of {@code v} its flags call for (TS 29.274 §8.22), ignoring any after them,
+     * or null when there are fewer or the flags name no address.
+     */
+    static GtpV2Ie.Fteid fteidPrefix(int instance, byte[] v) {
+        if (v.length < 5) {
+            return null;
+        }
+        int length = 5 + ((v[0] & FTEID_V4) != 0 ? 4 : 0) + ((v[0] & FTEID_V6) != 0 ? 16 : 0);
+        return v.length < length ? null : (GtpV2Ie.Fteid) fteid(instance, Arrays.copyOf(v, length));
+    }
+
     private static GtpV2Ie fteid(int instance, byte[] v) {
         if (v.length < 5) {
             return null;

@@ -90,12 +90,35 @@ public final class GtpV2SenderFteid {
 
     /** The model's reading of the same rule. */
     public static Optional<GtpV2Ie.Fteid> of(GtpV2Message message) {
-        Optional<GtpV2Ie.Fteid> sender = message.first(GtpV2Ie.Fteid.class, SENDER_INSTANCE).filter(f -> hasAddress(f));
+        Optional<GtpV2Ie.Fteid> sender = first(message, SENDER_INSTANCE).filter(f -> hasAddress(f));
         if (sender.isPresent() || message.type() != GtpV2MessageType.CREATE_SESSION_RESPONSE) {
             return sender;
         }
-        return message.first(GtpV2Ie.Fteid.class, PGW_INSTANCE)
+        return first(message, PGW_INSTANCE)
                 .filter(f -> hasAddress(f) && pgwStandsForSender(message.type(), f.interfaceType()));
+    }
+
+    /**
+     * The first F-TEID of {@code instance} as {@link #locate} reads it: the first IE 87 of that instance, whatever
+     * the model made of it. One longer than its flags call for is kept {@link GtpV2Ie.Raw} by the decoder (so that
+     * it re-encodes as it came), but it is still an F-TEID: TS 29.274 §8.22 allows octets after the addresses
+     * ("present only if explicitly specified"), which a receiver that does not know them ignores (§8.2.1). A shorter
+     * one, or none, is empty — not a later one, which the view would not see either (found by the gtp-ies fuzz
+     * target: the view took an F-TEID with extra octets for the sender's, the model did not).
+     */
+    private static Optional<GtpV2Ie.Fteid> first(GtpV2Message message, int instance) {
+        for (GtpV2Ie ie : message.ies()) {
+            if (ie.instance() != instance) {
+                continue;
+            }
+            if (ie instanceof GtpV2Ie.Fteid f) {
+                return Optional.of(f);
+            }
+            if (ie instanceof GtpV2Ie.Raw raw && raw.type() == GtpV2IeType.F_TEID.value()) {
+                return Optional.ofNullable(GtpV2Ies.fteidPrefix(instance, raw.value()));
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean hasAddress(GtpV2Ie.Fteid f) {
