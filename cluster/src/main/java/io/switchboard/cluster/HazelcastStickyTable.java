@@ -19,6 +19,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -94,6 +96,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
     private final Resync resync;
+    /** The owners' expiry sweep's thread ({@link #sweepMap}). */
+    private final ScheduledExecutorService expiry;
     private final AtomicLong nextSweepNanos;
     /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
     private final AtomicLong catchUps = new AtomicLong();
@@ -122,7 +126,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.entryListener = map.addEntryListener(
                 new ReplicaUpdater(replica, reals, ticker, removals, expired, lifeMillis), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
-        resync.every(sweepMillis, this::sweepMap);
+        // Its own thread: right after a member loss executeOnEntries can wait for the lost member until
+        // the operation timeout, and the replica's copy (on resync's thread) must not wait behind it.
+        this.expiry = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sticky-expiry-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        expiry.scheduleWithFixedDelay(this::sweepMap, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -496,6 +507,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     @Override
     public void close() {
         resync.close();
+        expiry.shutdownNow();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
             reals.close();

@@ -62,7 +62,7 @@ final class RealIndex implements AutoCloseable {
         Listener l = new Listener();
         // Listen first, then copy: an index registered while copying arrives as an event.
         this.listener = map.addEntryListener(l, true);
-        map.forEach(this::learn);
+        catchUp();
     }
 
     /** The binding's index if this node knows it is registered, else 0 (and registration starts). Never blocks. */
@@ -157,9 +157,19 @@ final class RealIndex implements AutoCloseable {
         }
     }
 
-    /** Copies the dictionary again (after a merge or member loss: events may have been lost). */
+    /**
+     * Copies the dictionary again (after a merge or member loss: events may have been lost). Partition
+     * by partition, as the table's own copy: {@code entrySet} asks every member at once, and right after
+     * a member is lost it waits for the lost one until the operation timeout (60 s, seen in
+     * {@code PartitionMergeNetnsIT}: the table's copy was held up for a minute on every node).
+     */
     void catchUp() {
-        map.forEach(this::learn);
+        for (var it = map.iterator(100); it.hasNext(); ) {
+            Map.Entry<Integer, StickyBinding> e = it.next();
+            if (e.getValue() != null) {
+                learn(e.getKey(), e.getValue());
+            }
+        }
     }
 
     private void learn(Integer index, StickyBinding binding) {

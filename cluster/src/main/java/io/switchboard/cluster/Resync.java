@@ -5,10 +5,9 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +24,7 @@ final class Resync implements AutoCloseable {
     private final HazelcastInstance hazelcast;
     private final String name;
     private final Runnable copy;
-    private final ScheduledExecutorService thread;
+    private final ExecutorService thread;
     private final AtomicBoolean queued = new AtomicBoolean();
     private final UUID membershipListener;
     private final UUID lifecycleListener;
@@ -35,7 +34,7 @@ final class Resync implements AutoCloseable {
         this.hazelcast = hazelcast;
         this.name = name;
         this.copy = copy;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
@@ -77,21 +76,6 @@ final class Resync implements AutoCloseable {
             thread.execute(task);
         } catch (RejectedExecutionException closed) {
             // closed: nothing to keep up to date
-        }
-    }
-
-    /** Runs {@code task} on this thread every {@code periodMillis} (with a fixed delay between runs) until closed. */
-    void every(long periodMillis, Runnable task) {
-        try {
-            thread.scheduleWithFixedDelay(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: periodic task failed", name, e);
-                }
-            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException closed) {
-            // closed
         }
     }
 
