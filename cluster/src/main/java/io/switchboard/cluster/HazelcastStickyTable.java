@@ -19,8 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -71,8 +69,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final RealIndex reals;
     private final Ticker ticker;
     private final long lifeMillis;
-    /** How often the oldest member sweeps the map for expired bindings. */
-    private final long sweepMillis;
     private final long lifeNanos;
     private final long refreshAfterNanos;
     /** Beyond its known deadline, how long a replica entry waits for the map's expiry event. */
@@ -96,8 +92,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
     private final Resync resync;
-    /** The owners' expiry sweep's thread ({@link #sweepMap}). */
-    private final ScheduledExecutorService expiry;
+    /** The owners' expiry sweep. */
+    private final OwnerExpiry expiry;
     private final AtomicLong nextSweepNanos;
     /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
     private final AtomicLong catchUps = new AtomicLong();
@@ -116,7 +112,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.refreshAfterNanos = idle.toNanos() / 2;
         this.lifeNanos = idle.toNanos() + refreshAfterNanos;
         this.lifeMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifeNanos));
-        this.sweepMillis = Math.min(5_000, Math.max(50, lifeMillis / 6));
         this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
         this.maxEntries = maxEntries;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
@@ -126,14 +121,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.entryListener = map.addEntryListener(
                 new ReplicaUpdater(replica, reals, ticker, removals, expired, lifeMillis), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
-        // Its own thread: right after a member loss executeOnEntries can wait for the lost member until
-        // the operation timeout, and the replica's copy (on resync's thread) must not wait behind it.
-        this.expiry = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sticky-expiry-" + name);
-            t.setDaemon(true);
-            return t;
-        });
-        expiry.scheduleWithFixedDelay(this::sweepMap, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        this.expiry = new OwnerExpiry(hazelcast, map, name, lifeMillis, failures);
     }
 
     /**
@@ -368,23 +356,6 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     /**
-     * The owners' expiry: every {@code sweepMillis} the cluster's oldest member runs {@link Expire} on
-     * every partition (each owner on its own entries, each backup likewise), removing the bindings
-     * written more than their life ago; the removal events clear them from every replica. On the
-     * table's own thread; when the oldest member leaves, the next oldest sweeps.
-     */
-    private void sweepMap() {
-        try {
-            if (!hazelcast.getCluster().getMembers().iterator().next().localMember()) {
-                return;
-            }
-            map.executeOnEntries(new Expire(System.currentTimeMillis() - lifeMillis));
-        } catch (RuntimeException e) {
-            warnIfFailed(e, "expiry sweep");
-        }
-    }
-
-    /**
      * The owners expire bindings cluster-wide and their removal events clear them from every replica;
      * this only drops replica entries whose event never came (it would have been sent by a member
      * that died), well after their deadline. The engine calls it every 100 ms from an event loop:
@@ -507,7 +478,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     @Override
     public void close() {
         resync.close();
-        expiry.shutdownNow();
+        expiry.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
             reals.close();
