@@ -73,6 +73,8 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Prefix of the maps that back sticky tables; they share one map configuration. */
     static final String STICKY_MAP_PREFIX = "sticky.";
+    /** Prefix of the sticky tables' dictionaries of reals ({@link RealIndex}). */
+    static final String STICKY_REALS_PREFIX = "sticky-reals.";
 
     /** The replicated map of attributes announced after joining ({@link #announce}). */
     static final String ANNOUNCEMENTS = "member-announcements";
@@ -222,6 +224,11 @@ public final class ClusterMember implements AutoCloseable {
         }
 
         config.addMapConfig(stickyMapConfig());
+        // A few entries per table; PutIfAbsent on merge: the larger side's indexes stand (RealIndex).
+        config.addMapConfig(new MapConfig(STICKY_REALS_PREFIX + "*").setBackupCount(1)
+                .setMergePolicyConfig(new MergePolicyConfig(
+                        PutIfAbsentMergePolicy.class.getName(),
+                        MergePolicyConfig.DEFAULT_BATCH_SIZE)));
         config.addMapConfig(realStateMapConfig());
         config.addMapConfig(sharedTableMapConfig());
         config.addMapConfig(new MapConfig(NodeSlots.MAP).setBackupCount(1)

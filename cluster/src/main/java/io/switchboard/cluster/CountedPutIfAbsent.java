@@ -74,11 +74,34 @@ public abstract class CountedPutIfAbsent<V, T extends MergingValue<V>> implement
         // stateless
     }
 
-    /** For the sticky tables. */
+    /**
+     * For the sticky tables, whose values are a real's index and a time ({@link BindingValue}): two
+     * sides holding the same real for a key agree (the later time stands, so a binding refreshed on
+     * either side lives on), whatever their times; only two reals are a conflict.
+     */
     public static final class Bindings<V, T extends MergingValue<V>> extends CountedPutIfAbsent<V, T> {
         @Override
         protected Outcomes outcomes() {
             return BINDINGS;
+        }
+
+        @Override
+        public Object merge(T merging, T existing) {
+            if (existing == null) {
+                BINDINGS.added.increment();
+                return merging.getRawValue();
+            }
+            Object theirs = merging.getValue();
+            Object ours = existing.getValue();
+            if (theirs instanceof Long t && ours instanceof Long o) {
+                if (BindingValue.index(t) != BindingValue.index(o)) {
+                    BINDINGS.conflicts.increment();
+                    return existing.getRawValue();
+                }
+                BINDINGS.same.increment();
+                return t > o ? merging.getRawValue() : existing.getRawValue(); // same index: the later time
+            }
+            return super.merge(merging, existing);
         }
     }
 

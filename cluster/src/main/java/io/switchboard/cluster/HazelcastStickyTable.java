@@ -16,18 +16,21 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A sticky table shared by every director node: a partitioned Hazelcast {@code IMap} (one
- * synchronous backup, TTL per entry) is the authority, and each node reads a full local replica of
- * it that entry events keep current. See {@code cluster/README.md} for why.
+ * synchronous backup; values a real's index and a time, {@link BindingValue}) is the authority, and
+ * each node reads a full local replica of it that entry events keep current. See
+ * {@code cluster/README.md} for why.
  *
  * <ul>
  *   <li><b>lookup</b> reads the local replica only: no cluster call, no lock, no allocation on a hit.</li>
@@ -36,8 +39,8 @@ import org.slf4j.LoggerFactory;
  *       owner without waiting. The owner serializes competing claims, so the first one to arrive
  *       wins; its answer, and the entry event every node receives, correct any replica that chose
  *       otherwise. Until then at most the first packets of a racing subscriber go to the loser.</li>
- *   <li><b>idle expiry</b> is the map's TTL, cluster-wide. A binding is written with a TTL of
- *       {@code 1.5 × idle}; a lookup that finds the binding was last written more than
+ *   <li><b>idle expiry</b> is the owners' sweep ({@link Expire}), cluster-wide: a binding written
+ *       more than {@code 1.5 × idle} ago is removed; a lookup that finds the binding was last written more than
  *       {@code idle / 2} ago sends one {@link Refresh} (then none until it is due again). The refresh
  *       is an update event to every node, so all of them learn the new deadline and do not refresh
  *       it themselves. A binding therefore lives between {@code idle} and {@code 1.5 × idle} after its
@@ -45,8 +48,8 @@ import org.slf4j.LoggerFactory;
  *       packets use it.</li>
  * </ul>
  *
- * The {@code nowNanos} arguments must come from the monotonic system clock ({@link Ticker#SYSTEM}),
- * because the map's TTL runs on real time.
+ * The {@code nowNanos} arguments must come from the monotonic system clock ({@link Ticker#SYSTEM});
+ * the map's times are the nodes' wall clocks (NTP-synchronised, as for the shared real state).
  */
 public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
@@ -62,9 +65,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     private final String name;
     private final HazelcastInstance hazelcast;
-    private final IMap<StickyKey, StickyBinding> map;
+    private final IMap<StickyKey, Long> map;
+    private final RealIndex reals;
     private final Ticker ticker;
-    private final long ttlMillis;
+    private final long lifeMillis;
     private final long lifeNanos;
     private final long refreshAfterNanos;
     /** Beyond its known deadline, how long a replica entry waits for the map's expiry event. */
@@ -88,6 +92,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     /** Catch-ups and sweeps: whole-replica work that must stay off event loops. */
     private final Resync resync;
+    /** The owners' expiry sweep. */
+    private final OwnerExpiry expiry;
     private final AtomicLong nextSweepNanos;
     /** Copies of the whole map made so far (the first when the table opens, then one per member loss or merge). */
     private final AtomicLong catchUps = new AtomicLong();
@@ -105,15 +111,17 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.ticker = ticker;
         this.refreshAfterNanos = idle.toNanos() / 2;
         this.lifeNanos = idle.toNanos() + refreshAfterNanos;
-        this.ttlMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifeNanos));
+        this.lifeMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifeNanos));
         this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
         this.maxEntries = maxEntries;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
         this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
+        this.reals = new RealIndex(hazelcast, name);
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
         this.entryListener = map.addEntryListener(
-                new ReplicaUpdater(replica, this::canonical, ticker, removals, expired), true);
+                new ReplicaUpdater(replica, reals, ticker, removals, expired, lifeMillis), true);
         this.resync = new Resync(hazelcast, "sticky-" + name, this::catchUp);
+        this.expiry = new OwnerExpiry(hazelcast, map, name, lifeMillis, failures);
     }
 
     /**
@@ -144,7 +152,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         long written = r.writtenNanos;
         // One event loop wins the CAS and sends the refresh; the others, and later packets, do not.
         if (nowNanos - written >= refreshAfterNanos && LocalBinding.WRITTEN.compareAndSet(r, written, nowNanos)) {
-            send(key, r, new Refresh(r.binding, ttlMillis));
+            send(key, r, r.binding, index -> new Refresh(index, System.currentTimeMillis(), lifeMillis));
         }
         hits.increment();
         return r.binding;
@@ -167,7 +175,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        send(key, mine, new Claim(mine.binding, ttlMillis));
+        send(key, mine, mine.binding, index -> new Claim(index, System.currentTimeMillis(), lifeMillis));
         return binding;
     }
 
@@ -188,7 +196,9 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return holding.binding;
         }
         bound.increment();
-        send(key, mine, new Rebind(expected, mine.binding, ttlMillis));
+        // The expected binding's index too: a node that never saw it cannot know it otherwise.
+        reals.register(expected).whenComplete((from, failure) -> send(key, mine, mine.binding, to ->
+                new Rebind(failure == null ? from : 0, to, System.currentTimeMillis(), lifeMillis)));
         return replacement;
     }
 
@@ -196,22 +206,38 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
      * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
-    private void send(StickyKey key, LocalBinding sent,
-                      EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
+    private void send(StickyKey key, LocalBinding sent, StickyBinding binding,
+                      IntFunction<EntryProcessor<StickyKey, Long, Long>> change) {
         writes.increment();
         inFlight.increment();
-        removals.afterRemovals(key, () -> submit(key, sent, change));
+        int index = reals.indexOf(binding);
+        if (index > 0) {
+            removals.afterRemovals(key, () -> submit(key, sent, index, change));
+            return;
+        }
+        // A real this node has not used before: its index is registered first (one round trip, once
+        // per real and node), then the change is sent; the packet path does not wait for either.
+        reals.register(binding).whenComplete((registered, failure) -> {
+            if (failure != null) {
+                inFlight.decrement();
+                follow(key, sent, 0, null, failure, binding);
+            } else {
+                removals.afterRemovals(key, () -> submit(key, sent, registered, change));
+            }
+        });
     }
 
-    private void submit(StickyKey key, LocalBinding sent, EntryProcessor<StickyKey, StickyBinding, StickyBinding> change) {
+    private void submit(StickyKey key, LocalBinding sent, int index,
+                        IntFunction<EntryProcessor<StickyKey, Long, Long>> change) {
+        EntryProcessor<StickyKey, Long, Long> processor = change.apply(index);
         try {
-            map.submitToKey(key, change).whenCompleteAsync((holding, failure) -> {
+            map.submitToKey(key, processor).whenCompleteAsync((holding, failure) -> {
                 inFlight.decrement();
-                follow(key, sent, holding, failure, change);
+                follow(key, sent, index, holding, failure, processor);
             }, INLINE);
         } catch (RuntimeException e) {
             inFlight.decrement();
-            follow(key, sent, null, e, change);
+            follow(key, sent, index, null, e, processor);
         }
     }
 
@@ -219,7 +245,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * The cluster's answer to a change sent for {@code sent}: if another binding holds, the
      * replica takes it — unless a newer event already replaced {@code sent}.
      */
-    private void follow(StickyKey key, LocalBinding sent, StickyBinding holding, Throwable failure, Object change) {
+    private void follow(StickyKey key, LocalBinding sent, int sentIndex, Long holding, Throwable failure,
+                        Object change) {
         if (failure != null) {
             // The local choice stays; the next refresh claims it again once the cluster answers.
             if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
@@ -228,10 +255,19 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return;
         }
         // null: the change applied as sent (the answer carries a binding only when another holds).
-        if (holding != null && !holding.equals(sent.binding)) {
+        if (holding != null && BindingValue.index(holding) != sentIndex) {
             overruled.increment();
             // Usually the winner's entry event got here first and this replace finds nothing to do.
-            replica.replace(key, sent, new LocalBinding(canonical(holding), ticker.nanos()));
+            // This may be a partition thread: the index is resolved without blocking.
+            int index = BindingValue.index(holding);
+            StickyBinding known = reals.knownBinding(index);
+            CompletableFuture<StickyBinding> winner = known != null ? CompletableFuture.completedFuture(known)
+                    : reals.bindingOfAsync(index);
+            winner.thenAccept(b -> {
+                if (b != null) {
+                    replica.replace(key, sent, new LocalBinding(b, ticker.nanos()));
+                }
+            });
         }
     }
 
@@ -292,16 +328,23 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         if (!keys.isEmpty()) {
             writes.increment();
             String what = "removal of " + keys.size() + " keys bound to " + target;
-            try {
-                // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
-                map.submitToKeys(keys, new Release(target)).whenCompleteAsync((released, failure) -> {
+            reals.register(target).whenComplete((index, unregistered) -> {
+                if (unregistered != null) {
                     keys.forEach(removals::answered);
-                    warnIfFailed(failure, what);
-                }, INLINE);
-            } catch (RuntimeException e) {
-                keys.forEach(removals::answered);
-                warnIfFailed(e, what);
-            }
+                    warnIfFailed(unregistered, what);
+                    return;
+                }
+                try {
+                    // Conditional: a key another node has meanwhile moved elsewhere keeps its new binding.
+                    map.submitToKeys(keys, new Release(index)).whenCompleteAsync((released, failure) -> {
+                        keys.forEach(removals::answered);
+                        warnIfFailed(failure, what);
+                    }, INLINE);
+                } catch (RuntimeException e) {
+                    keys.forEach(removals::answered);
+                    warnIfFailed(e, what);
+                }
+            });
         }
         return keys.size();
     }
@@ -313,7 +356,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     /**
-     * The map expires bindings cluster-wide and its expiry events remove them from every replica;
+     * The owners expire bindings cluster-wide and their removal events clear them from every replica;
      * this only drops replica entries whose event never came (it would have been sent by a member
      * that died), well after their deadline. The engine calls it every 100 ms from an event loop:
      * it returns at once, and at most every {@code grace / 2} sweeps the replica in background.
@@ -398,13 +441,17 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         Set<StickyKey> during = removals.catchUpStarts();
         int copied = 0;
         try {
-            Iterator<Map.Entry<StickyKey, StickyBinding>> it = map.iterator(CATCH_UP_FETCH);
+            reals.catchUp();
+            Iterator<Map.Entry<StickyKey, Long>> it = map.iterator(CATCH_UP_FETCH);
             while (it.hasNext()) {
-                Map.Entry<StickyKey, StickyBinding> e = it.next();
+                Map.Entry<StickyKey, Long> e = it.next();
                 if (e.getValue() == null) {
                     continue; // removed between the iterator's fetch of keys and of values
                 }
-                StickyBinding binding = canonical(e.getValue());
+                StickyBinding binding = reals.bindingOf(BindingValue.index(e.getValue()));
+                if (binding == null) {
+                    continue; // an index nobody registered: not written by a table
+                }
                 replica.compute(e.getKey(), (k, local) -> {
                     if (local == null) {
                         return removals.keepOut(k, during) ? null : new LocalBinding(binding, copiedWritten);
@@ -431,8 +478,10 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     @Override
     public void close() {
         resync.close();
+        expiry.close();
         if (hazelcast.getLifecycleService().isRunning()) {
             map.removeEntryListener(entryListener);
+            reals.close();
         }
     }
 }

@@ -1,31 +1,29 @@
 package io.switchboard.cluster;
 
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Moves a key off a binding whose real can no longer serve it: replaces {@code expected} (or an
- * absent binding) with {@code replacement}. When another node already moved the key elsewhere, that
- * move holds and is returned (null when this rebind applied), so two nodes reassigning the same
- * subscriber still agree.
+ * Moves a key off a binding whose real can no longer serve it: replaces the real {@code expected} (or
+ * an absent or expired binding) with {@code replacement}. When another node already moved the key
+ * elsewhere, that move holds and is returned (null when this rebind applied), so two nodes
+ * reassigning the same subscriber still agree. Deterministic, as {@link Claim}.
  */
-record Rebind(StickyBinding expected, StickyBinding replacement, long ttlMillis)
-        implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
+record Rebind(int expected, int replacement, long nowMillis, long lifeMillis)
+        implements EntryProcessor<StickyKey, Long, Long> {
 
     @Override
-    public StickyBinding process(Map.Entry<StickyKey, StickyBinding> entry) {
-        StickyBinding current = entry.getValue();
-        if (current != null && !current.equals(expected)) {
+    public Long process(Map.Entry<StickyKey, Long> entry) {
+        Long current = entry.getValue();
+        if (current != null && BindingValue.index(current) != expected
+                && !BindingValue.expired(current, lifeMillis, nowMillis)) {
             return current;
         }
-        ((ExtendedMapEntry<StickyKey, StickyBinding>) entry).setValue(replacement, ttlMillis, TimeUnit.MILLISECONDS);
+        entry.setValue(BindingValue.of(replacement, nowMillis));
         return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 
@@ -33,19 +31,20 @@ record Rebind(StickyBinding expected, StickyBinding replacement, long ttlMillis)
 
         @Override
         public Rebind read(CompactReader in) {
-            return new Rebind(in.readCompact("e"), in.readCompact("b"), in.readInt64("ttl"));
+            return new Rebind(in.readInt32("e"), in.readInt32("i"), in.readInt64("t"), in.readInt64("life"));
         }
 
         @Override
         public void write(CompactWriter out, Rebind rebind) {
-            out.writeCompact("e", rebind.expected);
-            out.writeCompact("b", rebind.replacement);
-            out.writeInt64("ttl", rebind.ttlMillis);
+            out.writeInt32("e", rebind.expected);
+            out.writeInt32("i", rebind.replacement);
+            out.writeInt64("t", rebind.nowMillis);
+            out.writeInt64("life", rebind.lifeMillis);
         }
 
         @Override
         public String getTypeName() {
-            return "sb.sticky.Rebind";
+            return "sb.sticky.Rebind2";
         }
 
         @Override

@@ -1,33 +1,35 @@
 package io.switchboard.cluster;
 
 import com.hazelcast.map.EntryProcessor;
-import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Restarts the idle time of a binding that is in use. If the key meanwhile holds another binding,
- * that one is returned unchanged (the caller follows it; null when the refresh applied); if the
- * cluster no longer holds the key at all (it expired or was lost while this node still used it),
- * the binding is claimed again, since a node is evidently still sending the subscriber there.
+ * Restarts the idle time of a binding that is in use: writes it again with the time {@code nowMillis}.
+ * If the key meanwhile holds another live binding, that one is returned unchanged (the caller follows
+ * it; null when the refresh applied); if the cluster no longer holds the key (it expired or was lost
+ * while this node still used it), the binding is claimed again, since a node is evidently still
+ * sending the subscriber there. Deterministic (the time travels with it), so the backup's run of it
+ * writes what the primary's did.
  */
-record Refresh(StickyBinding binding, long ttlMillis)
-        implements EntryProcessor<StickyKey, StickyBinding, StickyBinding> {
+record Refresh(int index, long nowMillis, long lifeMillis) implements EntryProcessor<StickyKey, Long, Long> {
 
     @Override
-    public StickyBinding process(Map.Entry<StickyKey, StickyBinding> entry) {
-        StickyBinding current = entry.getValue();
-        if (current != null && !current.equals(binding)) {
+    public Long process(Map.Entry<StickyKey, Long> entry) {
+        Long current = entry.getValue();
+        if (current != null && BindingValue.index(current) != index
+                && !BindingValue.expired(current, lifeMillis, nowMillis)) {
             return current;
         }
-        // Writing the same value with a new TTL also publishes an update, which tells every node's
-        // replica that the binding was refreshed, so they need not refresh it themselves.
-        ((ExtendedMapEntry<StickyKey, StickyBinding>) entry).setValue(binding, ttlMillis, TimeUnit.MILLISECONDS);
+        if (current != null && BindingValue.index(current) == index && BindingValue.wallMillis(current) >= nowMillis) {
+            return null; // a newer write of the same binding is there already (another node's refresh)
+        }
+        // The new time is an update event to every node's replica: they learn that the binding was
+        // refreshed, so they need not refresh it themselves.
+        entry.setValue(BindingValue.of(index, nowMillis));
         return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 
@@ -35,18 +37,19 @@ record Refresh(StickyBinding binding, long ttlMillis)
 
         @Override
         public Refresh read(CompactReader in) {
-            return new Refresh(in.readCompact("b"), in.readInt64("ttl"));
+            return new Refresh(in.readInt32("i"), in.readInt64("t"), in.readInt64("life"));
         }
 
         @Override
         public void write(CompactWriter out, Refresh refresh) {
-            out.writeCompact("b", refresh.binding);
-            out.writeInt64("ttl", refresh.ttlMillis);
+            out.writeInt32("i", refresh.index);
+            out.writeInt64("t", refresh.nowMillis);
+            out.writeInt64("life", refresh.lifeMillis);
         }
 
         @Override
         public String getTypeName() {
-            return "sb.sticky.Refresh";
+            return "sb.sticky.Refresh2";
         }
 
         @Override

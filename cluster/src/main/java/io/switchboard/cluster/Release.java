@@ -4,19 +4,19 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
- * Removes a key's binding only if it is still {@code binding}: clearing the keys of a failed real
- * must not undo a rebind that another node made in the meantime. Returns whether it removed.
+ * Removes a key's binding only if it is still to the real {@code index}: clearing the keys of a failed
+ * real must not undo a rebind that another node made in the meantime. Returns whether it removed.
  */
-record Release(StickyBinding binding) implements EntryProcessor<StickyKey, StickyBinding, Boolean> {
+record Release(int index) implements EntryProcessor<StickyKey, Long, Boolean> {
 
     @Override
-    public Boolean process(Map.Entry<StickyKey, StickyBinding> entry) {
-        if (binding.equals(entry.getValue())) {
+    public Boolean process(Map.Entry<StickyKey, Long> entry) {
+        Long current = entry.getValue();
+        if (current != null && BindingValue.index(current) == index) {
             entry.setValue(null);
             return Boolean.TRUE;
         }
@@ -27,17 +27,17 @@ record Release(StickyBinding binding) implements EntryProcessor<StickyKey, Stick
 
         @Override
         public Release read(CompactReader in) {
-            return new Release(in.readCompact("b"));
+            return new Release(in.readInt32("i"));
         }
 
         @Override
         public void write(CompactWriter out, Release release) {
-            out.writeCompact("b", release.binding);
+            out.writeInt32("i", release.index);
         }
 
         @Override
         public String getTypeName() {
-            return "sb.sticky.Release";
+            return "sb.sticky.Release2";
         }
 
         @Override

@@ -14,41 +14,44 @@ import io.switchboard.director.sticky.StickyBinding;
 import io.switchboard.director.sticky.StickyKey;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.UnaryOperator;
 
 /**
  * Applies a {@link HazelcastStickyTable}'s map events to its replica, on Hazelcast's event
  * threads. Events of one key arrive in the order the owner applied them, so the last event is the
- * cluster's state.
+ * cluster's state. Values are {@link BindingValue}s: the real's index is resolved through the
+ * table's {@link RealIndex} (locally; on this event thread from the dictionary if its own event is
+ * late, which keeps the events of one key in order).
  */
-final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBinding>,
-        EntryUpdatedListener<StickyKey, StickyBinding>, EntryRemovedListener<StickyKey, StickyBinding>,
-        EntryExpiredListener<StickyKey, StickyBinding>, EntryEvictedListener<StickyKey, StickyBinding>,
-        EntryMergedListener<StickyKey, StickyBinding>, MapClearedListener {
+final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
+        EntryUpdatedListener<StickyKey, Long>, EntryRemovedListener<StickyKey, Long>,
+        EntryExpiredListener<StickyKey, Long>, EntryEvictedListener<StickyKey, Long>,
+        EntryMergedListener<StickyKey, Long>, MapClearedListener {
 
     private final ConcurrentHashMap<StickyKey, LocalBinding> replica;
-    private final UnaryOperator<StickyBinding> canonical;
+    private final RealIndex reals;
     private final Ticker ticker;
     private final Removals removals;
     private final LongAdder expired;
+    private final long lifeMillis;
 
-    ReplicaUpdater(ConcurrentHashMap<StickyKey, LocalBinding> replica, UnaryOperator<StickyBinding> canonical,
-                   Ticker ticker, Removals removals, LongAdder expired) {
+    ReplicaUpdater(ConcurrentHashMap<StickyKey, LocalBinding> replica, RealIndex reals, Ticker ticker,
+                   Removals removals, LongAdder expired, long lifeMillis) {
         this.replica = replica;
-        this.canonical = canonical;
+        this.reals = reals;
         this.ticker = ticker;
         this.removals = removals;
         this.expired = expired;
+        this.lifeMillis = lifeMillis;
     }
 
     @Override
-    public void entryAdded(EntryEvent<StickyKey, StickyBinding> event) {
-        replica.put(event.getKey(), new LocalBinding(canonical.apply(event.getValue()), ticker.nanos()));
+    public void entryAdded(EntryEvent<StickyKey, Long> event) {
+        put(event);
     }
 
     @Override
-    public void entryUpdated(EntryEvent<StickyKey, StickyBinding> event) {
-        replica.put(event.getKey(), new LocalBinding(canonical.apply(event.getValue()), ticker.nanos()));
+    public void entryUpdated(EntryEvent<StickyKey, Long> event) {
+        put(event);
     }
 
     /**
@@ -57,22 +60,37 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBindin
      * side's replicas would never learn the keys bound over there during the split.
      */
     @Override
-    public void entryMerged(EntryEvent<StickyKey, StickyBinding> event) {
-        replica.put(event.getKey(), new LocalBinding(canonical.apply(event.getValue()), ticker.nanos()));
+    public void entryMerged(EntryEvent<StickyKey, Long> event) {
+        put(event);
+    }
+
+    private void put(EntryEvent<StickyKey, Long> event) {
+        StickyBinding binding = reals.bindingOf(BindingValue.index(event.getValue()));
+        if (binding != null) { // null: an index nobody registered (cannot happen: claims send only registered ones)
+            replica.put(event.getKey(), new LocalBinding(binding, ticker.nanos()));
+        }
+    }
+
+    /**
+     * A removal by {@link Expire} (the owners' sweep) or by a node. One whose old value is past its
+     * life is the sweep's and counts as an expiry: the owners remove live bindings only when a node
+     * asks, and nodes remove live ones only.
+     */
+    @Override
+    public void entryRemoved(EntryEvent<StickyKey, Long> event) {
+        Long old = event.getOldValue();
+        if (drop(event) && old != null && BindingValue.expired(old, lifeMillis, System.currentTimeMillis())) {
+            expired.increment();
+        }
     }
 
     @Override
-    public void entryRemoved(EntryEvent<StickyKey, StickyBinding> event) {
+    public void entryEvicted(EntryEvent<StickyKey, Long> event) {
         drop(event);
     }
 
     @Override
-    public void entryEvicted(EntryEvent<StickyKey, StickyBinding> event) {
-        drop(event);
-    }
-
-    @Override
-    public void entryExpired(EntryEvent<StickyKey, StickyBinding> event) {
+    public void entryExpired(EntryEvent<StickyKey, Long> event) {
         if (drop(event)) {
             expired.increment();
         }
@@ -84,10 +102,11 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, StickyBindin
     }
 
     /** Drops the key unless the replica already holds another binding for it (a newer choice). */
-    private boolean drop(EntryEvent<StickyKey, StickyBinding> event) {
+    private boolean drop(EntryEvent<StickyKey, Long> event) {
         removals.applied(event.getKey());
-        StickyBinding old = event.getOldValue();
+        Long old = event.getOldValue();
         LocalBinding r = replica.get(event.getKey());
-        return r != null && (old == null || r.binding.equals(old)) && replica.remove(event.getKey(), r);
+        return r != null && (old == null || r.binding.equals(reals.bindingOf(BindingValue.index(old))))
+                && replica.remove(event.getKey(), r);
     }
 }

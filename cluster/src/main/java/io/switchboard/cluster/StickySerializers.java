@@ -14,7 +14,8 @@ import io.switchboard.director.sticky.StickyKey;
 
 /**
  * Explicit Hazelcast Compact serializers for what the sticky tables store and send: keys, bindings
- * and the entry processors that change them; the reals' shared state and its changes; the entries
+ * (in the dictionary of reals; the map's values are {@code Long}s, {@link BindingValue}) and the entry
+ * processors that change them; the reals' shared state and its changes; the entries
  * of shared tables. Nothing goes through Java serialization, and the
  * engine's {@link StickyKey} and {@link StickyBinding} stay free of Hazelcast types.
  *
@@ -37,6 +38,7 @@ public final class StickySerializers {
         compact.addSerializer(new Refresh.Serializer());
         compact.addSerializer(new Rebind.Serializer());
         compact.addSerializer(new Release.Serializer());
+        compact.addSerializer(new Expire.Serializer());
         compact.addSerializer(new RealRecord.Serializer());
         compact.addSerializer(new RealChange.Serializer());
         compact.addSerializer(new SharedEntry.Serializer());
@@ -53,8 +55,8 @@ public final class StickySerializers {
         SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
         StickyBinding binding = new StickyBinding("", "");
         Object[] samples = {StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[0]),
-            StickyKey.of(StickyKind.named(KeySerializer.IMSI), new byte[] {'0'}), binding, new Claim(binding, 1),
-            new Refresh(binding, 1), new Rebind(binding, binding, 1), new Release(binding),
+            StickyKey.of(StickyKind.named(KeySerializer.IMSI), new byte[] {'0'}), binding, new Claim(1, 0, 1),
+            new Refresh(1, 0, 1), new Rebind(1, 1, 0, 1), new Release(1), new Expire(0),
             RealRecord.UNCHANGED, RealChange.failed(0, ""), new SharedWrite(SharedEntry.tombstone(0, 0), 1)};
         for (Object sample : samples) {
             serialization.toData(sample);

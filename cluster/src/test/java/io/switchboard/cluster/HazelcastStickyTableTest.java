@@ -46,9 +46,23 @@ class HazelcastStickyTableTest {
         return member.stickyTable("gtp/imsi", idle, 1_000_000);
     }
 
-    @SuppressWarnings("unchecked")
-    private static IMap<StickyKey, StickyBinding> map(ClusterMember member) {
+    private static IMap<StickyKey, Long> map(ClusterMember member) {
         return member.hazelcast().getMap(ClusterMember.STICKY_MAP_PREFIX + "gtp/imsi");
+    }
+
+    /** What the map itself holds for the key, its real's index resolved through the table's dictionary. */
+    static StickyBinding held(ClusterMember member, StickyKey key) {
+        Long value = map(member).get(key);
+        return value == null ? null : real(member, value);
+    }
+
+    private static StickyBinding real(ClusterMember member, long value) {
+        IMap<Integer, StickyBinding> reals = member.hazelcast().getMap(ClusterMember.STICKY_REALS_PREFIX + "gtp/imsi");
+        return reals.get(BindingValue.index(value));
+    }
+
+    private static List<StickyBinding> heldValues(ClusterMember member) {
+        return map(member).values().stream().map(v -> real(member, v)).toList();
     }
 
     @Test
@@ -93,10 +107,10 @@ class HazelcastStickyTableTest {
         onA.join();
         onB.join();
 
-        IMap<StickyKey, StickyBinding> authority = map(members.start());
+        ClusterMember authority = members.start();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             for (int i = 0; i < n; i++) {
-                StickyBinding held = authority.get(imsi(i));
+                StickyBinding held = held(authority, imsi(i));
                 assertThat(held).isIn(R1, R2);
                 assertThat(a.lookup(imsi(i), now())).as("A, key %d", i).isEqualTo(held);
                 assertThat(b.lookup(imsi(i), now())).as("B, key %d", i).isEqualTo(held);
@@ -179,7 +193,7 @@ class HazelcastStickyTableTest {
         a.bindIfAbsent(imsi(2), R2, now());
         await().atMost(Duration.ofSeconds(5)).until(() -> b.size() == 2);
 
-        // The map's TTL removes them cluster-wide: no member calls expire().
+        // The owners' sweep removes them cluster-wide: no member calls expire().
         await().atMost(Duration.ofSeconds(10)).until(() -> a.size() == 0 && b.size() == 0);
         assertThat(a.lookup(imsi(1), now())).isNull();
         assertThat(b.lookup(imsi(2), now())).isNull();
@@ -187,10 +201,51 @@ class HazelcastStickyTableTest {
         assertThat(b.stats().expired()).isEqualTo(2);
     }
 
+    /**
+     * Expiry is the owners' (the oldest member sweeps, {@code Expire}), not Hazelcast's TTL: a binding
+     * in use lives on, an unused one expires on every member and is counted, also when the member that
+     * swept dies — the next oldest sweeps, and refreshes keep extending what is used.
+     */
+    @Test
+    void bindingsExpireAndRefreshesExtendThemAcrossALossOfTheMemberThatSweeps() {
+        Duration idle = Duration.ofSeconds(2); // life 3 s
+        ClusterMember oldest = members.start();
+        HazelcastStickyTable a = table(oldest, idle);
+        ClusterMember memberB = members.start();
+        HazelcastStickyTable b = table(memberB, idle);
+        HazelcastStickyTable c = table(members.start(), idle);
+        StickyKey used = imsi(1);
+        StickyKey unused = imsi(2);
+        c.bindIfAbsent(used, R1, now());
+        c.bindIfAbsent(unused, R2, now());
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.size() == 2 && b.size() == 2);
+        await().atMost(Duration.ofSeconds(10)).until(() -> oldest.hazelcast().getPartitionService().isClusterSafe());
+        long start = System.nanoTime();
+        oldest.hazelcast().getLifecycleService().terminate();
+
+        // Used through B for 7 s, more than twice its life, while the unused one expires everywhere.
+        await().during(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(9)).pollInterval(Duration.ofMillis(50))
+                .until(() -> R1.equals(b.lookup(used, now())));
+        assertThat(System.nanoTime() - start).isGreaterThan(Duration.ofSeconds(7).toNanos());
+        assertThat(held(memberB, used)).as("refreshed in the map").isEqualTo(R1);
+        assertThat(c.lookup(used, now())).as("and on the member that bound it").isEqualTo(R1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> map(memberB).size() == 1 && b.size() == 1 && c.size() == 1);
+        assertThat(held(memberB, unused)).isNull();
+        assertThat(b.lookup(unused, now())).isNull();
+        assertThat(b.stats().expired()).isEqualTo(1);
+        assertThat(c.stats().expired()).isEqualTo(1);
+
+        // Once unused, it expires too: between its life and its life plus a sweep after its last refresh.
+        await().atMost(Duration.ofSeconds(8)).until(() -> map(memberB).size() == 0 && b.size() == 0 && c.size() == 0);
+        assertThat(b.stats().expired()).isEqualTo(2);
+        assertThat(c.stats().expired()).isEqualTo(2);
+    }
+
     @Test
     void useRefreshesTheBindingEverywhereWithoutAWritePerLookup() {
         Duration idle = Duration.ofSeconds(2);
-        HazelcastStickyTable a = table(members.start(), idle);
+        ClusterMember memberA = members.start();
+        HazelcastStickyTable a = table(memberA, idle);
         HazelcastStickyTable b = table(members.start(), idle);
         StickyKey key = imsi(7);
         a.bindIfAbsent(key, R1, now());
@@ -219,6 +274,7 @@ class HazelcastStickyTableTest {
         // At most one refresh per idle/2 for the whole cluster (plus a race or two between members).
         assertThat(refreshes).isBetween(3L, 8L);
         assertThat(a.stats().expired() + b.stats().expired()).isZero();
+        assertThat(held(memberA, key)).as("the map holds it past its first life").isEqualTo(R1);
     }
 
     /**
@@ -257,7 +313,7 @@ class HazelcastStickyTableTest {
         }
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(map(memberA).values()).hasSize(n).containsOnly(R2);
+            assertThat(heldValues(memberA)).hasSize(n).containsOnly(R2);
             assertThat(countHeld(a, n)).isEqualTo(n);
         });
         for (int i = 0; i < n; i++) {
@@ -325,7 +381,7 @@ class HazelcastStickyTableTest {
         // Arrived by its event, so no event for it is still in flight to undo the sweep below.
         await().atMost(Duration.ofSeconds(5)).until(() -> a.size() == 1);
         a.expire(now());
-        a.expire(now() + Duration.ofSeconds(20).toNanos()); // past the 15 s TTL, within the grace
+        a.expire(now() + Duration.ofSeconds(20).toNanos()); // past the 15 s life, within the grace
         assertThat(a.size()).isEqualTo(1);
 
         // An expiry event that never came (its member died): the sweep drops the entry, counted.

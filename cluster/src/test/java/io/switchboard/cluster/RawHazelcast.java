@@ -28,8 +28,9 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  * OP: {@code set} (synchronous {@code IMap.set}: one at a time, WINDOW ignored), {@code setAsync},
  * {@code putIfAbsent} ({@code putIfAbsentAsync}, which the proxy has though the interface does not
- * name it) and {@code claim} (the table's own {@link Claim} entry processor with its TTL, by
- * {@code submitToKey}). Each OP writes a map of its own, {@code sticky.raw-OP}; {@code OP.SUFFIX} is OP
+ * name it) and {@code claim} ({@link TtlClaim}: the claim entry processor the table used before
+ * its values became a real index and a time — a small Compact value with Hazelcast's TTL, the issue's
+ * baseline — by {@code submitToKey}). Each OP writes a map of its own, {@code sticky.raw-OP}; {@code OP.SUFFIX} is OP
  * on a map of its own again (the same operation measured twice, or with listeners).
  */
 final class RawHazelcast {
@@ -101,7 +102,7 @@ final class RawHazelcast {
                 case "setAsync" -> map.setAsync(key, value, ttlMillis, TimeUnit.MILLISECONDS);
                 case "putIfAbsent" -> ((MapProxyImpl<StickyKey, StickyBinding>) map)
                         .putIfAbsentAsync(key, value, ttlMillis, TimeUnit.MILLISECONDS);
-                case "claim" -> map.submitToKey(key, new Claim(value, ttlMillis));
+                case "claim" -> map.submitToKey(key, new TtlClaim(value, ttlMillis));
                 default -> throw new IllegalArgumentException(op);
             };
             // Counted down on the completing thread, as the table handles its answers.

@@ -105,6 +105,12 @@ public final class StickyClusterBenchmark {
                 Raw after = raw(nodes, "claim.after", count, 512);
                 System.out.printf("  ratio table / raw claim (mean of before and after) %.2f%n",
                         rate / ((claimBefore.rate + after.rate) / 2));
+                if (memberCount > 1) {
+                    System.out.printf("  lag, bound on %s, seen (same real) by a lookup on %s: p50 / p99 / max%n",
+                            first.name(), last.name());
+                    System.out.printf("    idle                         %s%n", percentiles(idleLag));
+                    System.out.printf("    full load                    %s%n", percentiles(loadLag));
+                }
                 return;
             }
             Raw setAsync = raw(nodes, "setAsync", count, 1000);
@@ -183,7 +189,11 @@ public final class StickyClusterBenchmark {
     }
 
     private static long[] heaps(List<StickyNodeProcess> nodes) {
-        return nodes.stream().mapToLong(n -> Long.parseLong(n.ask("heap"))).toArray();
+        // Five full GCs of a 1.5 GB heap: minutes on a machine loaded by other builds (a 60 s wait failed once).
+        return nodes.stream().mapToLong(n -> {
+            n.send("heap");
+            return Long.parseLong(n.answer(900));
+        }).toArray();
     }
 
     private static String perEntry(long[] before, long[] after, long entries) {

@@ -1,6 +1,7 @@
 package io.switchboard.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
@@ -70,10 +71,37 @@ class StickySerializersTest {
     }
 
     @Test
+    void aBindingValueIsARealIndexAndATimeInSixteenBytes() {
+        long now = 1_770_000_123_456L;
+        long value = BindingValue.of(BindingValue.MAX_INDEX, now);
+        assertThat(BindingValue.index(value)).isEqualTo(BindingValue.MAX_INDEX);
+        assertThat(BindingValue.wallMillis(value)).isEqualTo(now);
+        assertThat(value).isPositive();
+        assertThat(BindingValue.expired(value, 1_000, now + 1_000)).isFalse();
+        assertThat(BindingValue.expired(value, 1_000, now + 1_001)).isTrue();
+        // Hazelcast's own Long: header (8) and the int64; the Compact binding of two strings was 47.
+        assertThat(serialization.toData(value).totalSize()).isEqualTo(16);
+        assertThat(serialization.toData(BINDING).totalSize()).isGreaterThan(40);
+        assertThatThrownBy(() -> BindingValue.of(0, now)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BindingValue.of(BindingValue.MAX_INDEX + 1, now))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRealsPreferredIndexIsAStableHashInRange() {
+        // A wire constant: every node and version must prefer the same index for the same real.
+        int a = RealIndex.preferred(BINDING);
+        assertThat(a).isBetween(1, BindingValue.MAX_INDEX).isEqualTo(RealIndex.preferred(
+                new StickyBinding("ggsn", "10.0.0.1:2123")));
+        assertThat(RealIndex.preferred(new StickyBinding("ggsn", "10.0.0.2:2123"))).isNotEqualTo(a);
+    }
+
+    @Test
     void bindingsAndEntryProcessorsAreCompact() {
         StickyBinding other = new StickyBinding("ggsn", "10.0.0.2:2123");
-        Object[] values = {BINDING, new Claim(BINDING, 90_000), new Refresh(BINDING, 90_000),
-                new Rebind(BINDING, other, 90_000), new Release(other)};
+        Object[] values = {BINDING, other, new Claim(7, 1_770_000_000_000L, 90_000),
+            new Refresh(7, 1_770_000_000_000L, 90_000), new Rebind(7, 8, 1_770_000_000_000L, 90_000), new Release(8),
+            new Expire(1_770_000_000_000L)};
         for (Object value : values) {
             Data data = serialization.toData(value);
             assertThat(data.getType()).as("%s", value).isEqualTo(COMPACT);

@@ -19,6 +19,8 @@ public final class TestMembers implements AutoCloseable {
         config.setProperty("hazelcast.internal.map.expiration.task.period.seconds", "1");
         config.setProperty("hazelcast.partition.count", "31");
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        // The benchmark's raw baseline (RawHazelcast).
+        config.getSerializationConfig().getCompactSerializationConfig().addSerializer(new TtlClaim.Serializer());
     }
 
     private final String clusterName = "test-" + UUID.randomUUID();
