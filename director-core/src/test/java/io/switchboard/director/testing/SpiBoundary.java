@@ -18,7 +18,9 @@ import java.util.stream.Stream;
  * at the top ({@code Ticker}, {@code NodeSlot}, {@code RateLimitedLog}, {@code Pace}, {@code EngineDrops}'s reasons).
  * Not the engine itself: reals, selectors, the transaction engine, lanes, pending tables, metrics of
  * the engine. Two value types of engine packages are allowed, named here: {@code real.RealState}
- * ({@code RealView.state()}) and {@code predictor.PrefixTable} ({@code FarmView.routeMap()}).
+ * ({@code RealView.state()}) and {@code predictor.PrefixTable} ({@code FarmView.routeMap()}); and
+ * {@code transport.Transports}, the node's one transport choice, for a plug-in that opens sockets of
+ * its own (RadSec's TLS listener and connections to reals take their channel class from it).
  * Each plug-in module's test runs {@link #violations} over its own sources.
  */
 public final class SpiBoundary {
@@ -29,6 +31,7 @@ public final class SpiBoundary {
             "io.switchboard.director.config.", "io.switchboard.director.shared.", "io.switchboard.director.probe.");
     private static final List<String> ALLOWED_TYPES = List.of("io.switchboard.director.sticky.StickyKey",
             "io.switchboard.director.sticky.StickyBinding", "io.switchboard.director.sticky.StickyKind",
+            "io.switchboard.director.transport.Transports",
             "io.switchboard.director.Ticker", "io.switchboard.director.NodeSlot",
             "io.switchboard.director.RateLimitedLog", "io.switchboard.director.Pace", "io.switchboard.director.EngineDrops",
             "io.switchboard.director.real.RealState", "io.switchboard.director.predictor.PrefixTable");
