@@ -62,7 +62,9 @@ final class ServiceSandbox {
     List<String> setpriv(List<String> command) {
         List<String> caps = capabilities("AmbientCapabilities");
         String plus = caps.stream().map(c -> "+" + c).collect(Collectors.joining(","));
-        List<String> setpriv = new ArrayList<>(List.of("setpriv", "--reuid=" + value("User"),
+        // systemd starts a service with every signal at its default; a test run under nohup would pass
+        // its ignored SIGHUP down, and the JVM installs no reload handler over an ignored signal.
+        List<String> setpriv = new ArrayList<>(List.of("env", "--default-signal", "setpriv", "--reuid=" + value("User"),
                 "--regid=" + value("Group"), "--init-groups", "--reset-env"));
         if (!caps.isEmpty()) {
             setpriv.add("--inh-caps=" + plus);

@@ -73,8 +73,13 @@ final class RunCommand implements Callable<Integer> {
         // drain of a node that is gone, so that the service manager sees the failure.
         node.onClusterLeft(() -> Runtime.getRuntime().halt(3));
         try {
-            // Replaces the JVM's own SIGHUP handling, which would exit.
-            Signal.handle(new Signal("HUP"), signal -> reload(node));
+            // Replaces the JVM's own SIGHUP handling, which would exit. A SIGHUP the starting process
+            // ignored (nohup) stays ignored: HotSpot does not install a handler over SIG_IGN, so no
+            // reload would ever happen; say so rather than let a reload by signal vanish.
+            if (Signal.handle(new Signal("HUP"), signal -> reload(node)) == sun.misc.SignalHandler.SIG_IGN) {
+                LOG.warn("SIGHUP is ignored by the process that started switchboard (nohup?): it will not"
+                        + " reload; use switchboard reload or the API, or start it without ignoring SIGHUP");
+            }
         } catch (IllegalArgumentException e) {
             LOG.warn("SIGHUP does not reload on this platform ({}); use switchboard reload", e.getMessage());
         }

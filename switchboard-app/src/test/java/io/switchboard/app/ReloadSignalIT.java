@@ -62,7 +62,9 @@ class ReloadSignalIT {
                 CONFIG.formatted(0, backend.address().getPort(), "8"));
         Path log = dir.resolve("switchboard.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        // SIGHUP at its default for the node: a suite started under nohup passes its SIG_IGN down, and
+        // the JVM then installs no handler (the node warns; this test is about a node that can reload).
+        process = new ProcessBuilder("env", "--default-signal=HUP", java, "-cp", System.getProperty("java.class.path"),
                 SwitchboardCommand.class.getName(), "run", "-c", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         HttpClient http = HttpClient.newHttpClient();
