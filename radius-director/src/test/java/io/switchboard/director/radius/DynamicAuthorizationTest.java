@@ -53,6 +53,22 @@ class DynamicAuthorizationTest {
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
     private RadiusPlugin acct;
     private DynamicAuthorization dae;
+    /** The director's own answers (NAKs) the tests looked at: released after each (paranoid leak detection). */
+    private final List<ByteBuf> answers = new java.util.ArrayList<>();
+
+    private Decision decide(ByteBuf request, InetSocketAddress sender, UnpooledByteBufAllocator alloc)
+            throws DecodeException {
+        Decision decision = dae.decide(request, sender, alloc);
+        if (decision instanceof Decision.AnswerLocally local) {
+            answers.add(local.answer());
+        }
+        return decision;
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void releaseAnswers() {
+        answers.forEach(ByteBuf::release);
+    }
 
     @BeforeEach
     void setUp() {
@@ -94,7 +110,7 @@ class DynamicAuthorizationTest {
                 new RadiusAttribute(11, "gold".getBytes()));
         byte[] aaaAuthenticator = RadiusPackets.view(request).authenticator();
 
-        Decision decision = dae.decide(request, AAA, ALLOC);
+        Decision decision = decide(request, AAA, ALLOC);
         assertThat(decision).isInstanceOf(Decision.RealRequest.class);
         Decision.RealRequest relay = (Decision.RealRequest) decision;
         assertThat(relay.peer()).as("the NAS's DAE port").isEqualTo(new InetSocketAddress(NAS.getAddress(), 1700));
@@ -108,7 +124,7 @@ class DynamicAuthorizationTest {
         assertThat(RadiusAuthenticators.verifyRequest(sent, bytes(NAS_SECRET))).isTrue();
 
         ByteBuf ack = RadiusPackets.answer(RadiusCode.COA_ACK, request, NAS_SECRET, List.of());
-        assertThat(dae.decide(ack, NAS, ALLOC)).isEqualTo(new Decision.PeerAnswer(DynamicAuthorization.space(
+        assertThat(decide(ack, NAS, ALLOC)).isEqualTo(new Decision.PeerAnswer(DynamicAuthorization.space(
                 NAS.getAddress()), 9));
         dae.prepareAnswer(ack, relay.realId(), context);
         RadiusView back = RadiusPackets.view(ack);
@@ -122,7 +138,7 @@ class DynamicAuthorizationTest {
     void anAnswerThatDoesNotVerifyWithTheNasSecretOrAnswersAnotherCodeIsRefused() throws DecodeException {
         account("start", "s-2", "bob");
         ByteBuf request = coa(1, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "bob"));
-        Decision.RealRequest relay = (Decision.RealRequest) dae.decide(request, AAA, ALLOC);
+        Decision.RealRequest relay = (Decision.RealRequest) decide(request, AAA, ALLOC);
         DynamicAuthorization.Relayed context = (DynamicAuthorization.Relayed) relay.context();
         dae.prepareRequest(request, 3, context);
         ByteBuf forged = RadiusPackets.answer(RadiusCode.COA_ACK, request, "not-the-nas-secret", List.of());
@@ -137,14 +153,14 @@ class DynamicAuthorizationTest {
     @Test
     void noSessionIsANakWithErrorCause503AndASessionEndsWithItsStop() throws DecodeException {
         account("start", "s-3", "carol");
-        assertThat(dae.decide(coa(5, AAA_SECRET, text(RadiusAttributeType.ACCT_SESSION_ID, "s-3")), AAA, ALLOC))
+        assertThat(decide(coa(5, AAA_SECRET, text(RadiusAttributeType.ACCT_SESSION_ID, "s-3")), AAA, ALLOC))
                 .isInstanceOf(Decision.RealRequest.class);
         account("stop", "s-3", "carol");
         assertThat(dae.sessions().entries()).isZero();
 
         ByteBuf request = coa(6, AAA_SECRET, text(RadiusAttributeType.ACCT_SESSION_ID, "s-3"));
         byte[] authenticator = RadiusPackets.view(request).authenticator();
-        Decision decision = dae.decide(request, AAA, ALLOC);
+        Decision decision = decide(request, AAA, ALLOC);
         assertThat(decision).isInstanceOf(Decision.AnswerLocally.class);
         ByteBuf nak = ((Decision.AnswerLocally) decision).answer();
         RadiusView view = RadiusPackets.view(nak);
@@ -159,24 +175,24 @@ class DynamicAuthorizationTest {
     @Test
     void attributesThatContradictTheSessionFoundMatchNoSession() throws DecodeException {
         account("start", "s-4", "dave");
-        Decision other = dae.decide(coa(8, AAA_SECRET, text(RadiusAttributeType.ACCT_SESSION_ID, "s-4"),
+        Decision other = decide(coa(8, AAA_SECRET, text(RadiusAttributeType.ACCT_SESSION_ID, "s-4"),
                 text(RadiusAttributeType.USER_NAME, "eve")), AAA, ALLOC);
         assertThat(other).isInstanceOf(Decision.AnswerLocally.class);
-        Decision otherNas = dae.decide(coa(9, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "dave"),
+        Decision otherNas = decide(coa(9, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "dave"),
                 RadiusAttribute.integer(RadiusAttributeType.NAS_IP_ADDRESS, 0x0a010008L)), AAA, ALLOC);
         assertThat(otherNas).isInstanceOf(Decision.AnswerLocally.class);
-        Decision same = dae.decide(coa(10, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "dave"),
+        Decision same = decide(coa(10, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "dave"),
                 RadiusAttribute.integer(RadiusAttributeType.NAS_IP_ADDRESS, 0x0a010007L)), AAA, ALLOC);
         assertThat(same).isInstanceOf(Decision.RealRequest.class);
     }
 
     @Test
     void aRequestNamingOnlyItsNasGoesToThatNasWhenItHasAnEntryElseANak502() throws DecodeException {
-        Decision known = dae.decide(coa(11, AAA_SECRET,
+        Decision known = decide(coa(11, AAA_SECRET,
                 RadiusAttribute.integer(RadiusAttributeType.NAS_IP_ADDRESS, 0x0a010009L)), AAA, ALLOC);
         assertThat(((Decision.RealRequest) known).peer())
                 .isEqualTo(new InetSocketAddress(RadiusPluginTest.addr("10.1.0.9"), 1700));
-        Decision unknown = dae.decide(coa(12, AAA_SECRET,
+        Decision unknown = decide(coa(12, AAA_SECRET,
                 RadiusAttribute.integer(RadiusAttributeType.NAS_IP_ADDRESS, 0x0a020009L)), AAA, ALLOC);
         ByteBuf nak = ((Decision.AnswerLocally) unknown).answer();
         RadiusView view = RadiusPackets.view(nak);
@@ -186,18 +202,18 @@ class DynamicAuthorizationTest {
 
     @Test
     void onlyTheFarmsRealsWithTheirSecretMaySendAndOnlyNasesAnswer() {
-        assertThatThrownBy(() -> dae.decide(coa(1, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "x")),
+        assertThatThrownBy(() -> decide(coa(1, AAA_SECRET, text(RadiusAttributeType.USER_NAME, "x")),
                 new InetSocketAddress(RadiusPluginTest.addr("127.0.0.3"), 1), ALLOC))
                 .isInstanceOfSatisfying(DecodeException.class,
                         e -> assertThat(e.reason()).isEqualTo(DynamicAuthorization.NOT_A_REAL));
-        assertThatThrownBy(() -> dae.decide(coa(1, "wrong", text(RadiusAttributeType.USER_NAME, "x")), AAA, ALLOC))
+        assertThatThrownBy(() -> decide(coa(1, "wrong", text(RadiusAttributeType.USER_NAME, "x")), AAA, ALLOC))
                 .isInstanceOfSatisfying(DecodeException.class,
                         e -> assertThat(e.reason()).isEqualTo(RadiusPlugin.BAD_AUTHENTICATOR));
         ByteBuf ack = RadiusPackets.answer(RadiusCode.COA_ACK, coa(1, NAS_SECRET), NAS_SECRET, List.of());
-        assertThatThrownBy(() -> dae.decide(ack, AAA, ALLOC)).isInstanceOf(DecodeException.class)
+        assertThatThrownBy(() -> decide(ack, AAA, ALLOC)).isInstanceOf(DecodeException.class)
                 .hasMessageContaining("no client entry");
         ByteBuf access = RadiusPackets.accessRequest(1, AAA_SECRET, "u", "p", List.of());
-        assertThatThrownBy(() -> dae.decide(access, AAA, ALLOC)).isInstanceOf(DecodeException.class)
+        assertThatThrownBy(() -> decide(access, AAA, ALLOC)).isInstanceOf(DecodeException.class)
                 .hasMessageContaining("not relayed by a radius-dae virtual server");
     }
 
