@@ -181,7 +181,7 @@ class IosCommandsTest {
         assertThat(exit).as(err.toString()).isZero();
         String written = Files.readString(yaml);
         assertThat(written).contains("advertise: inservice").contains("hook: \"/usr/local/sbin/switchboard-route\"")
-                .contains("response-timeout: 1m");
+                .contains("response-timeout: 4s"); // idle gtp request 4
         assertThat(execute("check", "-c", yaml.toString())).as(err.toString()).isZero();
     }
 }
