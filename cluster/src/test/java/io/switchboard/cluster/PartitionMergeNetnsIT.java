@@ -83,6 +83,9 @@ class PartitionMergeNetnsIT {
         assertThat(run("bash", SCRIPT.toString(), "split", suffix)).startsWith("ok");
         await().atMost(Duration.ofSeconds(60)).until(() -> c.ask("members").equals("1")
                 && a.ask("members").equals("2") && b.ask("members").equals("2"));
+        // c alone owns every partition once it has promoted the backups it held: until then its map
+        // is smaller than what it will bring to the merge (a full run read 685 entries, then merged 1085).
+        await().atMost(Duration.ofSeconds(60)).until(() -> c.ask("safe").equals("true"));
         // What c's side still reads of the bindings made before the split: its own partitions and
         // backups; the rest of its subscribers are bound anew on c's side if they send.
         int seenByC = Integer.parseInt(c.ask("held 0 1000 " + R1));
@@ -98,6 +101,7 @@ class PartitionMergeNetnsIT {
         assertThat(a.ask("weight " + R2 + " 3")).isEqualTo("ok");
         // What c's side will bring to the merge: its map's entries (those of the 1000 its members held a
         // copy of, and the 400 bound there during the split).
+        await().atMost(Duration.ofSeconds(60)).until(() -> c.ask("safe").equals("true"));
         long cSide = Long.parseLong(c.ask("cluster-size"));
         List<String> before = nodes.stream().map(n -> n.ask("merged")).toList();
 
