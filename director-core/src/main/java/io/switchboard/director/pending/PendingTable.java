@@ -12,9 +12,7 @@ import java.util.function.Consumer;
  * <p>On the packet path every request is put, looked up and removed once: the keys are primitive
  * (Netty's open-addressing {@link LongObjectHashMap}, no boxing, no node per entry), and the
  * expiry order is a queue of the entries in insertion order in which an answered entry is only
- * marked, and skipped when it reaches the head. An entry that leaves the queue goes to a small free
- * list and holds the next request put, so that a steady state of requests and answers allocates
- * nothing (the packet-path issue's JMH run counted 32 bytes per request for the entry alone).
+ * marked, and skipped when it reaches the head.
  *
  * @param <T> what the director needs to finish the transaction (the client, the flow, ...)
  */
@@ -26,19 +24,18 @@ public final class PendingTable<T> {
     private final LongObjectHashMap<Entry<T>> entries = new LongObjectHashMap<>(1024);
     /** Every entry put, oldest first, answered ones included until they reach the head. */
     private final ArrayDeque<Entry<T>> byAge = new ArrayDeque<>();
-    /**
-     * Entries that have left {@link #byAge}, ready for reuse. Bounded: after a burst (answered
-     * entries can pile up behind an unanswered head until it expires) the surplus goes to the
-     * collector instead of being kept for ever.
-     */
-    private final ArrayDeque<Entry<T>> free = new ArrayDeque<>();
-    private static final int FREE_LIMIT = 1024;
 
     private static final class Entry<T> {
-        long key;
-        long deadlineNanos;
+        final long key;
+        final long deadlineNanos;
         /** Null once answered (or drained): the entry only waits to leave {@link #byAge}. */
         T value;
+
+        Entry(long key, T value, long deadlineNanos) {
+            this.key = key;
+            this.value = value;
+            this.deadlineNanos = deadlineNanos;
+        }
     }
 
     public PendingTable(int capacity, long timeoutNanos, Consumer<T> onExpired) {
@@ -65,13 +62,7 @@ public final class PendingTable<T> {
         if (entries.size() >= capacity || entries.containsKey(key)) {
             return false;
         }
-        Entry<T> e = free.pollFirst();
-        if (e == null) {
-            e = new Entry<>();
-        }
-        e.key = key;
-        e.value = value;
-        e.deadlineNanos = nowNanos + timeoutNanos;
+        Entry<T> e = new Entry<>(key, value, nowNanos + timeoutNanos);
         entries.put(key, e);
         byAge.addLast(e);
         return true;
@@ -93,14 +84,7 @@ public final class PendingTable<T> {
     private void dropAnsweredHead() {
         Entry<T> head;
         while ((head = byAge.peekFirst()) != null && head.value == null) {
-            recycle(byAge.pollFirst());
-        }
-    }
-
-    /** Only an entry that has left both the map and {@link #byAge} may be reused. */
-    private void recycle(Entry<T> e) {
-        if (free.size() < FREE_LIMIT) {
-            free.addLast(e);
+            byAge.pollFirst();
         }
     }
 
@@ -127,7 +111,6 @@ public final class PendingTable<T> {
                 expired++;
                 onExpired.accept(value);
             }
-            recycle(head);
         }
         return expired;
     }
@@ -142,7 +125,6 @@ public final class PendingTable<T> {
                 entries.remove(e.key);
                 onRemoved.accept(value);
             }
-            recycle(e);
         }
     }
 
