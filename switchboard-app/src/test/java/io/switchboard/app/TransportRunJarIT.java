@@ -3,6 +3,8 @@ package io.switchboard.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.switchboard.director.config.TransportKind;
+import io.switchboard.director.transport.Transports;
 import io.switchboard.sim.SimulatedUdpBackend;
 import io.switchboard.sim.SimulatedUdpClient;
 import java.io.IOException;
@@ -13,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +82,9 @@ class TransportRunJarIT {
     @Test
     void onIoUringTheJarServesThroughSoReusePortLanes() throws Exception {
         assertThat(JAR).as("the shaded jar is built in the package phase").exists();
+        // A host without io_uring skips this with its reason; the next test checks the refusal it would see.
+        Assumptions.assumeTrue(Transports.IO_URING.available(),
+                () -> Transports.problem(Optional.of(TransportKind.IO_URING)).orElse(""));
         backend = new SimulatedUdpBackend("only", new InetSocketAddress("127.0.0.1", 0));
         int vipPort = freeUdpPort();
         Path log = start("io_uring", backend.address().getPort(), vipPort);

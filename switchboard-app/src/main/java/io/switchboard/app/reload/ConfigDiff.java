@@ -1,6 +1,9 @@
 package io.switchboard.app.reload;
 
 import io.switchboard.app.reload.ConfigChange.Kind;
+import io.switchboard.app.reload.InPlaceChanges.Action;
+import io.switchboard.app.reload.InPlaceChanges.InPlace;
+import io.switchboard.app.reload.InPlaceChanges.Phase;
 import io.switchboard.director.Director;
 import io.switchboard.director.config.Advertise;
 import io.switchboard.director.config.ClusterConfig;
@@ -23,7 +26,6 @@ import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +34,12 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * The difference between two validated configurations, key by key as the file names them
  * ({@link ConfigChange}), sorted by path; and, for each change a running director can take in place,
- * how it does and in which {@link Phase}. In place: a real's {@code weight}, {@code maxconns} and
+ * how it does and in which {@link InPlaceChanges.Phase}. In place: a real's {@code weight}, {@code maxconns} and
  * {@code inservice}; farms, reals and probes added, removed and changed (a removed real leaves by its
  * {@code on-remove}); virtual servers added, removed and changed ({@link Director#addVirtualServer},
  * {@link Director#removeVirtualServer}, {@link Director#replaceVirtualServer}: a changed one is replaced
@@ -53,42 +54,11 @@ import java.util.function.Function;
  */
 public final class ConfigDiff {
 
-    /**
-     * When an in-place change applies: what the virtual servers will use exists before they change,
-     * and what they used goes only after.
-     */
-    public enum Phase {
-        /** Farms, reals and probes added or changed; a real's weight, maxconns, inservice. */
-        ADD,
-        /** Virtual servers added, removed and changed. */
-        SERVERS,
-        /** Reals and farms removed. */
-        REMOVE
-    }
-
-    /** How a change applies in place: what completes when it has taken effect. */
-    @FunctionalInterface
-    private interface Action {
-        Future<?> apply(Director director);
-
-        /** An action that takes effect at once. */
-        static Action now(Consumer<Director> apply) {
-            return d -> {
-                apply.accept(d);
-                return Future.succeededFuture();
-            };
-        }
-    }
-
-    /** How a change applies in place, and when. */
-    private record InPlace(Phase phase, Action apply) {
-    }
-
     /** A change the director takes when it is removed: nothing to do now (the on-remove of the real). */
     private static final Action READ_AT_REMOVAL = Action.now(d -> { });
 
-    /** Each change, and how to apply it in place (null when it needs a restart). */
-    private final Map<ConfigChange, InPlace> inPlace = new IdentityHashMap<>();
+    /** Each change, and how to apply it in place. */
+    private final InPlaceChanges inPlace = new InPlaceChanges();
     private final List<ConfigChange> changes = new ArrayList<>();
     /**
      * Takes the new configuration's farms and probes, whatever of them changed: one action that every
@@ -175,47 +145,17 @@ public final class ConfigDiff {
 
     /** The paths whose change a running director cannot take yet, sorted; empty when all apply in place. */
     public List<String> needsRestart() {
-        return changes.stream().filter(c -> inPlace.get(c) == null).map(ConfigChange::path).distinct().toList();
+        return inPlace.needsRestart(changes);
     }
 
     /**
-     * Applies every change to the running director, phase by phase ({@link Phase}), in path order
-     * within a phase, an action that several changes share once. Only when nothing
-     * {@linkplain #needsRestart() needs a restart}; farms, reals and virtual servers are thread-safe,
-     * so any thread may call this. Completes when every change has taken effect (a virtual server added
-     * is bound, one changed serves; one removed or replaced retires after), failed when one could not
-     * (e.g. an address is taken), the others applied.
+     * Applies every change to the running director ({@link InPlaceChanges#apply}: phase by phase, in
+     * path order within a phase, an action that several changes share once). Only when nothing
+     * {@linkplain #needsRestart() needs a restart}; any thread may call this. Completes when every
+     * change has taken effect, failed when one could not (e.g. an address is taken), the others applied.
      */
     public Future<Void> apply(Director director) {
-        if (!needsRestart().isEmpty()) {
-            throw new IllegalStateException("changes need a restart: " + needsRestart());
-        }
-        Future<Void> chain = Future.succeededFuture();
-        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-        for (Phase phase : Phase.values()) {
-            // A phase runs when the one before has taken effect, failed or not: what could be applied is.
-            chain = chain.transform(before -> apply(phase, director).otherwise(e -> {
-                failures.add(e);
-                return null;
-            }));
-        }
-        return chain.compose(v -> failures.isEmpty() ? Future.succeededFuture() : Future.failedFuture(failures.get(0)));
-    }
-
-    private Future<Void> apply(Phase phase, Director director) {
-        Set<Action> done = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        List<Future<?>> applied = new ArrayList<>();
-        for (ConfigChange change : changes) {
-            InPlace action = inPlace.get(change);
-            if (action.phase() == phase && done.add(action.apply())) {
-                try {
-                    applied.add(action.apply().apply(director));
-                } catch (RuntimeException e) {
-                    applied.add(Future.failedFuture(e));
-                }
-            }
-        }
-        return Future.all(applied).mapEmpty();
+        return inPlace.apply(changes, director);
     }
 
     // ---- sections -------------------------------------------------------------------------------
