@@ -34,10 +34,11 @@ import java.util.Set;
  * The transparent GTP plug-in's decisions ({@code service: gtp}, a decision of its own beside gtp-inspect's) as a
  * fuzz target ({@link GtpDecisionFuzzTest}, replayed by {@link GtpDecisionFuzzFindingsTest}): a virtual GGSN/PGW over
  * two reals, sticky by IMSI, serving v1 and v2 (the default) or v0 alone, through the engine ({@link EngineHarness},
- * a lane and a sticky table of its own per input, so that a finding replays alone). An input's first octet chooses:
- * bit 0 the path (0: a datagram from the requester; 1: a real's answer to a valid create pending there), bit 1 the
- * versions served (v1 and v2, or v0), bit 2 the pending create (v1 or v2 when serving those); the rest is the
- * datagram. Besides {@link DecisionFuzz}'s rules: a request forwarded is the requester's with only its sequence
+ * one per versions served, reused from input to input as the other decision targets do). An input's first octet
+ * chooses: bit 0 the path (0: a datagram from the requester; 1: a real's answer to a valid create pending there),
+ * bit 1 the versions served (v1 and v2, or v0), bit 2 the pending create (v1 or v2 when serving those), bit 3 on the
+ * answer path whether the answer carries the sequence number the director wrote into the create (0: it does, as a
+ * real's answer; 1: the datagram's own, almost never a pending one); the rest is the datagram. Besides {@link DecisionFuzz}'s rules: a request forwarded is the requester's with only its sequence
  * number changed, to the director's id (TS 29.060 §9.3.1.1, TS 29.274 §5.5: the answer is matched by it); an
  * answer relayed is the real's with only the sequence changed back to the requester's; an Echo Request is answered
  * by an Echo Response to its sequence with a Recovery (TS 29.060 §7.2.2, TS 29.274 §7.1.2).
@@ -65,6 +66,7 @@ final class GtpDecisionTarget {
     int relayed;
     int echoed;
     private final ManualTicker ticker = new ManualTicker();
+    private final EngineHarness[] engines = {engine(options[0]), engine(options[1])};
 
     private EngineHarness engine(GtpOptions o) {
         Farms farms = TestFarms.farms(TestFarms.farm("ggsn", PredictorKind.ROUNDROBIN, DecisionFuzz.NO_INBAND,
@@ -86,26 +88,33 @@ final class GtpDecisionTarget {
         int control = input[0] & 0xff;
         boolean v0 = (control & 2) != 0;
         GtpOptions o = options[v0 ? 1 : 0];
-        // An engine of its own per input: reusing one per set-up (as the other decision targets do) forwarded only
-        // the first valid create of the seeds — not understood yet, so not done here (slower: ~700 inputs/s).
-        EngineHarness engine = engine(o);
+        EngineHarness engine = engines[v0 ? 1 : 0];
         byte[] datagram = Arrays.copyOfRange(input, 1, input.length);
-        ByteBuf buf = Unpooled.wrappedBuffer(datagram.clone());
         try {
             if ((control & 1) == 0) {
-                request(engine, buf, datagram, o);
+                request(engine, datagram, o);
             } else {
-                answer(engine, buf, datagram, o, pending[v0 ? 2 : (control >>> 2) & 1]);
+                answer(engine, datagram, o, pending[v0 ? 2 : (control >>> 2) & 1], (control & 8) == 0);
             }
-            check(buf.readerIndex() == 0 && buf.refCnt() == 1, "the datagram's reader index or count moved");
         } finally {
-            buf.release();
             DecisionFuzz.settle(engine, () -> ticker.advance(Duration.ofSeconds(6)));
         }
     }
 
-    private void request(EngineHarness engine, ByteBuf buf, byte[] datagram, GtpOptions o) throws DecodeException {
-        DecisionFuzz.Outcome outcome = DecisionFuzz.fromClient(engine, buf, SGSN, Set.of(), 24);
+    /** The datagram through the engine from {@code send}, which must leave its reader index and count as they were. */
+    private static <T> T borrowed(byte[] datagram, java.util.function.Function<ByteBuf, T> send) {
+        ByteBuf buf = Unpooled.wrappedBuffer(datagram.clone());
+        try {
+            T outcome = send.apply(buf);
+            check(buf.readerIndex() == 0 && buf.refCnt() == 1, "the datagram's reader index or count moved");
+            return outcome;
+        } finally {
+            buf.release();
+        }
+    }
+
+    private void request(EngineHarness engine, byte[] datagram, GtpOptions o) throws DecodeException {
+        DecisionFuzz.Outcome outcome = borrowed(datagram, buf -> DecisionFuzz.fromClient(engine, buf, SGSN, Set.of(), 24));
         for (EngineHarness.ToReal sent : outcome.toReals()) {
             forwarded++;
             GtpMessageView view = view(o, sent.bytes());
@@ -138,13 +147,16 @@ final class GtpDecisionTarget {
         }
     }
 
-    private void answer(EngineHarness engine, ByteBuf buf, byte[] datagram, GtpOptions o, byte[] create)
+    private void answer(EngineHarness engine, byte[] fuzzed, GtpOptions o, byte[] create, boolean directorsSequence)
             throws DecodeException {
         engine.fromClient(create, SGSN);
         check(engine.toReals().size() == 1, "the valid create is forwarded");
         EngineHarness.ToReal sent = engine.toReals().get(0);
-        DecisionFuzz.Outcome outcome = DecisionFuzz.fromReal(engine, buf, sent.real().address(), sent.socket(), SGSN,
-                Set.of(), 24);
+        // A reused engine numbers its transactions on from input to input: a real's answer carries the number the
+        // director wrote (TS 29.060 §7.6, TS 29.274 §7.6), so the fuzzed answer is given it where it has a sequence.
+        byte[] datagram = directorsSequence ? withSequence(fuzzed, (int) sent.transactionId(), o) : fuzzed;
+        DecisionFuzz.Outcome outcome = borrowed(datagram, buf -> DecisionFuzz.fromReal(engine, buf,
+                sent.real().address(), sent.socket(), SGSN, Set.of(), 24));
         for (EngineHarness.ToClient c : outcome.toClients()) {
             relayed++;
             check(view(o, c.bytes()).sequence() == view(o, create).sequence(), "the requester's sequence is restored");
@@ -154,6 +166,20 @@ final class GtpDecisionTarget {
         for (EngineHarness.ToReal again : outcome.toReals()) {
             check(sameBut(again.bytes(), create, o), "a create resent elsewhere is the requester's");
         }
+    }
+
+    /** {@code datagram} with sequence number {@code sequence}, or as it is where it has none (or is no GTP). */
+    private static byte[] withSequence(byte[] datagram, int sequence, GtpOptions o) {
+        byte[] copy = datagram.clone();
+        try {
+            GtpMessageView view = view(o, copy);
+            if (view.sequence() >= 0) {
+                view.setSequence(sequence);
+            }
+        } catch (DecodeException e) {
+            return datagram;
+        }
+        return copy;
     }
 
     private static GtpMessageView view(GtpOptions o, byte[] bytes) throws DecodeException {
