@@ -178,9 +178,10 @@ awk '$0 !~ /^#/ && $1 ~ /^switchboard_dropped_total/ && $2 > 0 { print "  " $0 }
 echo "director: $(curl -s "$api/api/v1/stats" | tr -d ' \n')"
 # The minute samples' full GCs stop the director for their pause; the datagrams that arrive meanwhile
 # wait in its sockets' buffers (4 MB each), and what does not fit is the kernel's drop.
+# (Pauses only: the log's concurrent phases, which do not stop the director, end in a time too.)
 echo "director GC pauses: $(grep -c 'Pause' "$work/soak-gc.log") (full: $(grep -c 'Pause Full' "$work/soak-gc.log"))," \
-  "longest $(grep -oE '[0-9.]+ms$' "$work/soak-gc.log" | sort -n | tail -1), longest full" \
-  "$(grep 'Pause Full' "$work/soak-gc.log" | grep -oE '[0-9.]+ms$' | sort -n | tail -1)"
+  "longest $(grep 'Pause' "$work/soak-gc.log" | grep -oE '[0-9.]+ms$' | sort -n | tail -1)," \
+  "longest young $(grep 'Pause Young' "$work/soak-gc.log" | grep -oE '[0-9.]+ms$' | sort -n | tail -1)"
 
 # The verdict. Each column over the second half: least-squares slope per minute × the half's minutes,
 # relative to the column's mean there (a table that grows 1 % of its size per minute moves 30 % in 30 min).
@@ -219,6 +220,7 @@ lost_check() { # LABEL GENERATOR-LINE DIRECTOR-COUNTED KERNEL-DROPS
   else
     echo "  $1: LOST: $unanswered unanswered, only $accounted counted"
   fi
+  if [ -n "${5:-}" ]; then echo "  $1: $5"; fi
 }
 minus() { # LATER EARLIER: the generator's counters between two of its lines
   awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
@@ -234,8 +236,12 @@ if [ -n "$final" ]; then
     r=($row)
     # The table's sockdrop column is the director's; the generator's own at its middle are not kept, so
     # the half's kernel figure is the director's alone plus all of the generator's (an upper bound).
+    # Not one instant: the generator's line is its first at or after t = half (it writes one every 10 s, t
+    # from its own start), the director's counters are read after the minute's full GC; the two are a few
+    # seconds apart, and each second is GTP_RATE + RADIUS_RATE requests either way.
     lost_check "second half" "x$(minus "${final#final }" "$mid")" $((counted - r[8] - r[9])) \
-      $((director_sock_drops - r[10] + churn_sock_drops))
+      $((director_sock_drops - r[10] + churn_sock_drops)) \
+      "the generator (${mid%% *}) and the director (minute $half) read a few seconds apart: each second is $((GTP_RATE + RADIUS_RATE)) requests either way"
   fi
 fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg); raw output in $work"
