@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The transparent GTP plug-in's decisions ({@code service: gtp}, a decision of its own beside gtp-inspect's) as a
@@ -38,8 +39,9 @@ import java.util.Set;
  * chooses: bit 0 the path (0: a datagram from the requester; 1: a real's answer to a valid create pending there),
  * bit 1 the versions served (v1 and v2, or v0), bit 2 the pending create (v1 or v2 when serving those), bit 3 on the
  * answer path whether the answer carries the sequence number the director wrote into the create (0: it does, as a
- * real's answer; 1: the datagram's own, almost never a pending one); the rest is the datagram. Besides {@link DecisionFuzz}'s rules: a request forwarded is the requester's with only its sequence
- * number changed, to the director's id (TS 29.060 §9.3.1.1, TS 29.274 §5.5: the answer is matched by it); an
+ * real's answer; 1: the datagram's own, almost never a pending one); the rest is the datagram. Besides
+ * {@link DecisionFuzz}'s rules: a request forwarded is the requester's with only its sequence number changed, to the
+ * director's id (TS 29.060 §9.3.1.1, TS 29.274 §5.5: the answer is matched by it); an
  * answer relayed is the real's with only the sequence changed back to the requester's; an Echo Request is answered
  * by an Echo Response to its sequence with a Recovery (TS 29.060 §7.2.2, TS 29.274 §7.1.2).
  */
@@ -102,7 +104,7 @@ final class GtpDecisionTarget {
     }
 
     /** The datagram through the engine from {@code send}, which must leave its reader index and count as they were. */
-    private static <T> T borrowed(byte[] datagram, java.util.function.Function<ByteBuf, T> send) {
+    private static <T> T borrowed(byte[] datagram, Function<ByteBuf, T> send) {
         ByteBuf buf = Unpooled.wrappedBuffer(datagram.clone());
         try {
             T outcome = send.apply(buf);
