@@ -123,6 +123,16 @@ machine_during() { # SECONDS FILE
 }
 # Microseconds of CPU per answered request: TICKS ANSWERED.
 cpu_us() { awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }'; }
+# The stop-the-world pauses a JVM's -Xlog:gc file has logged after its line FROM: "N pauses, p50, p99,
+# longest, total". G1, ZGC and Shenandoah all write "Pause ..." lines ending in the pause's time; their
+# concurrent phases (not pauses) are other lines.
+gc_pauses() { # FILE FROM
+  tail -n +$(($2 + 1)) "$1" | grep 'Pause' | grep -oE '[0-9.]+ms$' | tr -d 'ms' | sort -n | awk '
+    { v[++n] = $1; total += $1 }
+    END { if (n == 0) { print "no pause"; exit }
+          printf "%d pauses, p50 %.1f ms, p99 %.1f ms, longest %.1f ms, %.0f ms in all", n, v[int((n + 1) / 2)],
+            v[n > 1 ? int(n * 0.99 + 0.5) : 1], v[n], total }'
+}
 ratio() { # LABEL A B
   awk -v a="$2" -v b="$3" -v label="$1" 'BEGIN { printf "%s = %.2f\n", label, (b > 0 ? a / b : 0) }'
 }

@@ -32,7 +32,13 @@
 # answered request over SECONDS of open loop at RATE/s (lib.sh `syscalls`), after the timed runs.
 # NET (default 127.0.0) lets two runs on one machine use different addresses: responders NET.2/.3,
 # echo NET.9, Switchboard NET.10, nginx NET.11 (hash) and NET.13 (round robin), baseline NET.12, the
-# AB_TRANSPORT director NET.14, the CLUSTER=1 members NET.15 and NET.16. replay's sockets are on 127.0.0.1.
+# AB_TRANSPORT director NET.14, the CLUSTER=1 members NET.15 and NET.16, the AB_JAVA_OPTS directors NET.17
+# on. replay's sockets are on 127.0.0.1.
+# AB_JAVA_OPTS="OPTS;OPTS..." adds a director from the same jar per entry, with those JVM options instead
+# of SWITCHBOARD_JAVA_OPTS (a garbage collector A/B: "-Xmx1g -XX:+UseZGC;-Xmx1g -XX:+UseShenandoahGC").
+# Every director writes a GC log (-Xlog:gc,gc+phases: ZGC logs its pauses as phases); each open-loop
+# line of a director says how many GC pauses it made during that run and how long they were (the
+# tail's first suspect).
 # nginx (Debian: apt-get install -y nginx libnginx-mod-stream) is only for this benchmark; without it
 # the nginx rows are skipped. Every process the script starts is stopped by pid.
 #
@@ -78,7 +84,8 @@ virtual-servers:
     sticky: { key: imsi, idle: 1h }
     gtp: { versions: [2] }
 YAML
-  $(pin middle) java ${SWITCHBOARD_JAVA_OPTS:--Xmx1g} -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
+  $(pin middle) java ${director_opts:-${SWITCHBOARD_JAVA_OPTS:--Xmx1g}} -Xlog:gc,gc+phases:file="$work/$3-gc.log" \
+    -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
   director_pid=$!
   wait_udp $2 $port ${5:+120} # a cluster member serves once it has joined and caught up
@@ -94,6 +101,17 @@ if [ -n "${AB_TRANSPORT:-}" ]; then
   director "$app_jar" $net.14 ab "$AB_TRANSPORT"
   targets+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
   directors+=("through Switchboard gtp-inspect on $AB_TRANSPORT|$net.14:$port|$director_pid")
+fi
+ab_opts=()
+declare -A gclog=(["through Switchboard gtp-inspect"]="$work/switchboard-gc.log")
+if [ -n "${AB_JAVA_OPTS:-}" ]; then
+  IFS=';' read -r -a ab_opts <<< "$AB_JAVA_OPTS"
+  for i in "${!ab_opts[@]}"; do
+    director_opts=${ab_opts[$i]} director "$app_jar" $net.$((17 + i)) "jvm-$i" "${TRANSPORT:-}"
+    targets+=("through Switchboard gtp-inspect with ${ab_opts[$i]}|$net.$((17 + i)):$port|$director_pid")
+    directors+=("through Switchboard gtp-inspect with ${ab_opts[$i]}|$net.$((17 + i)):$port|$director_pid")
+    gclog["through Switchboard gtp-inspect with ${ab_opts[$i]}"]="$work/jvm-$i-gc.log"
+  done
 fi
 if [ -n "${BASELINE_JAR:-}" ]; then
   director "$BASELINE_JAR" $net.12 baseline
@@ -202,6 +220,7 @@ show "generator alone (UDP echo)" "$echo_open"
 echo "    machine: $(cat "$work/machine")"
 for t in "${targets[@]}"; do
   machine_during "$seconds" "$work/machine" & sampler=$!
+  log=${gclog[$(name "$t")]:-} from=$( [ -n "${gclog[$(name "$t")]:-}" ] && wc -l < "${gclog[$(name "$t")]}" || echo 0)
   t0=$(ticks $(target_pids "$t"))
   result=$(path "$(target "$t")" "$seconds" open)
   t1=$(ticks $(target_pids "$t"))
@@ -209,6 +228,7 @@ for t in "${targets[@]}"; do
   p99s["$(name "$t")"]=$(cut -d' ' -f3 <<< "$result")
   show "$(name "$t")" "$result"
   echo "    machine: $(cat "$work/machine"); CPU per request: $(cpu_us $((t1 - t0)) "$(cut -d' ' -f5 <<< "$result")") us"
+  if [ -n "$log" ]; then echo "    GC during it: $(gc_pauses "$log" "$from")"; fi
 done
 direct=${rates["direct to the responders"]}
 sb=${rates["through Switchboard gtp-inspect"]}
@@ -239,6 +259,11 @@ if [ -n "${AB_TRANSPORT:-}" ]; then
   ratio "$AB_TRANSPORT/${TRANSPORT:-epoll} CPU per request (closed loop)" "${cpu[$ab]}" "${cpu["through Switchboard gtp-inspect"]}"
   echo "p99 at $rate/s on $AB_TRANSPORT: ${p99s[$ab]} ms"
 fi
+for opts in "${ab_opts[@]}"; do
+  ab="through Switchboard gtp-inspect with $opts"
+  ratio "($opts)/(${SWITCHBOARD_JAVA_OPTS:--Xmx1g}) CPU per request (closed loop)" "${cpu[$ab]}" "${cpu["through Switchboard gtp-inspect"]}"
+  echo "p99 at $rate/s with $opts: ${p99s[$ab]} ms"
+done
 if [ -n "${SYSCALLS:-}" ]; then
   for t in "${directors[@]}"; do
     syscalls "$(name "$t")" "$(target_pids "$t")" "$(target "$t")" "$seconds" "$SYSCALLS"

@@ -5,12 +5,14 @@
 #   1. capacity: a director of the same configuration (NET.11, thrown away after) is driven closed loop
 #      by `switchboard replay` for CAPACITY_SECONDS on each protocol (GTP Create Session from
 #      ../gtp/create-session.pcap, RADIUS Access-Request from ../radius/access-request.pcap), after a
-#      warm-up of as long; GTP_RATE and RADIUS_RATE (requests/s) skip it.
+#      warm-up of as long; then the churn's own capacity, the largest share of those two figures at
+#      which Churn (below) against a fresh director fails at most MAX_FAILED of its requests, by
+#      bisection; LOAD is a share of that. GTP_RATE and RADIUS_RATE (requests/s) skip both.
 #   2. the soak: a fresh director (NET.10, admin API on NET.10:18080) with a gtp-inspect virtual server
 #      in front of two stand-in PGWs (GtpBenchResponder, NET.2/.3) and two radius virtual servers (auth
 #      and acct, one sticky group keyed by Framed-IP-Address and Calling-Station-Id, Framed-IP learned
 #      from accounting and purged on Stop) in front of two RadiusResponders each. io.switchboard.bench.Churn
-#      loads it open loop at LOAD/2 of each protocol's capacity (both together: LOAD): subscribers attach
+#      loads it open loop at LOAD of the churn capacity (half of it each protocol): subscribers attach
 #      (Create Session) and detach LIVE steps later (Delete Session), users authenticate, start accounting
 #      on their Access-Accept and stop LIVE steps later. LIVE is HOLD (default 60 s) of GTP attaches, so the
 #      steady state holds LIVE sessions, LIVE Framed-IP bindings, and the sticky entries of the last
@@ -26,12 +28,15 @@
 #
 # usage: benchmarks/soak/run.sh [MINUTES]
 #   environment: LOAD (0.6), GTP_RATE, RADIUS_RATE (requests/s, skip the capacity run), HOLD (s, 60),
-#   STICKY_IDLE (1m), CAPACITY_SECONDS (15), TOLERANCE (0.10), NET (127.0.6)
+#   STICKY_IDLE (1m), CAPACITY_SECONDS (15), SUSTAINED (skip the churn search: its share of the
+#   closed-loop capacity), SEARCH_STEPS (4), STEP_SECONDS (30 + 3 × HOLD, at least 90), MAX_FAILED
+#   (0.001), TOLERANCE (0.10), NET (127.0.6)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 minutes=${1:-60} load=${LOAD:-0.6} hold=${HOLD:-60} idle=${STICKY_IDLE:-1m} cap_s=${CAPACITY_SECONDS:-15}
 tolerance=${TOLERANCE:-0.10} net=${NET:-127.0.6}
+step_s=${STEP_SECONDS:-$(( 30 + 3 * ${HOLD:-60} > 90 ? 30 + 3 * ${HOLD:-60} : 90 ))} search_steps=${SEARCH_STEPS:-4} max_failed=${MAX_FAILED:-0.001}
 work=$(mktemp -d /tmp/soak.XXXXXX)
 sockets=8 window=256
 . "$here/../lib.sh"
@@ -102,6 +107,32 @@ YAML
 
 echo "Soak: $minutes min at $load of capacity, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)," \
   "$(date -u +%FT%TZ)"
+# The generator's counters summed over its kinds: FIELD LINE (sent, answered, lost; no_id is one field).
+churn_sum() { grep -oE "(^| )([a-z]+_)?$1=[0-9]+" <<< "$2" | awk -F= '{ s += $2 } END { print s + 0 }'; }
+# One step of the sustained-capacity search: Churn at F × the closed-loop capacities (F/2 of each, as
+# LOAD) for STEP_SECONDS against a fresh director; prints "F failed sent director_cpu_s other_cpu_s".
+# Failed: unanswered in 2 s (late or never) or not sent for want of a RADIUS identifier.
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; } # all CPUs' busy time
+churn_step() {
+  local f=$1 g r l ticks0 ticks1 dticks0 dticks1
+  g=$(awk -v c="$gtp_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
+  r=$(awk -v c="$radius_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
+  l=$(awk -v r="$g" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }')
+  director $net.11 "step" no
+  ticks0=$(busy_ticks)
+  dticks0=$(awk '{ print $14 + $15 }' "/proc/$director_pid/stat")
+  java -Xmx256m -cp "$bench_jar" io.switchboard.bench.Churn "$here/../gtp/create-session.pcap" \
+    $net.11:$gtp_port $net.11:$auth_port $net.11:$acct_port $secret "$g" "$r" "$l" "$step_s" \
+    > "$work/step-$f.log" 2>&1
+  dticks1=$(awk '{ print $14 + $15 }' "/proc/$director_pid/stat")
+  ticks1=$(busy_ticks)
+  kill "$director_pid"; wait "$director_pid" 2>/dev/null || true
+  local final; final=$(grep '^final' "$work/step-$f.log" || true)
+  if [ -z "$final" ]; then echo "$f 1 1 0 0"; return; fi
+  local hz; hz=$(getconf CLK_TCK)
+  echo "$f $(( $(churn_sum lost "$final") + $(churn_sum no_id "$final") )) $(churn_sum sent "$final")" \
+    "$(( (dticks1 - dticks0) / hz )) $(( (ticks1 - ticks0 - dticks1 + dticks0) / hz ))"
+}
 if [ -z "${GTP_RATE:-}" ] || [ -z "${RADIUS_RATE:-}" ]; then
   director $net.11 capacity no
   template="$here/../gtp/create-session.pcap" replay_args=(--vary imsi:100000)
@@ -113,8 +144,34 @@ if [ -z "${GTP_RATE:-}" ] || [ -z "${RADIUS_RATE:-}" ]; then
   radius_cap=$(path $net.11:$auth_port "$cap_s" closed --secret $secret)
   show "capacity, RADIUS Access-Request (closed loop)" "$radius_cap"
   kill "$director_pid"; wait "$director_pid" 2>/dev/null || true
-  GTP_RATE=${GTP_RATE:-$(awk -v c="${gtp_cap%% *}" -v l="$load" 'BEGIN { printf "%d", c * l / 2 }')}
-  RADIUS_RATE=${RADIUS_RATE:-$(awk -v c="${radius_cap%% *}" -v l="$load" 'BEGIN { printf "%d", c * l / 2 }')}
+  gtp_cap_rate=${gtp_cap%% *} radius_cap_rate=${radius_cap%% *}
+  # The closed-loop figures are one message kind each, driven by `replay`; the soak's load is the churn
+  # mix (Deletes and accounting too, a session table that holds LIVE subscribers) driven by Churn, which
+  # costs this machine more than replay does. Its capacity is the largest share F of the closed-loop
+  # figures (F/2 of each) at which a fresh director answers all but MAX_FAILED of the churn's requests
+  # within 2 s, found by bisection in SEARCH_STEPS steps of STEP_SECONDS (the first 30 s of each are
+  # Churn's ramp; the default, 30 s + 3 × HOLD and at least 90 s, reaches the steady state: at 45 s a
+  # step held at rates whose first soak minute the kernel dropped 100,000 datagrams of, while the table
+  # of sessions and G1's old generation were still filling); SUSTAINED=F skips the search.
+  sustained=${SUSTAINED:-}
+  if [ -z "$sustained" ]; then
+    lo=0 hi=1
+    for _ in $(seq 1 "$search_steps"); do
+      mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%.4f", (a + b) / 2 }')
+      read -r f failed sent dcpu ocpu <<< "$(churn_step "$mid")"
+      held=$(awk -v x="$failed" -v n="$sent" -v m="$max_failed" 'BEGIN { print (n > 0 && x / n <= m) ? "held" : "failed" }')
+      printf '  churn at %.4f of the closed-loop capacity: %d of %d requests failed (%.3f %%), %s; CPU s: director %d, the rest %d\n' \
+        "$f" "$failed" "$sent" "$(awk -v x="$failed" -v n="$sent" 'BEGIN { print (n > 0 ? 100 * x / n : 100) }')" "$held" "$dcpu" "$ocpu"
+      if [ "$held" = held ]; then lo=$mid; else hi=$mid; fi
+    done
+    sustained=$lo
+  fi
+  if awk -v s="$sustained" 'BEGIN { exit !(s <= 0) }'; then
+    echo "no churn rate held within $max_failed failed: no capacity to soak at" >&2; exit 1
+  fi
+  echo "  churn capacity: $sustained of the closed-loop capacity (each protocol at half of that)"
+  GTP_RATE=${GTP_RATE:-$(awk -v c="$gtp_cap_rate" -v s="$sustained" -v l="$load" 'BEGIN { printf "%d", c * s * l / 2 }')}
+  RADIUS_RATE=${RADIUS_RATE:-$(awk -v c="$radius_cap_rate" -v s="$sustained" -v l="$load" 'BEGIN { printf "%d", c * s * l / 2 }')}
 fi
 live=$(awk -v r="$GTP_RATE" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }')
 echo "churn: GTP $GTP_RATE requests/s ($((GTP_RATE / 2)) attaches/s), RADIUS $RADIUS_RATE requests/s" \
@@ -166,8 +223,10 @@ for m in $(seq 1 "$minutes"); do
   sleep $(( start + m * 60 - $(date +%s) > 0 ? start + m * 60 - $(date +%s) : 0 ))
   sample "$m" | tee -a "$work/table"
 done
+# The generator's sockets' drops once its counters are final (it keeps them open 3 s after its line).
+while kill -0 "$churn_pid" 2>/dev/null && ! grep -q '^final' "$work/churn.log"; do sleep 0.2; done
+if kill -0 "$churn_pid" 2>/dev/null; then sock_drops "$churn_pid" > "$work/churn-sock-drops"; fi
 wait "$churn_pid" || true
-sleep 1
 curl -s "$api/metrics" > "$work/metrics"
 director_sock_drops=$(sock_drops "$soak_pid")
 churn_sock_drops=$(cat "$work/churn-sock-drops" 2>/dev/null || echo 0)

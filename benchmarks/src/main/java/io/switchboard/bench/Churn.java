@@ -424,6 +424,10 @@ public final class Churn {
         Thread.sleep(TIMEOUT / 1_000_000 + 500);
         churn.sweep(System.nanoTime() + TIMEOUT + 1);
         System.out.println("final " + churn.line((System.nanoTime() - start) / 1e9));
+        System.out.flush();
+        // The soak reads the kernel's drops at these sockets once the final line is out (a closed socket's
+        // are gone): the last seconds' drops would otherwise be missed by its minute samples.
+        Thread.sleep(3_000);
         for (int i = 0; i < SOCKETS; i++) {
             churn.gtp[i].close();
             churn.auth[i].close();
