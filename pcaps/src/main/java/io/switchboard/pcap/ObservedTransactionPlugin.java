@@ -10,6 +10,7 @@ import io.switchboard.codec.DecodeException;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.ResponseVerdict;
 import io.switchboard.director.spi.TransactionPlugin;
+import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,7 +77,16 @@ final class ObservedTransactionPlugin extends ObservedPlugin implements Transact
     @Override
     public Object prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
-        Object context = plugin.prepareRequest(request, transactionId, real, client);
+        return observed(plugin.prepareRequest(request, transactionId, real, client), real, transactionId);
+    }
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client,
+            StickyKey key) throws DecodeException {
+        return observed(plugin.prepareRequest(request, transactionId, real, client, key), real, transactionId);
+    }
+
+    private Object observed(Object context, RealView real, long transactionId) {
         if (context != null) {
             contexts.put(real.id() + "#" + transactionId, context);
         }

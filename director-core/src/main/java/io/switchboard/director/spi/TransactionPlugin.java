@@ -2,6 +2,7 @@ package io.switchboard.director.spi;
 
 import io.netty.buffer.ByteBuf;
 import io.switchboard.codec.DecodeException;
+import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 
 /**
@@ -63,6 +64,17 @@ public interface TransactionPlugin<C> extends DatagramPlugin {
      */
     C prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException;
+
+    /**
+     * {@link #prepareRequest(ByteBuf, long, RealView, InetSocketAddress)} of a request {@link #decide}
+     * keyed by {@code key} ({@link Decision.Direct#key}), which the engine calls: a plug-in whose
+     * context keeps the key (RADIUS: for the State it relays and the VSA it correlates) overrides this
+     * one so as not to read the key from the bytes a second time, per request.
+     */
+    default C prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client,
+            StickyKey key) throws DecodeException {
+        return prepareRequest(request, transactionId, real, client);
+    }
 
     /** The transaction id of an answer from a real (the director's, as written by prepareRequest). */
     long responseTransactionId(ByteBuf response) throws DecodeException;

@@ -71,7 +71,7 @@ final class OneWay {
         TriggeringRequests.Outstanding known = triggering.pending(client, decision.transactionId());
         if (known != null) {
             try {
-                plugin.prepareRequest(datagram, known.id(), known.real(), client);
+                plugin.prepareRequest(datagram, known.id(), known.real(), client, decision.key());
             } catch (DecodeException e) {
                 scope.drop(e.reason(), client, e.getMessage());
                 return;
@@ -95,7 +95,7 @@ final class OneWay {
         long id = triggering.freeId(real);
         Object context;
         try {
-            context = plugin.prepareRequest(datagram, id, real, client);
+            context = plugin.prepareRequest(datagram, id, real, client, decision.key());
         } catch (DecodeException e) {
             TransactionEngine.releaseClaim(selection, null);
             scope.drop(e.reason(), client, e.getMessage());

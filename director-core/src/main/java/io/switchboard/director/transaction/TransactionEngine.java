@@ -208,7 +208,7 @@ public final class TransactionEngine {
         }
         Object context;
         try {
-            context = plugin.prepareRequest(datagram, id & idMask, real, client);
+            context = plugin.prepareRequest(datagram, id & idMask, real, client, decision.key());
         } catch (DecodeException e) {
             releaseClaim(selection, group);
             scope.drop(e.reason(), client, e.getMessage());
@@ -257,7 +257,8 @@ public final class TransactionEngine {
         InetSocketAddress client = original.clientTransaction().client();
         Object context;
         try {
-            context = plugin.prepareRequest(datagram, original.id() & idMask, original.real(), client);
+            context = plugin.prepareRequest(datagram, original.id() & idMask, original.real(), client,
+                    original.decision().key());
         } catch (DecodeException e) {
             scope.drop(e.reason(), client, e.getMessage());
             return;
@@ -277,7 +278,8 @@ public final class TransactionEngine {
         for (Pending leg : List.copyOf(group.legs)) {
             ByteBuf copy = datagram.copy();
             try {
-                plugin.prepareRequest(copy, leg.id() & idMask, leg.real(), leg.clientTransaction().client());
+                plugin.prepareRequest(copy, leg.id() & idMask, leg.real(), leg.clientTransaction().client(),
+                        leg.decision().key());
             } catch (DecodeException e) {
                 copy.release();
                 scope.drop(e.reason(), leg.clientTransaction().client(), e.getMessage());

@@ -13,7 +13,9 @@ import io.switchboard.director.sticky.StickyKey;
 import io.switchboard.director.spi.ResponseVerdict;
 import io.switchboard.director.spi.TransactionPlugin;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A test protocol for the engine's tests, no real protocol: a request is {@code 'Q', id (2 bytes),
@@ -179,6 +181,16 @@ public class ToyPlugin implements TransactionPlugin<Object> {
             }
         }
         return null;
+    }
+
+    /** The keys the engine prepared requests with, in order (the engine runs a test's steps on its thread). */
+    public final List<StickyKey> preparedKeys = new ArrayList<>();
+
+    @Override
+    public Object prepareRequest(ByteBuf request, long transactionId, RealView real, java.net.InetSocketAddress client,
+            StickyKey key) throws DecodeException {
+        preparedKeys.add(key);
+        return prepareRequest(request, transactionId, real, client);
     }
 
     @Override

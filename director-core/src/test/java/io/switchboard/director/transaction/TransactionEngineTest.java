@@ -8,6 +8,7 @@ import static io.switchboard.director.transaction.EngineFixture.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.codec.DropReason;
 import io.switchboard.director.EngineDrops;
@@ -21,6 +22,7 @@ import io.switchboard.director.testing.TestFarms;
 import io.switchboard.director.testing.ToyPlugin;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -309,6 +311,25 @@ class TransactionEngineTest {
                 .isEqualTo(1);
         assertThat(fixture.real(A).unanswered() + fixture.real(B).unanswered() + fixture.real(C).unanswered())
                 .as("every copy left unanswered, at its real").isEqualTo(5);
+    }
+
+    @Test
+    void everyCopyOfARequestIsPreparedWithTheKeyItWasDecidedBy() throws Exception {
+        ToyPlugin plugin = new ToyPlugin();
+        EngineHarness engine = fixture.harness(plugin, true);
+        engine.fromClient(request(42, "carol;x"), ALICE);
+        engine.fromClient(request(42, "carol;x"), ALICE); // its retransmission
+        engine.fromClient(request(17, "nas;accounting-off all"), ALICE); // a copy to each real
+        engine.fromClient(request(17, "nas;accounting-off all"), ALICE); // again to each unanswered one
+
+        List<ToReal> sent = engine.toReals();
+        assertThat(sent).hasSize(8);
+        assertThat(plugin.preparedKeys).hasSize(sent.size());
+        for (int i = 0; i < sent.size(); i++) {
+            assertThat(plugin.preparedKeys.get(i)).as("copy %d", i)
+                    .isEqualTo(ToyPlugin.classify(Unpooled.wrappedBuffer(sent.get(i).bytes())));
+        }
+        assertThat(Set.copyOf(plugin.preparedKeys)).as("carol's and the NAS's").hasSize(2);
     }
 
     @Test

@@ -187,8 +187,9 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
             daeSessions.learn(view, sender.getAddress(), options.daeSessions().get().hold().toNanos());
         }
         StickyBinding routed = routed(view);
-        return RadiusWork.classified(view, new Decision.Direct(key, clientTransactionId(datagram),
-                routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true));
+        return new Decision.Direct(key, clientTransactionId(datagram),
+                routed == null ? Decision.Placement.BALANCE : new Decision.Placement.Pinned(routed), fanOut(view), true,
+                false, RadiusWork.isSession(view));
     }
 
     StickyKey classify(ByteBuf datagram, InetSocketAddress sender) throws DecodeException {
@@ -340,12 +341,19 @@ final class RadiusPlugin implements TransactionPlugin<RadiusPlugin.Context> {
     @Override
     public Context prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client)
             throws DecodeException {
+        return prepareRequest(request, transactionId, real, client, null);
+    }
+
+    /** @param decided the key {@link #decide} gave the request, or null to read it from the request again */
+    @Override
+    public Context prepareRequest(ByteBuf request, long transactionId, RealView real, InetSocketAddress client,
+            StickyKey decided) throws DecodeException {
         RadiusView view = RadiusView.wrap(request);
         byte[] clientSecret = clients.secretOf(client);
         byte[] realSecret = realSecrets.of(real, clientSecret);
         byte[] clientAuthenticator = view.authenticator();
         int code = view.code();
-        StickyKey key = key(view, client.getAddress());
+        StickyKey key = decided != null ? decided : key(view, client.getAddress());
         int identifier = view.identifier();
         byte[] ack = options.accountingLocalAck() && code == RadiusCode.ACCOUNTING_REQUEST.value()
                 ? LocalAck.of(view, clientSecret) : null;

@@ -17,7 +17,8 @@ final class RadiusWork {
     private RadiusWork() {
     }
 
-    static Decision.Direct classified(RadiusView view, Decision.Direct decision) {
-        return view.code() == RadiusCode.ACCOUNTING_REQUEST.value() ? decision.ofSession() : decision;
+    /** Session work ({@link Decision.Direct#session()}): an Accounting-Request. */
+    static boolean isSession(RadiusView view) {
+        return view.code() == RadiusCode.ACCOUNTING_REQUEST.value();
     }
 }

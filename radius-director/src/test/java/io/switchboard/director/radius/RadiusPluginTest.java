@@ -21,6 +21,7 @@ import io.switchboard.director.Ticker;
 import io.switchboard.director.shared.SharedTables;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.switchboard.codec.DecodeException;
 import io.switchboard.codec.DropReason;
 import io.switchboard.codec.radius.RadiusAcctStatusType;
@@ -35,6 +36,7 @@ import io.switchboard.director.config.FarmConfig;
 import io.switchboard.director.config.PredictorKind;
 import io.switchboard.director.config.RealConfig;
 import io.switchboard.director.config.StickyConfig;
+import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.StickyKind;
 import io.switchboard.director.config.Subnet;
 import io.switchboard.director.config.VirtualServerConfig;
@@ -204,6 +206,28 @@ class RadiusPluginTest {
         ByteBuf none = accountingRequest(2, CLIENT_SECRET, List.of(RadiusAttribute.integer(
                 RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.ACCOUNTING_ON)));
         assertThat(plugin.classify(none, NAS).kind()).isEqualTo(StickyKind.CLIENT_ADDRESS);
+    }
+
+    @Test
+    void theDecisionsKeyIsTheOneTheTransactionKeepsAndAccountingIsSessionWork() throws Exception {
+        ByteBuf access = accessRequest(5, CLIENT_SECRET, "alice", "pw",
+                List.of(text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001"), messageAuthenticator()));
+        Decision.Direct decided = (Decision.Direct) plugin.decide(access, NAS, UnpooledByteBufAllocator.DEFAULT);
+        assertThat(decided.key()).isEqualTo(StickyKey.of(RadiusModule.CALLING_STATION_ID, bytes("4915100000001")));
+        assertThat(decided.session()).as("an Access-Request is new work").isFalse();
+        RadiusPlugin.Context context = plugin.prepareRequest(access, 3, real, NAS, decided.key());
+        assertThat(context.key()).as("not read from the request again").isSameAs(decided.key());
+
+        ByteBuf start = accountingRequest(6, CLIENT_SECRET, List.of(
+                RadiusAttribute.integer(RadiusAttributeType.ACCT_STATUS_TYPE, RadiusAcctStatusType.START),
+                text(RadiusAttributeType.CALLING_STATION_ID, "4915100000001")));
+        Decision.Direct accounting = (Decision.Direct) plugin.decide(start, NAS, UnpooledByteBufAllocator.DEFAULT);
+        assertThat(accounting.session()).as("an Accounting-Request is session work").isTrue();
+        assertThat(accounting.key()).isEqualTo(decided.key());
+        assertThat(plugin.prepareRequest(start, 4, real, NAS).key()).as("without a decided key: the same key")
+                .isEqualTo(accounting.key());
+        access.release();
+        start.release();
     }
 
     @Test
