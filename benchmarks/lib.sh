@@ -130,8 +130,8 @@ gc_pauses() { # FILE FROM
   tail -n +$(($2 + 1)) "$1" | grep 'Pause' | grep -oE '[0-9.]+ms$' | tr -d 'ms' | sort -n | awk '
     { v[++n] = $1; total += $1 }
     END { if (n == 0) { print "no pause"; exit }
-          printf "%d pauses, p50 %.1f ms, p99 %.1f ms, longest %.1f ms, %.0f ms in all", n, v[int((n + 1) / 2)],
-            v[n > 1 ? int(n * 0.99 + 0.5) : 1], v[n], total }'
+          printf "%d pauses, p50 %.2f ms, p99 %.2f ms, longest %.2f ms, %.0f ms in all", n, v[int((n + 1) / 2)],
+            v[(n > 1 ? int(n * 0.99 + 0.5) : 1)], v[n], total }'
 }
 ratio() { # LABEL A B
   awk -v a="$2" -v b="$3" -v label="$1" 'BEGIN { printf "%s = %.2f\n", label, (b > 0 ? a / b : 0) }'

@@ -35,7 +35,8 @@
 # AB_TRANSPORT director NET.14, the CLUSTER=1 members NET.15 and NET.16, the AB_JAVA_OPTS directors NET.17
 # on. replay's sockets are on 127.0.0.1.
 # AB_JAVA_OPTS="OPTS;OPTS..." adds a director from the same jar per entry, with those JVM options instead
-# of SWITCHBOARD_JAVA_OPTS (a garbage collector A/B: "-Xmx1g -XX:+UseZGC;-Xmx1g -XX:+UseShenandoahGC").
+# of SWITCHBOARD_JAVA_OPTS (a garbage collector A/B: "-Xmx1g -XX:+UseZGC;-Xmx1g -XX:+UseShenandoahGC"); an
+# entry that begins with JAVA_HOME=DIR runs that JDK's java (JDK 21's generational ZGC, the only ZGC from 24 on).
 # Every director writes a GC log (-Xlog:gc,gc+phases: ZGC logs its pauses as phases); each open-loop
 # line of a director says how many GC pauses it made during that run and how long they were (the
 # tail's first suspect).
@@ -84,7 +85,11 @@ virtual-servers:
     sticky: { key: imsi, idle: 1h }
     gtp: { versions: [2] }
 YAML
-  $(pin middle) java ${director_opts:-${SWITCHBOARD_JAVA_OPTS:--Xmx1g}} -Xlog:gc,gc+phases:file="$work/$3-gc.log" \
+  local opts=${director_opts:-${SWITCHBOARD_JAVA_OPTS:--Xmx1g}} java=java
+  if [[ $opts == JAVA_HOME=* ]]; then # another JDK: "JAVA_HOME=DIR OPTIONS"
+    java=${opts%% *}; java=${java#JAVA_HOME=}/bin/java; [[ $opts == *" "* ]] && opts=${opts#* } || opts=
+  fi
+  $(pin middle) "$java" $opts -Xlog:gc,gc+phases:file="$work/$3-gc.log" \
     -jar "$1" run --config "$work/$3.yaml" > "$work/$3.log" 2>&1 &
   pids+=($!)
   director_pid=$!
