@@ -77,9 +77,15 @@ class GtpImpairmentIT {
         int detached = run[0];
         int failedExchanges = run[1];
 
-        // Whatever got lost on the way, the director's sessions are the PGWs' sessions.
+        // Whatever got lost on the way, the director's sessions are the PGWs' sessions, but for one kind of
+        // exchange: a create or delete the MME gave up on after N3 retransmissions (TS 29.274 §7.6) may have
+        // reached its PGW with every answer lost on the way back (all five, about 2 in 10,000 exchanges at
+        // these rates: a few runs in a hundred). The PGW then holds a session the director never learnt (or the
+        // director one the PGW deleted) until an idle timer ends it, one session per such exchange at most.
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(directorSessions()).isEqualTo(pgws.stream().mapToInt(p -> p.sessions.size()).sum()));
+                assertThat(Math.abs(directorSessions() - pgws.stream().mapToInt(p -> p.sessions.size()).sum()))
+                        .as("sessions apart (director against PGWs), with %d exchanges given up", failedExchanges)
+                        .isLessThanOrEqualTo(failedExchanges));
         for (int i = 0; i < REQUESTERS * SUBSCRIBERS_EACH; i++) {
             String imsi = Mme.imsi(i);
             long at = pgws.stream().filter(p -> p.createsByImsi.containsKey(imsi)).count();
