@@ -8,6 +8,7 @@ import io.switchboard.director.Selection;
 import io.switchboard.director.real.RealServer;
 import io.switchboard.director.spi.Decision;
 import io.switchboard.director.spi.TransactionPlugin;
+import io.switchboard.director.sticky.StickyKey;
 import java.net.InetSocketAddress;
 
 /**
@@ -37,10 +38,11 @@ final class OneWay {
      * A request answered from the real to the client directly, or not at all: nothing waits for an
      * answer; only the real is remembered for retransmissions.
      */
-    void forward(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Selection selection, long now) {
+    void forward(ByteBuf datagram, Pending.ClientTransaction clientTransaction, Selection selection, StickyKey key,
+            long now) {
         RealServer real = selection.real();
         try {
-            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
+            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client(), key);
         } catch (DecodeException e) {
             TransactionEngine.releaseClaim(selection, null);
             scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
@@ -110,9 +112,9 @@ final class OneWay {
     }
 
     /** A retransmission of a request forwarded one way: to the same real, counted as a retransmission. */
-    void resend(ByteBuf datagram, Pending.ClientTransaction clientTransaction, RealServer real) {
+    void resend(ByteBuf datagram, Pending.ClientTransaction clientTransaction, RealServer real, StickyKey key) {
         try {
-            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client());
+            plugin.prepareRequest(datagram, clientTransaction.id() & idMask, real, clientTransaction.client(), key);
         } catch (DecodeException e) {
             scope.drop(e.reason(), clientTransaction.client(), e.getMessage());
             return;

@@ -116,7 +116,7 @@ public final class TransactionEngine {
             return;
         }
         if (!plugin.answersThroughDirector() || !decision.expectsAnswer()) {
-            oneWay.forward(datagram, clientTransaction, selection, now);
+            oneWay.forward(datagram, clientTransaction, selection, decision.key(), now);
             return;
         }
         if (dispatch(datagram, clientTransaction, decision, selection, 0, null, now)) {
@@ -143,7 +143,7 @@ public final class TransactionEngine {
         }
         RealServer sentOneWay = retransmissions.sentOneWay(clientTransaction, now);
         if (sentOneWay != null) {
-            oneWay.resend(datagram, clientTransaction, sentOneWay);
+            oneWay.resend(datagram, clientTransaction, sentOneWay, decision.key());
             return true;
         }
         return false;

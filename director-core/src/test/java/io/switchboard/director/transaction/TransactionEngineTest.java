@@ -321,15 +321,18 @@ class TransactionEngineTest {
         engine.fromClient(request(42, "carol;x"), ALICE); // its retransmission
         engine.fromClient(request(17, "nas;accounting-off all"), ALICE); // a copy to each real
         engine.fromClient(request(17, "nas;accounting-off all"), ALICE); // again to each unanswered one
+        engine.fromClient(request(50, "dave;oneway"), ALICE); // nothing answers it: forwarded one way
+        engine.fromClient(request(50, "dave;oneway"), ALICE); // its retransmission, one way to the same real
 
         List<ToReal> sent = engine.toReals();
-        assertThat(sent).hasSize(8);
+        assertThat(sent).hasSize(10);
         assertThat(plugin.preparedKeys).hasSize(sent.size());
         for (int i = 0; i < sent.size(); i++) {
             assertThat(plugin.preparedKeys.get(i)).as("copy %d", i)
                     .isEqualTo(ToyPlugin.classify(Unpooled.wrappedBuffer(sent.get(i).bytes())));
         }
-        assertThat(Set.copyOf(plugin.preparedKeys)).as("carol's and the NAS's").hasSize(2);
+        assertThat(Set.copyOf(plugin.preparedKeys)).as("carol's, the NAS's and dave's").hasSize(3);
+        assertThat(sent.get(9).real()).as("the one-way retransmission").isSameAs(sent.get(8).real());
     }
 
     @Test
