@@ -225,7 +225,8 @@ show "generator alone (UDP echo)" "$echo_open"
 echo "    machine: $(cat "$work/machine")"
 for t in "${targets[@]}"; do
   machine_during "$seconds" "$work/machine" & sampler=$!
-  log=${gclog[$(name "$t")]:-} from=$( [ -n "${gclog[$(name "$t")]:-}" ] && wc -l < "${gclog[$(name "$t")]}" || echo 0)
+  log=${gclog[$(name "$t")]:-}
+  from=$([ -n "$log" ] && wc -l < "$log" || echo 0) # the GC log's lines before this run
   t0=$(ticks $(target_pids "$t"))
   result=$(path "$(target "$t")" "$seconds" open)
   t1=$(ticks $(target_pids "$t"))

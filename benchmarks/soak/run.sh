@@ -112,20 +112,19 @@ churn_sum() { grep -oE "(^| )([a-z]+_)?$1=[0-9]+" <<< "$2" | awk -F= '{ s += $2 
 # One step of the sustained-capacity search: Churn at F × the closed-loop capacities (F/2 of each, as
 # LOAD) for STEP_SECONDS against a fresh director; prints "F failed sent director_cpu_s other_cpu_s".
 # Failed: unanswered in 2 s (late or never) or not sent for want of a RADIUS identifier.
-busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; } # all CPUs' busy time
 churn_step() {
   local f=$1 g r l ticks0 ticks1 dticks0 dticks1
   g=$(awk -v c="$gtp_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
   r=$(awk -v c="$radius_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
   l=$(awk -v r="$g" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }')
   director $net.11 "step" no
-  ticks0=$(busy_ticks)
-  dticks0=$(awk '{ print $14 + $15 }' "/proc/$director_pid/stat")
+  ticks0=$(machine_ticks | cut -d' ' -f1) # all CPUs' busy time
+  dticks0=$(ticks "$director_pid")
   java -Xmx256m -cp "$bench_jar" io.switchboard.bench.Churn "$here/../gtp/create-session.pcap" \
     $net.11:$gtp_port $net.11:$auth_port $net.11:$acct_port $secret "$g" "$r" "$l" "$step_s" \
     > "$work/step-$f.log" 2>&1
-  dticks1=$(awk '{ print $14 + $15 }' "/proc/$director_pid/stat")
-  ticks1=$(busy_ticks)
+  dticks1=$(ticks "$director_pid")
+  ticks1=$(machine_ticks | cut -d' ' -f1)
   kill "$director_pid"; wait "$director_pid" 2>/dev/null || true
   local final; final=$(grep '^final' "$work/step-$f.log" || true)
   if [ -z "$final" ]; then echo "$f 1 1 0 0"; return; fi
