@@ -109,6 +109,8 @@ echo "Soak: $minutes min at $load of capacity, $(nproc) cores, load average $(cu
   "$(date -u +%FT%TZ)"
 # The generator's counters summed over its kinds: FIELD LINE (sent, answered, lost; no_id is one field).
 churn_sum() { grep -oE "(^| )([a-z]+_)?$1=[0-9]+" <<< "$2" | awk -F= '{ s += $2 } END { print s + 0 }'; }
+# LIVE for a GTP request rate: HOLD seconds of its attaches (half its requests), at least 100.
+live_at() { awk -v r="$1" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }'; }
 # One step of the sustained-capacity search: Churn at F × the closed-loop capacities (F/2 of each, as
 # LOAD) for STEP_SECONDS against a fresh director; prints "F failed sent director_cpu_s other_cpu_s".
 # Failed: unanswered in 2 s (late or never) or not sent for want of a RADIUS identifier.
@@ -116,7 +118,7 @@ churn_step() {
   local f=$1 g r l ticks0 ticks1 dticks0 dticks1
   g=$(awk -v c="$gtp_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
   r=$(awk -v c="$radius_cap_rate" -v f="$f" 'BEGIN { printf "%d", c * f / 2 }')
-  l=$(awk -v r="$g" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }')
+  l=$(live_at "$g")
   director $net.11 "step" no
   ticks0=$(machine_ticks | cut -d' ' -f1) # all CPUs' busy time
   dticks0=$(ticks "$director_pid")
@@ -172,7 +174,7 @@ if [ -z "${GTP_RATE:-}" ] || [ -z "${RADIUS_RATE:-}" ]; then
   GTP_RATE=${GTP_RATE:-$(awk -v c="$gtp_cap_rate" -v s="$sustained" -v l="$load" 'BEGIN { printf "%d", c * s * l / 2 }')}
   RADIUS_RATE=${RADIUS_RATE:-$(awk -v c="$radius_cap_rate" -v s="$sustained" -v l="$load" 'BEGIN { printf "%d", c * s * l / 2 }')}
 fi
-live=$(awk -v r="$GTP_RATE" -v h="$hold" 'BEGIN { n = int(r / 2 * h); print (n < 100 ? 100 : n) }')
+live=$(live_at "$GTP_RATE")
 echo "churn: GTP $GTP_RATE requests/s ($((GTP_RATE / 2)) attaches/s), RADIUS $RADIUS_RATE requests/s" \
   "($((RADIUS_RATE / 3)) users/s), $live live subscribers of each, sticky idle $idle"
 
