@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
@@ -17,10 +16,10 @@ import java.util.Map;
  * being read on the owner because the backup runs the same processor: it must decide and write
  * exactly what the primary did.
  */
-record Claim(int index, long nowMillis, long lifeMillis) implements EntryProcessor<StickyKey, Long, Long> {
+record Claim(int index, long nowMillis, long lifeMillis) implements EntryProcessor<Object, Long, Long> {
 
     @Override
-    public Long process(Map.Entry<StickyKey, Long> entry) {
+    public Long process(Map.Entry<Object, Long> entry) {
         Long current = entry.getValue();
         if (current != null && !BindingValue.expired(current, lifeMillis, nowMillis)) {
             return current;

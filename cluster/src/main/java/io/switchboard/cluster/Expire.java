@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
@@ -14,10 +13,10 @@ import java.util.Map;
  * same processor removes exactly what the primaries' did. Each removal is an entry event with the old
  * value, which every replica applies (and counts as an expiry: {@link ReplicaUpdater}).
  */
-record Expire(long cutoffMillis) implements EntryProcessor<StickyKey, Long, Object> {
+record Expire(long cutoffMillis) implements EntryProcessor<Object, Long, Object> {
 
     @Override
-    public Object process(Map.Entry<StickyKey, Long> entry) {
+    public Object process(Map.Entry<Object, Long> entry) {
         Long current = entry.getValue();
         if (current != null && BindingValue.wallMillis(current) < cutoffMillis) {
             entry.setValue(null);

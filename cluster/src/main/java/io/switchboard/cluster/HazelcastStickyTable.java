@@ -17,11 +17,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,7 +65,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     private final String name;
     private final HazelcastInstance hazelcast;
-    private final IMap<StickyKey, Long> map;
+    /** Keys in the map's form ({@link Replica#mapKey}): an IMSI's TBCD {@code Long}, any other key itself. */
+    private final IMap<Object, Long> map;
     private final RealIndex reals;
     private final Ticker ticker;
     private final long lifeMillis;
@@ -76,9 +77,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final int maxEntries;
     private final RateLimitedLog failures;
 
-    private final ConcurrentHashMap<StickyKey, LocalBinding> replica = new ConcurrentHashMap<>();
-    /** A few distinct (farm, real) pairs serve millions of keys: the replica holds one copy of each. */
-    private final ConcurrentHashMap<StickyBinding, StickyBinding> bindings = new ConcurrentHashMap<>();
+    private final Replica replica;
 
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -117,6 +116,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
         this.nextSweepNanos = new AtomicLong(ticker.nanos() + expiryGraceNanos / 2);
         this.reals = new RealIndex(hazelcast, name);
+        this.replica = new Replica(ticker.nanos());
         // Listen first, then copy: a change made while copying arrives as an event and is not lost.
         this.entryListener = map.addEntryListener(
                 new ReplicaUpdater(replica, reals, ticker, removals, expired, lifeMillis), true);
@@ -144,60 +144,67 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public StickyBinding lookup(StickyKey key, long nowNanos) {
-        LocalBinding r = replica.get(key);
-        if (r == null || isExpired(r, nowNanos)) {
+        long entry = replica.get(key);
+        if (entry == 0 || isExpired(entry, nowNanos)) {
             misses.increment();
             return null;
         }
-        long written = r.writtenNanos;
+        StickyBinding binding = replica.binding(entry);
         // One event loop wins the CAS and sends the refresh; the others, and later packets, do not.
-        if (nowNanos - written >= refreshAfterNanos && LocalBinding.WRITTEN.compareAndSet(r, written, nowNanos)) {
-            send(key, r, r.binding, index -> new Refresh(index, System.currentTimeMillis(), lifeMillis));
+        if (nowNanos - replica.writtenNanos(entry) >= refreshAfterNanos) {
+            long refreshed = replica.rewritten(entry, nowNanos);
+            if (replica.compareAndSet(key, entry, refreshed)) {
+                send(Replica.mapKey(key), refreshed, binding,
+                        index -> new Refresh(index, System.currentTimeMillis(), lifeMillis));
+            }
         }
         hits.increment();
-        return r.binding;
+        return binding;
     }
 
     @Override
     public StickyBinding bindIfAbsent(StickyKey key, StickyBinding binding, long nowNanos) {
-        LocalBinding mine = new LocalBinding(canonical(binding), nowNanos);
-        LocalBinding holding = replica.compute(key, (k, existing) -> {
-            if (existing != null && !isExpired(existing, nowNanos)) {
+        long mine = replica.entry(binding, nowNanos);
+        Object mapKey = Replica.mapKey(key);
+        long holding = mine == 0 ? 0 : replica.update(mapKey, existing -> {
+            if (existing != 0 && !isExpired(existing, nowNanos)) {
                 return existing;
             }
-            return existing == null && isFull() ? null : mine;
+            return existing == 0 && isFull() ? 0 : mine;
         });
-        if (holding == null) {
+        if (holding == 0) {
             refusedFull.increment();
             return binding;
         }
         if (holding != mine) {
-            return holding.binding;
+            return replica.binding(holding);
         }
         bound.increment();
-        send(key, mine, mine.binding, index -> new Claim(index, System.currentTimeMillis(), lifeMillis));
+        send(mapKey, mine, binding, index -> new Claim(index, System.currentTimeMillis(), lifeMillis));
         return binding;
     }
 
     @Override
     public StickyBinding rebind(StickyKey key, StickyBinding expected, StickyBinding replacement, long nowNanos) {
-        LocalBinding mine = new LocalBinding(canonical(replacement), nowNanos);
-        LocalBinding holding = replica.compute(key, (k, existing) -> {
-            if (existing == null) {
-                return isFull() ? null : mine;
+        long mine = replica.entry(replacement, nowNanos);
+        LongPredicate wasExpected = replica.holding(expected);
+        Object mapKey = Replica.mapKey(key);
+        long holding = mine == 0 ? 0 : replica.update(mapKey, existing -> {
+            if (existing == 0) {
+                return isFull() ? 0 : mine;
             }
-            return existing.binding.equals(expected) || isExpired(existing, nowNanos) ? mine : existing;
+            return wasExpected.test(existing) || isExpired(existing, nowNanos) ? mine : existing;
         });
-        if (holding == null) {
+        if (holding == 0) {
             refusedFull.increment();
             return replacement;
         }
         if (holding != mine) {
-            return holding.binding;
+            return replica.binding(holding);
         }
         bound.increment();
         // The expected binding's index too: a node that never saw it cannot know it otherwise.
-        reals.register(expected).whenComplete((from, failure) -> send(key, mine, mine.binding, to ->
+        reals.register(expected).whenComplete((from, failure) -> send(mapKey, mine, replacement, to ->
                 new Rebind(failure == null ? from : 0, to, System.currentTimeMillis(), lifeMillis)));
         return replacement;
     }
@@ -206,8 +213,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * Sends a claim, rebind or refresh of {@code sent} to the key's owner without waiting. Never
      * throws: on the packet path a cluster in trouble costs stickiness across nodes, not packets.
      */
-    private void send(StickyKey key, LocalBinding sent, StickyBinding binding,
-                      IntFunction<EntryProcessor<StickyKey, Long, Long>> change) {
+    private void send(Object key, long sent, StickyBinding binding,
+                      IntFunction<EntryProcessor<Object, Long, Long>> change) {
         writes.increment();
         inFlight.increment();
         int index = reals.indexOf(binding);
@@ -227,9 +234,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         });
     }
 
-    private void submit(StickyKey key, LocalBinding sent, int index,
-                        IntFunction<EntryProcessor<StickyKey, Long, Long>> change) {
-        EntryProcessor<StickyKey, Long, Long> processor = change.apply(index);
+    private void submit(Object key, long sent, int index, IntFunction<EntryProcessor<Object, Long, Long>> change) {
+        EntryProcessor<Object, Long, Long> processor = change.apply(index);
         try {
             map.submitToKey(key, processor).whenCompleteAsync((holding, failure) -> {
                 inFlight.decrement();
@@ -245,12 +251,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
      * The cluster's answer to a change sent for {@code sent}: if another binding holds, the
      * replica takes it — unless a newer event already replaced {@code sent}.
      */
-    private void follow(StickyKey key, LocalBinding sent, int sentIndex, Long holding, Throwable failure,
-                        Object change) {
+    private void follow(Object key, long sent, int sentIndex, Long holding, Throwable failure, Object change) {
         if (failure != null) {
             // The local choice stays; the next refresh claims it again once the cluster answers.
             if (!(failure instanceof HazelcastInstanceNotActiveException)) { // shutting down: expected
-                failures.warn("sticky table {}: {} of {} failed: {}", name, change, key, failure.toString());
+                failures.warn("sticky table {}: {} of {} failed: {}", name, change, replica.stickyKey(key),
+                        failure.toString());
             }
             return;
         }
@@ -264,8 +270,9 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             CompletableFuture<StickyBinding> winner = known != null ? CompletableFuture.completedFuture(known)
                     : reals.bindingOfAsync(index);
             winner.thenAccept(b -> {
-                if (b != null) {
-                    replica.replace(key, sent, new LocalBinding(b, ticker.nanos()));
+                long entry = b != null ? replica.entry(b, ticker.nanos()) : 0;
+                if (entry != 0) {
+                    replica.update(key, current -> current == sent ? entry : current);
                 }
             });
         }
@@ -273,16 +280,17 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     @Override
     public boolean remove(StickyKey key) {
-        removals.sent(key);
-        boolean had = replica.remove(key) != null;
+        Object mapKey = Replica.mapKey(key);
+        removals.sent(mapKey);
+        boolean had = replica.remove(mapKey) != 0;
         writes.increment();
         try {
-            map.removeAsync(key).whenCompleteAsync((old, failure) -> {
-                removals.answered(key);
+            map.removeAsync(mapKey).whenCompleteAsync((old, failure) -> {
+                removals.answered(mapKey);
                 warnIfFailed(failure, "remove of " + key);
             }, INLINE);
         } catch (RuntimeException e) {
-            removals.answered(key);
+            removals.answered(mapKey);
             warnIfFailed(e, "remove of " + key);
         }
         return had;
@@ -291,22 +299,17 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     /** Counts the local replica, which holds every key of the cluster's table: the same count on every node. */
     @Override
     public long countBoundTo(String farm, String real, long nowNanos) {
-        StickyBinding target = new StickyBinding(farm, real);
-        long count = 0;
-        for (LocalBinding r : replica.values()) {
-            if (r.binding.equals(target) && !isExpired(r, nowNanos)) {
-                count++;
-            }
-        }
-        return count;
+        LongPredicate bound = replica.holding(new StickyBinding(farm, real));
+        return replica.count(entry -> bound.test(entry) && !isExpired(entry, nowNanos));
     }
 
     /** The local replica's live entries; the idle time is the time since the entry was last written or refreshed. */
     @Override
     public void forEachLive(long nowNanos, LiveBinding action) {
-        replica.forEach((key, r) -> {
-            if (!isExpired(r, nowNanos)) {
-                action.accept(key, r.binding, Math.max(0, nowNanos - r.writtenNanos));
+        replica.forEach((key, entry) -> {
+            if (!isExpired(entry, nowNanos)) {
+                action.accept(replica.stickyKey(key), replica.binding(entry),
+                        Math.max(0, nowNanos - replica.writtenNanos(entry)));
             }
         });
     }
@@ -314,11 +317,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     @Override
     public int removeBoundTo(String farm, String real) {
         StickyBinding target = new StickyBinding(farm, real);
-        Set<StickyKey> keys = new HashSet<>();
-        replica.forEach((key, r) -> {
-            if (r.binding.equals(target)) {
+        LongPredicate bound = replica.holding(target);
+        Set<Object> keys = new HashSet<>();
+        replica.forEach((key, entry) -> {
+            if (bound.test(entry)) {
                 removals.sent(key);
-                if (replica.remove(key, r)) {
+                if (replica.remove(key, entry)) {
                     keys.add(key);
                 } else {
                     removals.answered(key);
@@ -370,34 +374,21 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     }
 
     private void sweep(long nowNanos) {
-        replica.forEach((key, r) -> {
-            if (nowNanos - r.writtenNanos > lifeNanos + expiryGraceNanos && replica.remove(key, r)) {
-                expired.increment();
-            }
-        });
+        expired.add(replica.removeIf(entry -> nowNanos - replica.writtenNanos(entry) > lifeNanos + expiryGraceNanos));
     }
 
-    private boolean isExpired(LocalBinding r, long nowNanos) {
-        return nowNanos - r.writtenNanos > lifeNanos;
+    private boolean isExpired(long entry, long nowNanos) {
+        return nowNanos - replica.writtenNanos(entry) > lifeNanos;
     }
 
     private boolean isFull() {
-        return replica.mappingCount() >= maxEntries;
-    }
-
-    private StickyBinding canonical(StickyBinding binding) {
-        StickyBinding known = bindings.get(binding);
-        if (known != null) {
-            return known;
-        }
-        known = bindings.putIfAbsent(binding, binding);
-        return known != null ? known : binding;
+        return replica.size() >= maxEntries;
     }
 
     /** Bindings in the cluster, as this node's replica counts them. */
     @Override
     public long size() {
-        return replica.mappingCount();
+        return replica.size();
     }
 
     /**
@@ -438,13 +429,13 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private void catchUp() {
         long start = ticker.nanos();
         long copiedWritten = start - refreshAfterNanos;
-        Set<StickyKey> during = removals.catchUpStarts();
+        Set<Object> during = removals.catchUpStarts();
         int copied = 0;
         try {
             reals.catchUp();
-            Iterator<Map.Entry<StickyKey, Long>> it = map.iterator(CATCH_UP_FETCH);
+            Iterator<Map.Entry<Object, Long>> it = map.iterator(CATCH_UP_FETCH);
             while (it.hasNext()) {
-                Map.Entry<StickyKey, Long> e = it.next();
+                Map.Entry<Object, Long> e = it.next();
                 if (e.getValue() == null) {
                     continue; // removed between the iterator's fetch of keys and of values
                 }
@@ -452,12 +443,14 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
                 if (binding == null) {
                     continue; // an index nobody registered: not written by a table
                 }
-                replica.compute(e.getKey(), (k, local) -> {
-                    if (local == null) {
-                        return removals.keepOut(k, during) ? null : new LocalBinding(binding, copiedWritten);
+                long copy = replica.entry(binding, copiedWritten);
+                Object key = e.getKey();
+                replica.update(key, local -> {
+                    if (local == 0) {
+                        return copy == 0 || removals.keepOut(key, during) ? 0 : copy;
                     }
-                    return local.writtenNanos < start && !local.binding.equals(binding)
-                            ? new LocalBinding(binding, copiedWritten) : local;
+                    return replica.writtenBefore(local, start) && !Replica.sameBinding(local, copy) && copy != 0
+                            ? copy : local;
                 });
                 copied++;
             }

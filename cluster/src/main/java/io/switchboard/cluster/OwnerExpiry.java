@@ -4,7 +4,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.map.IMap;
 import io.switchboard.director.RateLimitedLog;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,13 +19,13 @@ import java.util.concurrent.TimeUnit;
 final class OwnerExpiry implements AutoCloseable {
 
     private final HazelcastInstance hazelcast;
-    private final IMap<StickyKey, Long> map;
+    private final IMap<Object, Long> map;
     private final long lifeMillis;
     private final RateLimitedLog failures;
     private final String name;
     private final ScheduledExecutorService thread;
 
-    OwnerExpiry(HazelcastInstance hazelcast, IMap<StickyKey, Long> map, String name, long lifeMillis,
+    OwnerExpiry(HazelcastInstance hazelcast, IMap<Object, Long> map, String name, long lifeMillis,
                 RateLimitedLog failures) {
         this.hazelcast = hazelcast;
         this.map = map;

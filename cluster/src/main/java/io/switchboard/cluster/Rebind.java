@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
@@ -14,10 +13,10 @@ import java.util.Map;
  * reassigning the same subscriber still agree. Deterministic, as {@link Claim}.
  */
 record Rebind(int expected, int replacement, long nowMillis, long lifeMillis)
-        implements EntryProcessor<StickyKey, Long, Long> {
+        implements EntryProcessor<Object, Long, Long> {
 
     @Override
-    public Long process(Map.Entry<StickyKey, Long> entry) {
+    public Long process(Map.Entry<Object, Long> entry) {
         Long current = entry.getValue();
         if (current != null && BindingValue.index(current) != expected
                 && !BindingValue.expired(current, lifeMillis, nowMillis)) {

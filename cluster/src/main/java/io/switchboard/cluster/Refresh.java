@@ -4,7 +4,6 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
@@ -15,10 +14,10 @@ import java.util.Map;
  * sending the subscriber there. Deterministic (the time travels with it), so the backup's run of it
  * writes what the primary's did.
  */
-record Refresh(int index, long nowMillis, long lifeMillis) implements EntryProcessor<StickyKey, Long, Long> {
+record Refresh(int index, long nowMillis, long lifeMillis) implements EntryProcessor<Object, Long, Long> {
 
     @Override
-    public Long process(Map.Entry<StickyKey, Long> entry) {
+    public Long process(Map.Entry<Object, Long> entry) {
         Long current = entry.getValue();
         if (current != null && BindingValue.index(current) != index
                 && !BindingValue.expired(current, lifeMillis, nowMillis)) {

@@ -4,17 +4,16 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
-import io.switchboard.director.sticky.StickyKey;
 import java.util.Map;
 
 /**
  * Removes a key's binding only if it is still to the real {@code index}: clearing the keys of a failed
  * real must not undo a rebind that another node made in the meantime. Returns whether it removed.
  */
-record Release(int index) implements EntryProcessor<StickyKey, Long, Boolean> {
+record Release(int index) implements EntryProcessor<Object, Long, Boolean> {
 
     @Override
-    public Boolean process(Map.Entry<StickyKey, Long> entry) {
+    public Boolean process(Map.Entry<Object, Long> entry) {
         Long current = entry.getValue();
         if (current != null && BindingValue.index(current) == index) {
             entry.setValue(null);

@@ -1,6 +1,5 @@
 package io.switchboard.cluster;
 
-import io.switchboard.director.sticky.StickyKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -11,22 +10,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * removed whose removal the owner has not applied yet (how many removals of each are on their way),
  * and, while a catch-up runs, every key removed meanwhile. The catch-up's snapshot of the map may
  * predate those removals, and a binding it brought back would be refreshed back into the cluster by
- * its next use.
+ * its next use. Keys are in the map's form ({@link Replica#mapKey}).
  */
 final class Removals {
 
-    private final ConcurrentHashMap<StickyKey, Integer> onTheirWay = new ConcurrentHashMap<>();
-    private volatile Set<StickyKey> duringCatchUp;
+    private final ConcurrentHashMap<Object, Integer> onTheirWay = new ConcurrentHashMap<>();
+    private volatile Set<Object> duringCatchUp;
     /** What waits for a key's removals to be answered ({@link #afterRemovals}); changed under onTheirWay's key lock. */
-    private final ConcurrentHashMap<StickyKey, List<Runnable>> deferred = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, List<Runnable>> deferred = new ConcurrentHashMap<>();
 
     /** Before a removal of this node leaves the replica: on its way to the owner. */
-    void sent(StickyKey key) {
+    void sent(Object key) {
         onTheirWay.merge(key, 1, Integer::sum);
     }
 
     /** The owner answered a removal of this node (or it failed). */
-    void answered(StickyKey key) {
+    void answered(Object key) {
         applied(key); // first: a catch-up that begins after the next line reads the removal from the map
         List<Runnable> due = new ArrayList<>(0);
         onTheirWay.computeIfPresent(key, (k, n) -> {
@@ -50,7 +49,7 @@ final class Removals {
      * live, answer with it, and the removal would then end the binding the replica had just taken
      * back — the subscriber placed twice. Sent after the removal, the claim binds.
      */
-    void afterRemovals(StickyKey key, Runnable send) {
+    void afterRemovals(Object key, Runnable send) {
         boolean[] deferredNow = {false};
         onTheirWay.computeIfPresent(key, (k, n) -> {
             deferred.computeIfAbsent(k, x -> new ArrayList<>(1)).add(send);
@@ -63,16 +62,16 @@ final class Removals {
     }
 
     /** A removal applied in the cluster: a catch-up running now may hold an older snapshot of the key. */
-    void applied(StickyKey key) {
-        Set<StickyKey> during = duringCatchUp;
+    void applied(Object key) {
+        Set<Object> during = duringCatchUp;
         if (during != null) {
             during.add(key);
         }
     }
 
     /** A catch-up begins: the keys removed from now on, until {@link #catchUpEnded}. */
-    Set<StickyKey> catchUpStarts() {
-        Set<StickyKey> during = ConcurrentHashMap.newKeySet();
+    Set<Object> catchUpStarts() {
+        Set<Object> during = ConcurrentHashMap.newKeySet();
         duringCatchUp = during;
         return during;
     }
@@ -82,7 +81,7 @@ final class Removals {
     }
 
     /** Whether the catch-up that collects {@code during} must not bring {@code key} back. */
-    boolean keepOut(StickyKey key, Set<StickyKey> during) {
+    boolean keepOut(Object key, Set<Object> during) {
         return during.contains(key) || onTheirWay.containsKey(key);
     }
 }

@@ -11,9 +11,8 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
 import io.switchboard.director.Ticker;
 import io.switchboard.director.sticky.StickyBinding;
-import io.switchboard.director.sticky.StickyKey;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongPredicate;
 
 /**
  * Applies a {@link HazelcastStickyTable}'s map events to its replica, on Hazelcast's event
@@ -22,19 +21,19 @@ import java.util.concurrent.atomic.LongAdder;
  * table's {@link RealIndex} (locally; on this event thread from the dictionary if its own event is
  * late, which keeps the events of one key in order).
  */
-final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
-        EntryUpdatedListener<StickyKey, Long>, EntryRemovedListener<StickyKey, Long>,
-        EntryExpiredListener<StickyKey, Long>, EntryEvictedListener<StickyKey, Long>,
-        EntryMergedListener<StickyKey, Long>, MapClearedListener {
+final class ReplicaUpdater implements EntryAddedListener<Object, Long>,
+        EntryUpdatedListener<Object, Long>, EntryRemovedListener<Object, Long>,
+        EntryExpiredListener<Object, Long>, EntryEvictedListener<Object, Long>,
+        EntryMergedListener<Object, Long>, MapClearedListener {
 
-    private final ConcurrentHashMap<StickyKey, LocalBinding> replica;
+    private final Replica replica;
     private final RealIndex reals;
     private final Ticker ticker;
     private final Removals removals;
     private final LongAdder expired;
     private final long lifeMillis;
 
-    ReplicaUpdater(ConcurrentHashMap<StickyKey, LocalBinding> replica, RealIndex reals, Ticker ticker,
+    ReplicaUpdater(Replica replica, RealIndex reals, Ticker ticker,
                    Removals removals, LongAdder expired, long lifeMillis) {
         this.replica = replica;
         this.reals = reals;
@@ -45,12 +44,12 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
     }
 
     @Override
-    public void entryAdded(EntryEvent<StickyKey, Long> event) {
+    public void entryAdded(EntryEvent<Object, Long> event) {
         put(event);
     }
 
     @Override
-    public void entryUpdated(EntryEvent<StickyKey, Long> event) {
+    public void entryUpdated(EntryEvent<Object, Long> event) {
         put(event);
     }
 
@@ -60,14 +59,16 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
      * side's replicas would never learn the keys bound over there during the split.
      */
     @Override
-    public void entryMerged(EntryEvent<StickyKey, Long> event) {
+    public void entryMerged(EntryEvent<Object, Long> event) {
         put(event);
     }
 
-    private void put(EntryEvent<StickyKey, Long> event) {
+    private void put(EntryEvent<Object, Long> event) {
         StickyBinding binding = reals.bindingOf(BindingValue.index(event.getValue()));
-        if (binding != null) { // null: an index nobody registered (cannot happen: claims send only registered ones)
-            replica.put(event.getKey(), new LocalBinding(binding, ticker.nanos()));
+        // null: an index nobody registered (cannot happen: claims send only registered ones)
+        long entry = binding != null ? replica.entry(binding, ticker.nanos()) : 0;
+        if (entry != 0) {
+            replica.update(event.getKey(), current -> entry);
         }
     }
 
@@ -77,7 +78,7 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
      * asks, and nodes remove live ones only.
      */
     @Override
-    public void entryRemoved(EntryEvent<StickyKey, Long> event) {
+    public void entryRemoved(EntryEvent<Object, Long> event) {
         Long old = event.getOldValue();
         if (drop(event) && old != null && BindingValue.expired(old, lifeMillis, System.currentTimeMillis())) {
             expired.increment();
@@ -85,12 +86,12 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
     }
 
     @Override
-    public void entryEvicted(EntryEvent<StickyKey, Long> event) {
+    public void entryEvicted(EntryEvent<Object, Long> event) {
         drop(event);
     }
 
     @Override
-    public void entryExpired(EntryEvent<StickyKey, Long> event) {
+    public void entryExpired(EntryEvent<Object, Long> event) {
         if (drop(event)) {
             expired.increment();
         }
@@ -102,11 +103,15 @@ final class ReplicaUpdater implements EntryAddedListener<StickyKey, Long>,
     }
 
     /** Drops the key unless the replica already holds another binding for it (a newer choice). */
-    private boolean drop(EntryEvent<StickyKey, Long> event) {
+    private boolean drop(EntryEvent<Object, Long> event) {
         removals.applied(event.getKey());
         Long old = event.getOldValue();
-        LocalBinding r = replica.get(event.getKey());
-        return r != null && (old == null || r.binding.equals(reals.bindingOf(BindingValue.index(old))))
-                && replica.remove(event.getKey(), r);
+        LongPredicate removed = old == null ? entry -> true : replica.holding(reals.bindingOf(BindingValue.index(old)));
+        boolean[] dropped = {false};
+        replica.update(event.getKey(), current -> {
+            dropped[0] = current != 0 && removed.test(current);
+            return dropped[0] ? 0 : current;
+        });
+        return dropped[0];
     }
 }

@@ -55,7 +55,7 @@ public final class StickySerializers {
         SerializationService serialization = ((SerializationServiceSupport) hazelcast).getSerializationService();
         StickyBinding binding = new StickyBinding("", "");
         Object[] samples = {StickyKey.of(StickyKind.CLIENT_ADDRESS, new byte[0]),
-            StickyKey.of(StickyKind.named(KeySerializer.IMSI), new byte[] {'0'}), binding, new Claim(1, 0, 1),
+            binding, new Claim(1, 0, 1),
             new Refresh(1, 0, 1), new Rebind(1, 1, 0, 1), new Release(1), new Expire(0),
             RealRecord.UNCHANGED, RealChange.failed(0, ""), new SharedWrite(SharedEntry.tombstone(0, 0), 1)};
         for (Object sample : samples) {
@@ -64,46 +64,26 @@ public final class StickySerializers {
     }
 
     /**
-     * One schema (Compact fixes the fields per class): {@code imsi} (int64), {@code kind} (string),
-     * {@code v} (array of int8). An IMSI (kind {@code imsi}, 1 to 15 ASCII digits) is written as its
-     * TBCD form in {@code imsi}, the 8 bytes the GTP IMSI Information Element carries (3GPP TS 29.274
-     * §8.3, digits as in TS 24.008 §10.5.1.4: two per byte, the first in the low nibble, unused
-     * nibbles 0xF), with null {@code kind} and {@code v}: 30 bytes serialized instead of 45. Every
-     * other key has {@code imsi} 0 and its kind name and value bytes; the null kind tells an IMSI.
-     * The form depends on the key alone, so equal keys still give equal bytes.
+     * A key that is not an IMSI: its kind's name ({@code kind}) and its value bytes ({@code v}). IMSI
+     * keys never come here: the map holds them as their TBCD {@code Long} ({@link Replica#mapKey}),
+     * 16 bytes serialized where this form took 45 (and an earlier TBCD field in it 30).
      */
     static final class KeySerializer implements CompactSerializer<StickyKey> {
 
-        static final String IMSI = "imsi";
-        /** The installed plug-ins' IMSI kind, looked up once: every IMSI read (each entry event) needs it. */
-        private volatile StickyKind imsiKind;
-
         @Override
         public StickyKey read(CompactReader in) {
-            long imsi = in.readInt64(IMSI);
-            String name = in.readString("kind");
-            if (name == null) {
-                StickyKind kind = imsiKind;
-                if (kind == null) {
-                    imsiKind = kind = StickyKind.named(IMSI);
-                }
-                return StickyKey.of(kind, Tbcd.digits(imsi));
-            }
-            return StickyKey.of(StickyKind.named(name), in.readArrayOfInt8("v"));
+            return StickyKey.of(StickyKind.named(in.readString("kind")), in.readArrayOfInt8("v"));
         }
 
         @Override
         public void write(CompactWriter out, StickyKey key) {
-            byte[] value = key.value();
-            boolean tbcd = key.kind().configName().equals(IMSI) && Tbcd.fits(value);
-            out.writeInt64(IMSI, tbcd ? Tbcd.pack(value) : 0);
-            out.writeString("kind", tbcd ? null : key.kind().configName());
-            out.writeArrayOfInt8("v", tbcd ? null : value);
+            out.writeString("kind", key.kind().configName());
+            out.writeArrayOfInt8("v", key.value());
         }
 
         @Override
         public String getTypeName() {
-            return "sb.StickyKey";
+            return "sb.StickyKey2";
         }
 
         @Override

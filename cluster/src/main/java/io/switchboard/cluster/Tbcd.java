@@ -1,5 +1,7 @@
 package io.switchboard.cluster;
 
+import io.switchboard.director.sticky.StickyKey;
+
 /**
  * Up to 15 decimal digits (an IMSI) packed as TBCD into a {@code long}: the bytes, most significant
  * first, are the GTP IMSI Information Element's (3GPP TS 29.274 §8.3): two digits per byte, the
@@ -9,34 +11,35 @@ package io.switchboard.cluster;
 final class Tbcd {
 
     static final int MAX_DIGITS = 15;
+    /** The sticky kind whose keys are IMSIs (the GTP and RADIUS plug-ins' {@code imsi}). */
+    static final String IMSI_KIND = "imsi";
 
     private Tbcd() {
     }
 
-    /** Whether {@code ascii} is 1 to 15 ASCII digits. */
-    static boolean fits(byte[] ascii) {
-        if (ascii.length == 0 || ascii.length > MAX_DIGITS) {
-            return false;
+    /**
+     * The TBCD form of an IMSI key ({@code kind} {@value #IMSI_KIND}, 1 to 15 ASCII digits), 0 for any
+     * other key. Reads the key in place: it runs on every lookup of the packet path.
+     */
+    static long imsi(StickyKey key) {
+        int n = key.length();
+        if (n == 0 || n > MAX_DIGITS || !key.kind().configName().equals(IMSI_KIND)) {
+            return 0;
         }
-        for (byte b : ascii) {
-            if (b < '0' || b > '9') {
-                return false;
+        long packed = -1L;
+        for (int i = 0; i < n; i++) {
+            int digit = key.byteAt(i) - '0';
+            if (digit < 0 || digit > 9) {
+                return 0;
             }
-        }
-        return true;
-    }
-
-    static long pack(byte[] ascii) {
-        long packed = -1L; // every nibble 0xF
-        for (int i = 0; i < ascii.length; i++) {
             int shift = nibbleShift(i);
             packed &= ~(0xFL << shift);
-            packed |= (long) (ascii[i] - '0') << shift;
+            packed |= (long) digit << shift;
         }
         return packed;
     }
 
-    /** The ASCII digits of {@code packed}; refuses anything {@link #pack} does not write. */
+    /** The ASCII digits of {@code packed}; refuses anything {@link #imsi} does not write. */
     static byte[] digits(long packed) {
         int n = 0;
         while (n < 16 && ((packed >>> nibbleShift(n)) & 0xF) != 0xF) {

@@ -50,6 +50,16 @@ public final class StickyKey {
         return kind;
     }
 
+    /** How many value bytes there are. */
+    public int length() {
+        return value.length;
+    }
+
+    /** Value byte {@code index}, without the copy {@link #value()} makes (for a packed form on the packet path). */
+    public byte byteAt(int index) {
+        return value[index];
+    }
+
     /** A copy of the value bytes. */
     public byte[] value() {
         return value.clone();
