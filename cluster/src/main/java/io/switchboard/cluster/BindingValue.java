@@ -18,7 +18,38 @@ final class BindingValue {
     /** Indexes are 22 bits; 0 means "none". */
     static final int MAX_INDEX = (1 << 22) - 1;
 
+    /** Interned values, direct-mapped by hash ({@link #shared}); a power of two. */
+    private static final Long[] SHARED = new Long[8192];
+
     private BindingValue() {
+    }
+
+    /**
+     * {@code value} as a {@code Long} that other entries with the same value share. The map stores
+     * values as objects, so every entry copy would otherwise hold a 16-byte {@code Long} of its own;
+     * the sticky tables write their times to a quantum ({@link #quantumMillis}), so the bindings a
+     * member writes within one quantum to one real share one. A miss or a collision only makes a new
+     * {@code Long}. The race between threads is benign: a {@code Long} is immutable and safely
+     * published through its final field; a lost store is a lost share.
+     */
+    static Long shared(long value) {
+        int slot = (int) FlatLongMap.hash(value) & (SHARED.length - 1);
+        Long known = SHARED[slot];
+        if (known != null && known == value) {
+            return known;
+        }
+        Long made = value;
+        SHARED[slot] = made;
+        return made;
+    }
+
+    /**
+     * The precision of the times a table with this binding life writes: a thousandth of the life, 1 ms
+     * to 1 s. A binding is recorded up to that much earlier than it was written, so it may expire that
+     * much earlier (for the default 30 min idle, 45 min life: up to 1 s of 45 min).
+     */
+    static long quantumMillis(long lifeMillis) {
+        return Math.max(1, Math.min(1_000, lifeMillis / 1_000));
     }
 
     static long of(int index, long wallMillis) {

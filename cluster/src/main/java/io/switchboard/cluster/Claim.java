@@ -24,7 +24,7 @@ record Claim(int index, long nowMillis, long lifeMillis) implements EntryProcess
         if (current != null && !BindingValue.expired(current, lifeMillis, nowMillis)) {
             return current;
         }
-        entry.setValue(BindingValue.of(index, nowMillis));
+        entry.setValue(BindingValue.shared(BindingValue.of(index, nowMillis)));
         return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 

@@ -70,6 +70,8 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
     private final RealIndex reals;
     private final Ticker ticker;
     private final long lifeMillis;
+    /** Times written to the map are the wall clock to this precision, so that entries share their values. */
+    private final long quantumMillis;
     private final long lifeNanos;
     private final long refreshAfterNanos;
     /** Beyond its known deadline, how long a replica entry waits for the map's expiry event. */
@@ -111,6 +113,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         this.refreshAfterNanos = idle.toNanos() / 2;
         this.lifeNanos = idle.toNanos() + refreshAfterNanos;
         this.lifeMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(lifeNanos));
+        this.quantumMillis = BindingValue.quantumMillis(lifeMillis);
         this.expiryGraceNanos = Math.max(refreshAfterNanos, TimeUnit.SECONDS.toNanos(10));
         this.maxEntries = maxEntries;
         this.failures = new RateLimitedLog(LOG, Duration.ofSeconds(10), ticker);
@@ -155,7 +158,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             long refreshed = replica.rewritten(entry, nowNanos);
             if (replica.compareAndSet(key, entry, refreshed)) {
                 send(Replica.mapKey(key), refreshed, binding,
-                        index -> new Refresh(index, System.currentTimeMillis(), lifeMillis));
+                        index -> new Refresh(index, wallNow(), lifeMillis));
             }
         }
         hits.increment();
@@ -180,7 +183,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
             return replica.binding(holding);
         }
         bound.increment();
-        send(mapKey, mine, binding, index -> new Claim(index, System.currentTimeMillis(), lifeMillis));
+        send(mapKey, mine, binding, index -> new Claim(index, wallNow(), lifeMillis));
         return binding;
     }
 
@@ -205,7 +208,7 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
         bound.increment();
         // The expected binding's index too: a node that never saw it cannot know it otherwise.
         reals.register(expected).whenComplete((from, failure) -> send(mapKey, mine, replacement, to ->
-                new Rebind(failure == null ? from : 0, to, System.currentTimeMillis(), lifeMillis)));
+                new Rebind(failure == null ? from : 0, to, wallNow(), lifeMillis)));
         return replacement;
     }
 
@@ -375,6 +378,12 @@ public final class HazelcastStickyTable implements StickyTable, AutoCloseable {
 
     private void sweep(long nowNanos) {
         expired.add(replica.removeIf(entry -> nowNanos - replica.writtenNanos(entry) > lifeNanos + expiryGraceNanos));
+    }
+
+    /** The time the changes this node sends carry: the wall clock, to the quantum ({@link BindingValue#shared}). */
+    private long wallNow() {
+        long now = System.currentTimeMillis();
+        return now - now % quantumMillis;
     }
 
     private boolean isExpired(long entry, long nowNanos) {

@@ -22,7 +22,7 @@ record Rebind(int expected, int replacement, long nowMillis, long lifeMillis)
                 && !BindingValue.expired(current, lifeMillis, nowMillis)) {
             return current;
         }
-        entry.setValue(BindingValue.of(replacement, nowMillis));
+        entry.setValue(BindingValue.shared(BindingValue.of(replacement, nowMillis)));
         return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 

@@ -28,7 +28,7 @@ record Refresh(int index, long nowMillis, long lifeMillis) implements EntryProce
         }
         // The new time is an update event to every node's replica: they learn that the binding was
         // refreshed, so they need not refresh it themselves.
-        entry.setValue(BindingValue.of(index, nowMillis));
+        entry.setValue(BindingValue.shared(BindingValue.of(index, nowMillis)));
         return null; // applied as sent: no value to carry back (HazelcastStickyTable#follow)
     }
 

@@ -89,6 +89,13 @@ class StickySerializersTest {
         // Hazelcast's own Long: header (8) and the int64; the Compact binding of two strings was 47.
         assertThat(serialization.toData(value).totalSize()).isEqualTo(16);
         assertThat(serialization.toData(BINDING).totalSize()).isGreaterThan(40);
+        // Interned: entries of one real written in one quantum share one Long (the map stores objects).
+        assertThat(BindingValue.shared(value)).isSameAs(BindingValue.shared(BindingValue.of(BindingValue.MAX_INDEX, now)))
+                .isEqualTo(value);
+        assertThat(BindingValue.shared(value + 1)).isEqualTo(value + 1);
+        assertThat(BindingValue.quantumMillis(3_000)).as("idle 2 s").isEqualTo(3);
+        assertThat(BindingValue.quantumMillis(2_700_000)).as("idle 30 min").isEqualTo(1_000);
+        assertThat(BindingValue.quantumMillis(10)).isEqualTo(1);
         assertThatThrownBy(() -> BindingValue.of(0, now)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BindingValue.of(BindingValue.MAX_INDEX + 1, now))
                 .isInstanceOf(IllegalArgumentException.class);
