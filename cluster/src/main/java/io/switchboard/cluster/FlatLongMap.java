@@ -1,5 +1,6 @@
 package io.switchboard.cluster;
 
+import io.switchboard.director.sticky.KeyHash;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongPredicate;
@@ -198,13 +199,7 @@ final class FlatLongMap {
 
     /** MurmurHash3's 64-bit finaliser: TBCD IMSIs differ in a few nibbles, the slots must not. */
     static long hash(long key) {
-        long h = key;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return KeyHash.mix(key);
     }
 
     /** One lock and one array; the lock is the segment itself (one object fewer). */
