@@ -32,9 +32,9 @@ public final class StickyClusterBenchmark {
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         String heap = args.length > 1 ? args[1] : "1536m";
-        System.out.printf("%d bindings (IMSI keys, 16 reals), members in separate JVMs (-Xmx%s, SerialGC),"
+        System.out.printf("%d bindings (IMSI keys, 16 reals), members in separate JVMs (-Xmx%s, %s),"
                 + " %d lag samples; raw Hazelcast on the same members, map configuration, keys and values%n",
-                count, heap, SAMPLES);
+                count, heap, StickyNodeProcess.collector(), SAMPLES);
         String counts = args.length > 2 ? args[2] : "1,2,3";
         // "short": only the claim before and after and the table (quick A/B comparisons of table versions).
         boolean full = args.length <= 3 || !args[3].equals("short");

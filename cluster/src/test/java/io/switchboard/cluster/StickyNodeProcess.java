@@ -58,13 +58,22 @@ final class StickyNodeProcess {
     }
 
     /**
+     * The members' collector: SerialGC (small, predictable footprints for the tests and the heap
+     * figures), or what the benchmark's {@code MEMBER_GC} names ({@code -XX:+UseG1GC}) through the
+     * system property {@code switchboard.bench.memberGc}.
+     */
+    static String collector() {
+        return System.getProperty("switchboard.bench.memberGc", "-XX:+UseSerialGC");
+    }
+
+    /**
      * The general form: the JVM started under {@code prefix} (e.g. {@code ip netns exec NS}), joining
      * through the members at {@code seeds} ({@code address:port}).
      */
     static StickyNodeProcess start(String name, String clusterName, List<String> jvmOptions, List<String> prefix,
                                    List<String> seeds) throws IOException {
         List<String> command = new ArrayList<>(prefix);
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC"));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), collector()));
         command.addAll(jvmOptions);
         command.addAll(ClusterMember.JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("surefire.test.class.path",
