@@ -73,14 +73,17 @@ final class Replica {
         if (id == 0) {
             return 0;
         }
-        long millis = Math.max(0, Math.min(TIME_MASK, (writtenNanos - baseNanos) / NANOS_PER_MILLI));
-        return ((long) id << TIME_BITS) | millis;
+        return ((long) id << TIME_BITS) | timeBits(writtenNanos);
     }
 
     /** The same binding, written at another time. */
     long rewritten(long entry, long writtenNanos) {
-        long millis = Math.max(0, Math.min(TIME_MASK, (writtenNanos - baseNanos) / NANOS_PER_MILLI));
-        return (entry & ~TIME_MASK) | millis;
+        return (entry & ~TIME_MASK) | timeBits(writtenNanos);
+    }
+
+    /** An entry's time field: milliseconds since {@code base}, held within its 44 bits. */
+    private long timeBits(long writtenNanos) {
+        return Math.max(0, Math.min(TIME_MASK, (writtenNanos - baseNanos) / NANOS_PER_MILLI));
     }
 
     StickyBinding binding(long entry) {
